@@ -1,0 +1,1 @@
+"""Readers for the file formats of the shared tasks (references, inputs, system outputs)."""
