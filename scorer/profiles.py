@@ -45,8 +45,7 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
     if len(outputs) != len(inputs):
         raise InputError(
             f"expected {len(inputs)} outputs (one per test MR, in test order), "
-            f"found {len(outputs)}"
-            + (" after the 'MR<TAB>output' header" if header_lines else ""),
+            f"found {len(outputs)}" + (" after the 'MR<TAB>output' header" if header_lines else ""),
             filename=filename,
         )
     if mrs is not None:

@@ -115,4 +115,6 @@ def _csv_rows(data: bytes, filename: str) -> list[list[str]]:
     try:
         return [row for row in reader if row]
     except csv.Error as error:
-        raise InputError(f"malformed CSV: {error}", filename=filename, line=reader.line_num) from None
+        raise InputError(
+            f"malformed CSV: {error}", filename=filename, line=reader.line_num
+        ) from None

@@ -33,8 +33,7 @@ def decode_text(data: bytes, filename: str = "upload") -> str:
             filename=filename,
             line=line,
         ) from None
-    if text.startswith(UTF8_BOM):
-        text = text[len(UTF8_BOM) :]
+    text = text.removeprefix(UTF8_BOM)
     return text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -1,0 +1,1 @@
+"""JSON API (token in ``Authorization: Bearer ...``)."""

@@ -1,0 +1,129 @@
+"""``/api/v1``: submit, poll a submission, read a leaderboard (DESIGN.md "Interfaces")."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.utils import secure_filename
+
+from app.extensions import db, storage, submission_queue
+from app.models import Submission, User
+from app.services import DomainError
+from app.services.access import can_see_submission
+from app.services.accounts import user_for_token
+from app.services.leaderboard import leaderboard
+from app.services.submissions import submit_output
+from app.services.tracks import get_track
+from scorer.errors import InputError
+
+bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+
+
+def error(status: int, message: str):
+    response = jsonify({"error": message})
+    response.status_code = status
+    return response
+
+
+def token_user() -> User | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return user_for_token(db(), token.strip())
+
+
+@bp.post("/challenges/<slug>/tracks/<track_slug>/submissions")
+def create_submission(slug: str, track_slug: str):
+    user = token_user()
+    if user is None:
+        return error(401, "send a valid API token: Authorization: Bearer <token>")
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    upload = request.files.get("file")
+    if upload is None:
+        return error(400, "missing multipart field 'file' (the output file)")
+    system_name = request.form.get("system", "")
+    max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
+    try:
+        submission = submit_output(
+            db(),
+            submission_queue(),
+            storage(),
+            user=user,
+            team=user.team,
+            track=track,
+            system_name=system_name,
+            filename=secure_filename(upload.filename or "") or "upload.txt",
+            data=upload.read(max_bytes + 1),
+            max_bytes=max_bytes,
+        )
+    except (DomainError, InputError) as exc:
+        db().rollback()
+        return error(400, f"refused: {exc}; nothing was stored")
+    response = jsonify({"id": submission.id, "status": submission.status.value})
+    response.status_code = 202
+    response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
+    return response
+
+
+@bp.get("/submissions/<int:submission_id>")
+def get_submission(submission_id: int):
+    user = token_user()
+    if user is None:
+        return error(401, "send a valid API token: Authorization: Bearer <token>")
+    submission = db().get(Submission, submission_id)
+    if submission is None or not can_see_submission(db(), user, submission):
+        return error(404, f"no submission {submission_id} visible to you")
+    return jsonify(
+        {
+            "id": submission.id,
+            "system": submission.system.name,
+            "status": submission.status.value,
+            "error": submission.error,
+            "late": submission.is_late,
+            "created_at": submission.created_at.isoformat(),
+            "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+            "scores": {
+                score.metric: score.value for score in submission.scores if not score.subset
+            },
+            "signatures": {
+                score.metric: score.signature for score in submission.scores if not score.subset
+            },
+        }
+    )
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
+def get_leaderboard(slug: str, track_slug: str):
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    metrics, rows = leaderboard(
+        db(),
+        track,
+        include_secondary=request.args.get("all") == "1",
+        sort_by=request.args.get("sort"),
+        descending=request.args.get("order", "desc") != "asc",
+    )
+    return jsonify(
+        {
+            "challenge": slug,
+            "track": track_slug,
+            "metrics": metrics,
+            "rows": [
+                {
+                    "system": row.system,
+                    "team": row.team,
+                    "baseline": row.is_baseline,
+                    "primary": row.is_primary,
+                    "late": row.is_late,
+                    "scores": row.scores,
+                    "signatures": row.signatures,
+                }
+                for row in rows
+            ],
+        }
+    )

@@ -1,0 +1,71 @@
+"""Register, log in, log out (session cookie) and API bearer tokens."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required, login_user, logout_user
+
+from app.extensions import db, login_manager
+from app.forms import LoginForm, RegisterForm
+from app.models import User
+from app.services import DomainError
+from app.services.accounts import authenticate, create_user
+
+bp = Blueprint("auth", __name__)
+
+
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    return db().get(User, int(user_id)) if user_id.isdigit() else None
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register():
+    form = RegisterForm()
+    if form.validate_on_submit():
+        try:
+            user = create_user(db(), form.email.data, form.password.data)
+            db().commit()
+        except DomainError as error:
+            form.email.errors.append(str(error))
+        else:
+            login_user(user)
+            flash("Welcome! Create or join a team to submit.", "info")
+            return redirect(url_for("teams.team"))
+    return render_template("auth/register.html", form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = authenticate(db(), form.email.data, form.password.data)
+        if user is None:
+            form.password.errors.append("Wrong e-mail or password.")
+        else:
+            login_user(user)
+            return redirect(_safe_next(request.args.get("next")) or url_for("challenges.index"))
+    return render_template("auth/login.html", form=form)
+
+
+@bp.route("/logout", methods=["POST"])
+@login_required
+def logout():
+    logout_user()
+    return redirect(url_for("challenges.index"))
+
+
+@bp.route("/account/token", methods=["POST"])
+@login_required
+def new_token():
+    token = current_user.new_api_token()
+    db().commit()
+    flash(f"Your new API token (shown once): {token}", "token")
+    return redirect(url_for("teams.team"))
+
+
+def _safe_next(target: str | None) -> str | None:
+    """Only same-site paths: an open redirect after login is a phishing aid."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return None

@@ -1,0 +1,71 @@
+"""Public pages: challenges, track leaderboards, system pages."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+from flask_login import current_user
+from sqlalchemy import select
+
+from app.extensions import db
+from app.models import Challenge, System
+from app.services import DomainError
+from app.services.access import can_see_submission
+from app.services.leaderboard import leaderboard
+from app.services.tracks import get_challenge, get_track
+
+bp = Blueprint("challenges", __name__)
+
+
+@bp.route("/")
+def index():
+    challenges = db().scalars(select(Challenge).order_by(Challenge.created_at.desc())).all()
+    return render_template("challenges/index.html", challenges=challenges)
+
+
+@bp.route("/challenges/<slug>")
+def challenge(slug: str):
+    try:
+        found = get_challenge(db(), slug)
+    except DomainError:
+        abort(404)
+    return render_template("challenges/challenge.html", challenge=found)
+
+
+@bp.route("/challenges/<slug>/tracks/<track_slug>")
+def track(slug: str, track_slug: str):
+    try:
+        found = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    include_secondary = request.args.get("all") == "1"
+    descending = request.args.get("order", "desc") != "asc"
+    metrics, rows = leaderboard(
+        db(),
+        found,
+        include_secondary=include_secondary,
+        sort_by=request.args.get("sort"),
+        descending=descending,
+    )
+    sort = request.args.get("sort") if request.args.get("sort") in metrics else None
+    return render_template(
+        "challenges/track.html",
+        track=found,
+        metrics=metrics,
+        rows=rows,
+        include_secondary=include_secondary,
+        sort=sort or (metrics[0] if metrics else None),
+        descending=descending,
+        test_set=found.test_set_for(),
+    )
+
+
+@bp.route("/systems/<int:system_id>")
+def system(system_id: int):
+    found = db().get(System, system_id)
+    if found is None:
+        abort(404)
+    visible = [
+        (submission, can_see_submission(db(), current_user, submission))
+        for submission in reversed(found.submissions)
+    ]
+    return render_template("challenges/system.html", system=found, submissions=visible)

@@ -1,0 +1,234 @@
+"""``nlgboard``: the web app's command line (DESIGN.md "Interfaces")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import FlaskGroup, routes_command, shell_command
+
+from app import create_app, start_embedded_worker
+from app.db import session_scope
+from app.migrate import upgrade
+from app.models import ChallengeOrganiser, Role
+from app.services import DomainError
+from app.services.accounts import create_user, find_or_create_team
+from app.services.submissions import submit_output
+from app.services.tracks import (
+    TRACK_KINDS,
+    create_challenge,
+    get_challenge,
+    get_track,
+    import_e2e_track,
+)
+from scorer.errors import InputError
+from worker.jobs import score_submission
+from worker.queues import EmbeddedQueue
+from worker.runner import run_worker
+from worker.storage import LocalStorage
+
+
+def _settings():
+    return current_app.extensions["nlgboard.settings"]
+
+
+def _fail(error: Exception) -> None:
+    raise click.ClickException(str(error))
+
+
+cli = FlaskGroup(create_app=lambda: create_app(), add_default_commands=False, help=__doc__)
+cli.add_command(shell_command)
+cli.add_command(routes_command)
+
+
+@cli.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every Alembic migration up to the newest."""
+    upgrade(_settings().database_url)
+    click.echo("database is at the newest schema")
+
+
+@cli.group()
+def user() -> None:
+    """Accounts."""
+
+
+@user.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice([r.value for r in Role]), default=Role.PARTICIPANT.value)
+@click.option(
+    "--team", "team_name", default=None, help="Put the user in this team (created if new)."
+)
+@click.option("--password", default=None, help="Password for the web login (optional).")
+@click.option("--challenge", "challenges", multiple=True, help="Organiser of this challenge.")
+def user_create(
+    email: str, role: str, team_name: str | None, password: str | None, challenges: tuple[str, ...]
+) -> None:
+    """Create a user and print their API token (shown once)."""
+    from app.models import Membership
+
+    try:
+        with session_scope(_settings().database_url) as session:
+            account = create_user(session, email, password, Role(role))
+            if team_name:
+                session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
+            for slug in challenges:
+                session.add(
+                    ChallengeOrganiser(challenge_id=get_challenge(session, slug).id, user=account)
+                )
+            token = account.new_api_token()
+    except DomainError as error:
+        _fail(error)
+    click.echo(token)
+
+
+@cli.group()
+def challenge() -> None:
+    """Challenges."""
+
+
+@challenge.command("create")
+@click.argument("slug")
+@click.option("--title", required=True)
+@click.option("--description", default="")
+def challenge_create(slug: str, title: str, description: str) -> None:
+    """Create a challenge."""
+    try:
+        with session_scope(_settings().database_url) as session:
+            create_challenge(session, slug, title, description)
+    except DomainError as error:
+        _fail(error)
+    click.echo(f"challenge {slug} created")
+
+
+@cli.group()
+def track() -> None:
+    """Tracks and their hidden test sets."""
+
+
+@track.command("import")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
+@click.option("--language", default="en", show_default=True)
+@click.option("--inputs", "inputs_path", type=click.Path(exists=True, path_type=Path))
+@click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--title", default=None)
+@click.option("--deadline", type=click.DateTime(), default=None, help="UTC, e.g. 2017-10-31T23:59")
+@click.option("--daily-limit", type=int, default=None)
+def track_import(
+    challenge_slug: str,
+    track_slug: str,
+    kind: str,
+    language: str,
+    inputs_path: Path | None,
+    refs_path: Path,
+    title: str | None,
+    deadline: datetime | None,
+    daily_limit: int | None,
+) -> None:
+    """Create a track from its test inputs and hidden references."""
+    try:
+        with session_scope(_settings().database_url) as session:
+            found = get_challenge(session, challenge_slug)
+            created = import_e2e_track(
+                session,
+                found,
+                track_slug,
+                refs_path.read_bytes(),
+                inputs_path.read_bytes() if inputs_path else None,
+                title=title,
+                language=language,
+                deadline=deadline,
+                daily_limit=daily_limit,
+                references_name=refs_path.name,
+                inputs_name=inputs_path.name if inputs_path else "inputs.csv",
+            )
+            test_set = created.test_set_for()
+            n_items = len(test_set.items)
+            n_refs = sum(len(item.references) for item in test_set.items)
+    except (DomainError, InputError) as error:
+        _fail(error)
+    click.echo(f"track {challenge_slug}/{track_slug}: {n_items} items, {n_refs} references")
+
+
+@cli.group()
+def baseline() -> None:
+    """Baseline runs shown beside every leaderboard."""
+
+
+@baseline.command("add")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("file", type=click.Path(exists=True, path_type=Path))
+@click.option("--name", required=True)
+def baseline_add(challenge_slug: str, track_slug: str, file: Path, name: str) -> None:
+    """Register FILE as a baseline run of a track and score it."""
+    settings = _settings()
+    queue = current_app.extensions["nlgboard.queue"]
+    try:
+        with session_scope(settings.database_url) as session:
+            found = get_track(session, challenge_slug, track_slug)
+            submission = submit_output(
+                session,
+                queue,
+                LocalStorage(settings.uploads_path),
+                user=None,
+                team=None,
+                track=found,
+                system_name=name,
+                filename=file.name,
+                data=file.read_bytes(),
+                max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
+                is_baseline=True,
+            )
+            submission_id = submission.id
+    except (DomainError, InputError) as error:
+        _fail(error)
+    if isinstance(queue, EmbeddedQueue):
+        outcome = score_submission(submission_id, settings)
+        click.echo(f"baseline {name}: submission {submission_id} {outcome}")
+    else:
+        click.echo(f"baseline {name}: submission {submission_id} queued")
+
+
+@cli.command("worker")
+@click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
+def worker_command(burst: bool) -> None:
+    """Run a scoring worker on REDIS_URL (start as many as you like, on any machine)."""
+    try:
+        run_worker(_settings(), burst=burst)
+    except RuntimeError as error:
+        _fail(error)
+
+
+@cli.command("run")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+def run_command(host: str, port: int) -> None:
+    """Serve the site; without REDIS_URL an in-process worker scores submissions."""
+    from werkzeug.serving import run_simple
+
+    app = current_app._get_current_object()
+    start_embedded_worker(app)
+    click.echo(f"serving http://{host}:{port}/ (database {_settings().database_url})")
+    run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+@cli.command("demo")
+def demo_command() -> None:
+    """Seed the demo challenge from the project's own small data (idempotent)."""
+    from app.demo import seed_demo
+
+    click.echo(seed_demo(current_app._get_current_object()))
+
+
+def main() -> None:
+    cli.main(prog_name="nlgboard")

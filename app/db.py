@@ -1,0 +1,62 @@
+"""Database engine and sessions, shared by the web app, the CLI and the queue jobs.
+
+Kept free of Flask so that a worker process (RQ work-horse or the embedded thread) opens sessions
+the same way the web app does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+_ENGINES: dict[tuple[str, int], Engine] = {}
+
+
+def get_engine(url: str) -> Engine:
+    """One engine per URL and per process: a forked RQ work-horse must not reuse the parent's
+    pooled connections."""
+    key = (url, os.getpid())
+    engine = _ENGINES.get(key)
+    if engine is None:
+        engine = _make_engine(url)
+        _ENGINES[key] = engine
+    return engine
+
+
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(connection, _record) -> None:
+    # WAL lets the embedded worker thread write while web requests read.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def session_factory(url: str) -> sessionmaker[Session]:
+    return sessionmaker(get_engine(url), expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(url: str) -> Iterator[Session]:
+    """A session that commits on success and rolls back on any error."""
+    session = session_factory(url)()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

@@ -1,0 +1,36 @@
+"""Error pages: JSON under /api/, HTML elsewhere; never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+log = logging.getLogger(__name__)
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge):
+        limit = app.config["UPLOAD_MAX_BYTES"]
+        return _render(
+            413, f"The upload is larger than the {limit:,}-byte limit. Nothing was stored."
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return _render(exc.code or 500, exc.description or exc.name)
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _render(500, "Something went wrong on our side. Nothing you uploaded was lost.")
+
+
+def _render(status: int, message: str):
+    if request.path.startswith("/api/"):
+        response = jsonify({"error": message})
+        response.status_code = status
+        return response
+    return render_template("error.html", status=status, message=message), status

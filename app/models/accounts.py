@@ -1,0 +1,83 @@
+"""People: users with a role, teams and team membership."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import secrets
+from datetime import datetime
+
+from flask_login import UserMixin
+from sqlalchemy import Enum, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from app.models.base import Base, UTCDateTime, utcnow
+
+
+class Role(enum.StrEnum):
+    PARTICIPANT = "participant"
+    ORGANISER = "organiser"
+    ADMIN = "admin"
+
+
+class User(UserMixin, Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    role: Mapped[Role] = mapped_column(
+        Enum(Role, name="user_role", values_callable=lambda e: [m.value for m in e]),
+        default=Role.PARTICIPANT,
+    )
+    api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="user")
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return self.password_hash is not None and check_password_hash(self.password_hash, password)
+
+    def new_api_token(self) -> str:
+        """Issue a fresh API token; only its hash is stored, so it is shown once."""
+        token = secrets.token_urlsafe(32)
+        self.api_token_hash = hash_token(token)
+        return token
+
+    @property
+    def team(self) -> Team | None:
+        return self.memberships[0].team if self.memberships else None
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Team(Base):
+    __tablename__ = "teams"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    join_code: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_hex(8))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="team")
+
+
+class Membership(Base):
+    """A user belongs to at most one team (unique user_id): submissions count per team."""
+
+    __tablename__ = "memberships"
+    __table_args__ = (UniqueConstraint("user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    user: Mapped[User] = relationship(back_populates="memberships")
+    team: Mapped[Team] = relationship(back_populates="memberships")

@@ -1,0 +1,103 @@
+"""Challenges, their tracks and each track's test set with hidden references."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.models.base import Base, UTCDateTime, utcnow
+
+
+class Challenge(Base):
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    tracks: Mapped[list[Track]] = relationship(back_populates="challenge", order_by="Track.slug")
+
+
+class ChallengeOrganiser(Base):
+    """Organiser rights are per challenge: an organiser of X sees nothing hidden of Y."""
+
+    __tablename__ = "challenge_organisers"
+    __table_args__ = (UniqueConstraint("challenge_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class Track(Base):
+    __tablename__ = "tracks"
+    __table_args__ = (UniqueConstraint("challenge_id", "slug"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"))
+    slug: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(32))
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    profile: Mapped[str] = mapped_column(String(32))
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    daily_limit: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    challenge: Mapped[Challenge] = relationship(back_populates="tracks")
+    test_sets: Mapped[list[TestSet]] = relationship(back_populates="track")
+
+    def test_set_for(self, language: str | None = None) -> TestSet | None:
+        language = language or self.language
+        return next((ts for ts in self.test_sets if ts.language == language), None)
+
+
+class TestSet(Base):
+    """The items of one (track, language); several per track for multilingual tasks."""
+
+    __tablename__ = "test_sets"
+    __table_args__ = (UniqueConstraint("track_id", "language"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    track_id: Mapped[int] = mapped_column(ForeignKey("tracks.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(String(16))
+    source_sha256: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    track: Mapped[Track] = relationship(back_populates="test_sets")
+    items: Mapped[list[Item]] = relationship(
+        back_populates="test_set", order_by="Item.position", cascade="all, delete-orphan"
+    )
+
+
+class Item(Base):
+    __tablename__ = "items"
+    __table_args__ = (UniqueConstraint("test_set_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    test_set_id: Mapped[int] = mapped_column(ForeignKey("test_sets.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    input_text: Mapped[str] = mapped_column(Text)
+
+    test_set: Mapped[TestSet] = relationship(back_populates="items")
+    references: Mapped[list[Reference]] = relationship(
+        back_populates="item", order_by="Reference.position", cascade="all, delete-orphan"
+    )
+
+
+class Reference(Base):
+    """A hidden reference: readable only by organisers of the item's challenge."""
+
+    __tablename__ = "item_references"
+    __table_args__ = (UniqueConstraint("item_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+    item: Mapped[Item] = relationship(back_populates="references")

@@ -1,0 +1,115 @@
+"""Systems, their submissions, the scores and the normalised outputs of each submission."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    Enum,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.models.accounts import Team, User
+from app.models.base import Base, UTCDateTime, utcnow
+from app.models.challenges import Track
+
+
+class SubmissionStatus(enum.StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SCORED = "scored"
+    FAILED = "failed"
+
+
+class System(Base):
+    __tablename__ = "systems"
+    __table_args__ = (UniqueConstraint("track_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    track_id: Mapped[int] = mapped_column(ForeignKey("tracks.id", ondelete="CASCADE"))
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    description: Mapped[str] = mapped_column(Text, default="")
+    architecture: Mapped[str] = mapped_column(String(64), default="")
+    is_baseline: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_primary: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    track: Mapped[Track] = relationship()
+    team: Mapped[Team | None] = relationship()
+    submissions: Mapped[list[Submission]] = relationship(
+        back_populates="system", order_by="Submission.id"
+    )
+
+
+class Submission(Base):
+    """One uploaded output file. Its row, not the queue, is the truth about its state."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("systems.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    language: Mapped[str] = mapped_column(String(16))
+    filename: Mapped[str] = mapped_column(String(255))
+    file_sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[SubmissionStatus] = mapped_column(
+        Enum(
+            SubmissionStatus,
+            name="submission_status",
+            values_callable=lambda e: [m.value for m in e],
+        ),
+        default=SubmissionStatus.QUEUED,
+        index=True,
+    )
+    error: Mapped[str | None] = mapped_column(Text)
+    is_late: Mapped[bool] = mapped_column(Boolean, default=False)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claim_token: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    system: Mapped[System] = relationship(back_populates="submissions")
+    user: Mapped[User | None] = relationship()
+    scores: Mapped[list[Score]] = relationship(
+        back_populates="submission", order_by="Score.metric", cascade="all, delete-orphan"
+    )
+
+
+class Score(Base):
+    """A corpus-level figure with the signature that produced it."""
+
+    __tablename__ = "scores"
+    __table_args__ = (UniqueConstraint("submission_id", "metric", "subset", "language"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    metric: Mapped[str] = mapped_column(String(64))
+    subset: Mapped[str] = mapped_column(String(64), default="")
+    language: Mapped[str] = mapped_column(String(16), default="")
+    value: Mapped[float] = mapped_column(Float)
+    signature: Mapped[str] = mapped_column(Text)
+
+    submission: Mapped[Submission] = relationship(back_populates="scores")
+
+
+class Output(Base):
+    """A submission's normalised output for one item (the per-item detail bootstrap needs)."""
+
+    __tablename__ = "outputs"
+    __table_args__ = (UniqueConstraint("submission_id", "item_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)

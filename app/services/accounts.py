@@ -1,0 +1,76 @@
+"""Users and teams."""
+
+from __future__ import annotations
+
+import hmac
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.models import Membership, Role, Team, User, hash_token
+from app.services import DomainError
+
+
+def create_user(
+    session: Session, email: str, password: str | None = None, role: Role = Role.PARTICIPANT
+) -> User:
+    email = email.strip().lower()
+    user = User(email=email, role=role)
+    if password:
+        user.set_password(password)
+    session.add(user)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise DomainError(f"an account for {email} already exists") from None
+    return user
+
+
+def authenticate(session: Session, email: str, password: str) -> User | None:
+    user = session.scalar(select(User).where(User.email == email.strip().lower()))
+    return user if user is not None and user.check_password(password) else None
+
+
+def user_for_token(session: Session, token: str) -> User | None:
+    return session.scalar(select(User).where(User.api_token_hash == hash_token(token)))
+
+
+def create_team(session: Session, user: User, name: str) -> Team:
+    _require_no_team(user)
+    name = " ".join(name.split())
+    if session.scalar(select(Team).where(func.lower(Team.name) == name.lower())):
+        raise DomainError(f"a team called {name!r} already exists; join it with its code")
+    team = Team(name=name)
+    session.add_all([team, Membership(user=user, team=team)])
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise DomainError(f"a team called {name!r} already exists") from None
+    return team
+
+
+def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
+    _require_no_team(user)
+    team = session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))
+    if team is None or not hmac.compare_digest(team.join_code, join_code.strip()):
+        raise DomainError("no team with that name and join code")
+    session.add(Membership(user=user, team=team))
+    session.flush()
+    return team
+
+
+def find_or_create_team(session: Session, name: str) -> Team:
+    team = session.scalar(select(Team).where(Team.name == name))
+    if team is None:
+        team = Team(name=name)
+        session.add(team)
+        session.flush()
+    return team
+
+
+def _require_no_team(user: User) -> None:
+    if user.team is not None:
+        raise DomainError(f"you are already in team {user.team.name!r}")

@@ -1,0 +1,80 @@
+"""The public leaderboard of a track: one row per system, from Score rows only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import Score, Submission, SubmissionStatus, System, Track
+
+
+@dataclass
+class LeaderboardRow:
+    system_id: int
+    system: str
+    team: str | None
+    is_baseline: bool
+    is_primary: bool
+    submission_id: int
+    is_late: bool
+    scores: dict[str, float] = field(default_factory=dict)
+    signatures: dict[str, str] = field(default_factory=dict)
+
+
+def leaderboard(
+    session: Session,
+    track: Track,
+    *,
+    include_secondary: bool = False,
+    sort_by: str | None = None,
+    descending: bool = True,
+) -> tuple[list[str], list[LeaderboardRow]]:
+    """Return the metric columns and the rows: each system's latest scored submission.
+
+    Baselines are always included; secondary systems only on request.
+    """
+    systems = session.scalars(
+        select(System)
+        .where(System.track_id == track.id)
+        .options(selectinload(System.team))
+        .order_by(System.id)
+    ).all()
+    rows = []
+    for system in systems:
+        if not (system.is_primary or system.is_baseline or include_secondary):
+            continue
+        latest = session.scalar(
+            select(Submission)
+            .where(Submission.system_id == system.id, Submission.status == SubmissionStatus.SCORED)
+            .options(selectinload(Submission.scores))
+            .order_by(Submission.id.desc())
+            .limit(1)
+        )
+        if latest is None:
+            continue
+        rows.append(_row(system, latest, latest.scores))
+    metrics = sorted({metric for row in rows for metric in row.scores})
+    key = sort_by if sort_by in metrics else (metrics[0] if metrics else None)
+    if key:
+        present = [row for row in rows if key in row.scores]
+        absent = [row for row in rows if key not in row.scores]
+        present.sort(key=lambda row: row.scores[key], reverse=descending)
+        rows = present + absent
+    return metrics, rows
+
+
+def _row(system: System, submission: Submission, scores: list[Score]) -> LeaderboardRow:
+    overall = [score for score in scores if not score.subset]
+    return LeaderboardRow(
+        system_id=system.id,
+        system=system.name,
+        team=system.team.name if system.team else None,
+        is_baseline=system.is_baseline,
+        is_primary=system.is_primary,
+        submission_id=submission.id,
+        is_late=submission.is_late,
+        scores={score.metric: score.value for score in overall},
+        signatures={score.metric: score.signature for score in overall},
+    )

@@ -1,0 +1,116 @@
+"""Creating challenges and importing tracks with their hidden references."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.models import Challenge, Item, Reference, TestSet, Track
+from app.services import DomainError
+from scorer.errors import InputError
+from scorer.io import e2e
+
+TRACK_KINDS = {"e2e": "e2e"}
+"""Task kind -> scorer profile. SR'18 and DRS kinds are added with their issues."""
+
+
+def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
+    challenge = Challenge(slug=slug, title=title, description=description)
+    session.add(challenge)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise DomainError(f"a challenge with the slug {slug!r} already exists") from None
+    return challenge
+
+
+def get_challenge(session: Session, slug: str) -> Challenge:
+    challenge = session.scalar(select(Challenge).where(Challenge.slug == slug))
+    if challenge is None:
+        raise DomainError(f"no challenge {slug!r}")
+    return challenge
+
+
+def get_track(session: Session, challenge_slug: str, track_slug: str) -> Track:
+    track = session.scalar(
+        select(Track)
+        .join(Challenge)
+        .where(Challenge.slug == challenge_slug, Track.slug == track_slug)
+    )
+    if track is None:
+        raise DomainError(f"no track {track_slug!r} in challenge {challenge_slug!r}")
+    return track
+
+
+def import_e2e_track(
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    references_csv: bytes,
+    inputs_csv: bytes | None = None,
+    *,
+    title: str | None = None,
+    language: str = "en",
+    deadline: datetime | None = None,
+    daily_limit: int | None = None,
+    references_name: str = "references.csv",
+    inputs_name: str = "inputs.csv",
+) -> Track:
+    """Create an E2E track whose test set is the given ``mr,ref`` CSV.
+
+    With an inputs CSV, item order is the inputs' order and every input must have references;
+    without, it is the MRs' first-appearance order in the references file.
+    """
+    items = e2e.read_dataset_csv(references_csv, references_name)
+    if inputs_csv is not None:
+        items = _order_by_inputs(items, e2e.read_inputs_csv(inputs_csv, inputs_name), inputs_name)
+    if session.scalar(select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)):
+        raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
+    track = Track(
+        challenge=challenge,
+        slug=slug,
+        title=title or slug,
+        kind="e2e",
+        language=language,
+        profile=TRACK_KINDS["e2e"],
+        deadline=deadline,
+        daily_limit=daily_limit,
+    )
+    test_set = TestSet(
+        track=track,
+        language=language,
+        source_sha256=hashlib.sha256(references_csv).hexdigest(),
+        items=[
+            Item(
+                position=position,
+                input_text=item.input,
+                references=[
+                    Reference(position=k, text=text) for k, text in enumerate(item.references)
+                ],
+            )
+            for position, item in enumerate(items)
+        ],
+    )
+    session.add_all([track, test_set])
+    session.flush()
+    return track
+
+
+def _order_by_inputs(
+    items: list[e2e.ReferenceItem], inputs: list[str], inputs_name: str
+) -> list[e2e.ReferenceItem]:
+    by_mr = {item.input: item for item in items}
+    missing = [index for index, mr in enumerate(inputs) if mr not in by_mr]
+    if missing:
+        first = missing[0]
+        raise InputError(
+            f"{len(missing)} input MR(s) have no references, first {inputs[first][:80]!r}",
+            filename=inputs_name,
+            line=first + 2,
+        )
+    return [by_mr[mr] for mr in inputs]

@@ -1,0 +1,109 @@
+"""Participant pages: upload an output file, follow own submissions, choose primary systems."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import select
+from werkzeug.utils import secure_filename
+
+from app.extensions import db, storage, submission_queue
+from app.forms import ActionForm, UploadForm
+from app.models import Submission, System
+from app.services import DomainError
+from app.services.submissions import set_primary, submit_output
+from app.services.tracks import get_track
+from scorer.errors import InputError
+
+bp = Blueprint("submissions", __name__)
+
+
+@bp.route("/challenges/<slug>/tracks/<track_slug>/submit", methods=["GET", "POST"])
+@login_required
+def upload(slug: str, track_slug: str):
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    form = UploadForm()
+    if form.validate_on_submit():
+        upload_file = form.file.data
+        filename = secure_filename(upload_file.filename or "") or "upload.txt"
+        data = upload_file.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
+        try:
+            submission = submit_output(
+                db(),
+                submission_queue(),
+                storage(),
+                user=current_user,
+                team=current_user.team,
+                track=track,
+                system_name=form.system.data,
+                filename=filename,
+                data=data,
+                max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
+            )
+        except (DomainError, InputError) as error:
+            db().rollback()
+            form.file.errors.append(f"Refused: {error}. Nothing was stored.")
+        else:
+            flash(f"Submission {submission.id} is queued for scoring.", "info")
+            return redirect(url_for("submissions.mine"))
+    test_set = track.test_set_for()
+    return render_template(
+        "submissions/upload.html",
+        track=track,
+        form=form,
+        expected=len(test_set.items) if test_set else 0,
+    )
+
+
+@bp.route("/submissions")
+@login_required
+def mine():
+    team = current_user.team
+    submissions = []
+    systems = []
+    if team is not None:
+        submissions = (
+            db()
+            .scalars(
+                select(Submission)
+                .join(System)
+                .where(System.team_id == team.id)
+                .order_by(Submission.id.desc())
+            )
+            .all()
+        )
+        systems = (
+            db()
+            .scalars(
+                select(System)
+                .where(System.team_id == team.id)
+                .order_by(System.track_id, System.name)
+            )
+            .all()
+        )
+    return render_template(
+        "submissions/mine.html",
+        team=team,
+        submissions=submissions,
+        systems=systems,
+        action_form=ActionForm(),
+    )
+
+
+@bp.route("/systems/<int:system_id>/primary", methods=["POST"])
+@login_required
+def toggle_primary(system_id: int):
+    form = ActionForm()
+    system = db().get(System, system_id)
+    team = current_user.team
+    if system is None or team is None or system.team_id != team.id:
+        abort(404)
+    if not form.validate_on_submit():
+        abort(400)
+    set_primary(db(), system, not system.is_primary)
+    state = "primary" if system.is_primary else "secondary"
+    flash(f"{system.name} is now a {state} system.", "info")
+    return redirect(url_for("submissions.mine"))

@@ -1,0 +1,213 @@
+"""The scoring job: the same function runs in an RQ work-horse and in the embedded thread.
+
+Exactly-once scoring does not rely on the queue. A job first *claims* its submission with one
+conditional UPDATE (queued, or running with a stale heartbeat); a job that loses the claim does
+nothing. The result is written in one transaction that only commits while the claim is still
+held, so a duplicate or late job can never write a second set of scores.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Self
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import selectinload
+
+from app.db import session_scope
+from app.models import (
+    Item,
+    Output,
+    Score,
+    Submission,
+    SubmissionStatus,
+    System,
+    Track,
+    utcnow,
+)
+from scorer.errors import InputError
+from scorer.profiles import get_profile
+from worker.settings import Settings
+from worker.storage import LocalStorage
+
+log = logging.getLogger(__name__)
+
+HOLD_ENV = "NLGBOARD_FAULT_HOLD_SECONDS"
+"""Fault injection for the crash tests only: sleep this long after claiming, before scoring."""
+
+INTERNAL_ERROR = (
+    "Scoring failed because of an internal error on our side, not because of your file. "
+    "The organisers have been told; you do not need to upload again."
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    submission_id: int
+    token: str
+
+
+def score_submission(submission_id: int, settings: Settings | None = None) -> str:
+    """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``)."""
+    settings = settings or Settings.from_env()
+    claim = claim_submission(settings, submission_id)
+    if claim is None:
+        log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
+        return "skipped"
+    log.info("submission %s: claimed", submission_id)
+    with Heartbeat(settings, claim):
+        hold = float(os.environ.get(HOLD_ENV, "0") or 0)
+        if hold:
+            time.sleep(hold)
+        try:
+            outputs, item_ids, scores = _compute(settings, submission_id)
+        except InputError as error:
+            return _finish_failed(settings, claim, str(error))
+        except Exception:
+            log.exception("submission %s: internal error while scoring", submission_id)
+            return _finish_failed(settings, claim, INTERNAL_ERROR)
+        return _finish_scored(settings, claim, outputs, item_ids, scores)
+
+
+def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
+    """Atomically move a submission to ``running`` under a fresh token, if nobody holds it."""
+    token = secrets.token_hex(16)
+    now = utcnow()
+    stale = now - timedelta(seconds=settings.heartbeat_stale_seconds)
+    with session_scope(settings.database_url) as session:
+        result = session.execute(
+            update(Submission)
+            .where(
+                Submission.id == submission_id,
+                or_(
+                    Submission.status == SubmissionStatus.QUEUED,
+                    (Submission.status == SubmissionStatus.RUNNING)
+                    & or_(Submission.heartbeat_at.is_(None), Submission.heartbeat_at < stale),
+                ),
+            )
+            .values(
+                status=SubmissionStatus.RUNNING,
+                claim_token=token,
+                attempts=Submission.attempts + 1,
+                started_at=now,
+                heartbeat_at=now,
+                error=None,
+            )
+            .execution_options(synchronize_session=False)
+        )
+    return Claim(submission_id, token) if result.rowcount == 1 else None
+
+
+class Heartbeat:
+    """Refresh ``heartbeat_at`` while a claim is being worked on, from a background thread."""
+
+    def __init__(self, settings: Settings, claim: Claim):
+        self._settings = settings
+        self._claim = claim
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="heartbeat")
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._settings.heartbeat_interval_seconds):
+            try:
+                with session_scope(self._settings.database_url) as session:
+                    session.execute(
+                        update(Submission)
+                        .where(
+                            Submission.id == self._claim.submission_id,
+                            Submission.claim_token == self._claim.token,
+                        )
+                        .values(heartbeat_at=utcnow())
+                        .execution_options(synchronize_session=False)
+                    )
+            except Exception:
+                log.exception("submission %s: heartbeat failed", self._claim.submission_id)
+
+
+def _compute(settings: Settings, submission_id: int):
+    with session_scope(settings.database_url) as session:
+        submission = session.get(Submission, submission_id)
+        track = session.scalars(
+            select(Track)
+            .join(System, System.track_id == Track.id)
+            .where(System.id == submission.system_id)
+        ).one()
+        test_set = track.test_set_for(submission.language)
+        if test_set is None:
+            raise InputError(f"track {track.slug} has no test set for {submission.language}")
+        items = session.scalars(
+            select(Item)
+            .where(Item.test_set_id == test_set.id)
+            .order_by(Item.position)
+            .options(selectinload(Item.references))
+        ).all()
+        inputs = [item.input_text for item in items]
+        references = [tuple(ref.text for ref in item.references) for item in items]
+        item_ids = [item.id for item in items]
+        profile = get_profile(track.profile)
+        filename = submission.filename
+        digest = submission.file_sha256
+    data = LocalStorage(settings.uploads_path).get(digest)
+    outputs = profile.read_outputs(data, inputs, filename)
+    return outputs, item_ids, profile.score(outputs, references)
+
+
+def _finish_scored(settings, claim: Claim, outputs, item_ids, scores) -> str:
+    with session_scope(settings.database_url) as session:
+        if not _close_claim(session, claim, SubmissionStatus.SCORED, None):
+            session.rollback()
+            return "skipped"
+        session.execute(delete(Score).where(Score.submission_id == claim.submission_id))
+        session.execute(delete(Output).where(Output.submission_id == claim.submission_id))
+        session.add_all(
+            Score(
+                submission_id=claim.submission_id,
+                metric=score.metric,
+                value=score.value,
+                signature=score.signature,
+            )
+            for score in scores
+        )
+        session.add_all(
+            Output(submission_id=claim.submission_id, item_id=item_id, text=text)
+            for item_id, text in zip(item_ids, outputs)
+        )
+    log.info("submission %s: scored", claim.submission_id)
+    return "scored"
+
+
+def _finish_failed(settings, claim: Claim, message: str) -> str:
+    with session_scope(settings.database_url) as session:
+        if not _close_claim(session, claim, SubmissionStatus.FAILED, message):
+            session.rollback()
+            return "skipped"
+    log.info("submission %s: failed: %s", claim.submission_id, message)
+    return "failed"
+
+
+def _close_claim(session, claim: Claim, status: SubmissionStatus, error: str | None) -> bool:
+    result = session.execute(
+        update(Submission)
+        .where(
+            Submission.id == claim.submission_id,
+            Submission.claim_token == claim.token,
+            Submission.status == SubmissionStatus.RUNNING,
+        )
+        .values(status=status, error=error, finished_at=utcnow(), claim_token=None)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1

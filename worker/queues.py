@@ -1,0 +1,131 @@
+"""The scoring queue: RQ on Redis in production, an in-process thread on the embedded default.
+
+Both offer the same three operations, keyed by submission id, so the web app, the CLI and the
+recovery pass do not care which one runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Protocol
+
+from worker.settings import Settings
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "scoring"
+"""The RQ queue every web process enqueues on and every worker listens to."""
+
+JOB_FUNCTION = "worker.jobs.score_submission"
+JOB_TIMEOUT_SECONDS = 30 * 60
+PENDING_STATUSES = {"queued", "started", "deferred", "scheduled"}
+
+
+def job_id(submission_id: int) -> str:
+    return f"submission-{submission_id}"
+
+
+class SubmissionQueue(Protocol):
+    def enqueue(self, submission_id: int) -> None: ...
+
+    def is_pending(self, submission_id: int) -> bool: ...
+
+    def discard(self, submission_id: int) -> None: ...
+
+
+class RedisQueue:
+    """RQ queue; the job id is the submission id, so a submission has at most one job."""
+
+    def __init__(self, redis_url: str):
+        from redis import Redis
+        from rq import Queue
+
+        self.connection = Redis.from_url(redis_url)
+        self.rq_queue = Queue(QUEUE_NAME, connection=self.connection)
+
+    def enqueue(self, submission_id: int) -> None:
+        if self.is_pending(submission_id):
+            return
+        self.discard(submission_id)
+        self.rq_queue.enqueue_call(
+            JOB_FUNCTION,
+            args=(submission_id,),
+            job_id=job_id(submission_id),
+            timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=24 * 3600,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+    def is_pending(self, submission_id: int) -> bool:
+        job = self._fetch(submission_id)
+        return job is not None and job.get_status(refresh=True) in PENDING_STATUSES
+
+    def discard(self, submission_id: int) -> None:
+        job = self._fetch(submission_id)
+        if job is not None:
+            job.delete(remove_from_queue=True)
+
+    def _fetch(self, submission_id: int):
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job
+
+        try:
+            return Job.fetch(job_id(submission_id), connection=self.connection)
+        except NoSuchJobError:
+            return None
+
+
+class EmbeddedQueue:
+    """A FIFO served by one daemon thread in the web process, running the same job function."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._queue: queue.Queue[int] = queue.Queue()
+        self._pending: set[int] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def enqueue(self, submission_id: int) -> None:
+        with self._lock:
+            if submission_id in self._pending:
+                return
+            self._pending.add(submission_id)
+        self._queue.put(submission_id)
+
+    def is_pending(self, submission_id: int) -> bool:
+        with self._lock:
+            return submission_id in self._pending
+
+    def discard(self, submission_id: int) -> None:
+        """Nothing to drop: a job of this process cannot outlive the thread that runs it."""
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, daemon=True, name="scoring")
+            self._thread.start()
+
+    def join(self) -> None:
+        """Wait until everything enqueued so far has been processed (tests, CLI)."""
+        self._queue.join()
+
+    def _serve(self) -> None:
+        from worker.jobs import score_submission
+
+        while True:
+            submission_id = self._queue.get()
+            try:
+                score_submission(submission_id, self.settings)
+            except Exception:
+                log.exception("embedded worker: submission %s crashed", submission_id)
+            finally:
+                with self._lock:
+                    self._pending.discard(submission_id)
+                self._queue.task_done()
+
+
+def make_queue(settings: Settings) -> SubmissionQueue:
+    if settings.redis_url:
+        return RedisQueue(settings.redis_url)
+    return EmbeddedQueue(settings)

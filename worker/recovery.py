@@ -1,0 +1,71 @@
+"""The recovery pass: the database decides what still needs scoring, not the queue.
+
+A submission ``queued`` but unknown to the queue (Redis flushed or lost, web process died between
+commit and enqueue) is enqueued again; one ``running`` with a stale heartbeat (its worker was
+killed) has its dead job dropped and is enqueued again. The claim in ``worker.jobs`` makes a
+duplicate harmless, so several workers may run this pass at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import Submission, SubmissionStatus, utcnow
+from worker.queues import SubmissionQueue
+from worker.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
+    """Re-enqueue every lost or abandoned submission; return their ids."""
+    now = utcnow()
+    queued_before = now - timedelta(seconds=settings.queued_grace_seconds)
+    stale_before = now - timedelta(seconds=settings.heartbeat_stale_seconds)
+    with session_scope(settings.database_url) as session:
+        queued = session.scalars(
+            select(Submission.id).where(
+                Submission.status == SubmissionStatus.QUEUED,
+                Submission.created_at <= queued_before,
+            )
+        ).all()
+        abandoned = session.scalars(
+            select(Submission.id).where(
+                Submission.status == SubmissionStatus.RUNNING,
+                Submission.heartbeat_at < stale_before,
+            )
+        ).all()
+    recovered = []
+    for submission_id in queued:
+        if not submission_queue.is_pending(submission_id):
+            submission_queue.enqueue(submission_id)
+            recovered.append(submission_id)
+    for submission_id in abandoned:
+        submission_queue.discard(submission_id)
+        submission_queue.enqueue(submission_id)
+        recovered.append(submission_id)
+    if recovered:
+        log.warning("recovery: re-enqueued submissions %s", recovered)
+    return recovered
+
+
+def start_recovery_loop(settings: Settings, submission_queue: SubmissionQueue) -> threading.Event:
+    """Run ``recover`` now and then every interval in a daemon thread; set the event to stop."""
+    stop = threading.Event()
+
+    def loop() -> None:
+        while True:
+            try:
+                recover(settings, submission_queue)
+            except Exception:
+                log.exception("recovery pass failed; retrying next interval")
+            if stop.wait(settings.recovery_interval_seconds):
+                return
+
+    threading.Thread(target=loop, daemon=True, name="recovery").start()
+    return stop

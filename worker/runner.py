@@ -1,0 +1,26 @@
+"""``nlgboard worker``: an RQ worker plus the recovery loop, for any number of machines."""
+
+from __future__ import annotations
+
+import logging
+
+from worker.queues import QUEUE_NAME, RedisQueue
+from worker.recovery import start_recovery_loop
+from worker.settings import Settings
+
+
+def run_worker(settings: Settings, burst: bool = False) -> None:
+    """Serve the scoring queue until stopped (or until it is empty with ``burst``)."""
+    from rq import Worker
+
+    if not settings.redis_url:
+        raise RuntimeError(
+            "REDIS_URL is not set: without Redis the embedded worker runs inside `nlgboard run`"
+        )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    submission_queue = RedisQueue(settings.redis_url)
+    stop = start_recovery_loop(settings, submission_queue)
+    try:
+        Worker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
+    finally:
+        stop.set()
