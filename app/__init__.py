@@ -40,11 +40,13 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
 
     from app import auth, challenges, errors, submissions, teams
     from app.api import v1
+    from app.cli import register_commands
 
     for blueprint in (auth.bp, teams.bp, challenges.bp, submissions.bp, v1.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)
+    register_commands(app)
     return app
 
 

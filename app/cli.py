@@ -6,10 +6,9 @@ from datetime import datetime
 from pathlib import Path
 
 import click
-from flask import current_app
-from flask.cli import FlaskGroup, routes_command, shell_command
+from flask import Flask, current_app
+from flask.cli import AppGroup, FlaskGroup, routes_command, shell_command, with_appcontext
 
-from app import create_app, start_embedded_worker
 from app.db import session_scope
 from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
@@ -38,12 +37,7 @@ def _fail(error: Exception) -> None:
     raise click.ClickException(str(error))
 
 
-cli = FlaskGroup(create_app=lambda: create_app(), add_default_commands=False, help=__doc__)
-cli.add_command(shell_command)
-cli.add_command(routes_command)
-
-
-@cli.group()
+@click.group(cls=AppGroup)
 def db() -> None:
     """Database schema."""
 
@@ -55,7 +49,7 @@ def db_upgrade() -> None:
     click.echo("database is at the newest schema")
 
 
-@cli.group()
+@click.group(cls=AppGroup)
 def user() -> None:
     """Accounts."""
 
@@ -89,7 +83,7 @@ def user_create(
     click.echo(token)
 
 
-@cli.group()
+@click.group(cls=AppGroup)
 def challenge() -> None:
     """Challenges."""
 
@@ -108,7 +102,7 @@ def challenge_create(slug: str, title: str, description: str) -> None:
     click.echo(f"challenge {slug} created")
 
 
-@cli.group()
+@click.group(cls=AppGroup)
 def track() -> None:
     """Tracks and their hidden test sets."""
 
@@ -159,7 +153,7 @@ def track_import(
     click.echo(f"track {challenge_slug}/{track_slug}: {n_items} items, {n_refs} references")
 
 
-@cli.group()
+@click.group(cls=AppGroup)
 def baseline() -> None:
     """Baseline runs shown beside every leaderboard."""
 
@@ -199,7 +193,8 @@ def baseline_add(challenge_slug: str, track_slug: str, file: Path, name: str) ->
         click.echo(f"baseline {name}: submission {submission_id} queued")
 
 
-@cli.command("worker")
+@click.command("worker")
+@with_appcontext
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
 def worker_command(burst: bool) -> None:
     """Run a scoring worker on REDIS_URL (start as many as you like, on any machine)."""
@@ -209,12 +204,15 @@ def worker_command(burst: bool) -> None:
         _fail(error)
 
 
-@cli.command("run")
+@click.command("run")
+@with_appcontext
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 def run_command(host: str, port: int) -> None:
     """Serve the site; without REDIS_URL an in-process worker scores submissions."""
     from werkzeug.serving import run_simple
+
+    from app import start_embedded_worker
 
     app = current_app._get_current_object()
     start_embedded_worker(app)
@@ -222,12 +220,39 @@ def run_command(host: str, port: int) -> None:
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 
-@cli.command("demo")
+@click.command("demo")
+@with_appcontext
 def demo_command() -> None:
     """Seed the demo challenge from the project's own small data (idempotent)."""
     from app.demo import seed_demo
 
     click.echo(seed_demo(current_app._get_current_object()))
+
+
+def register_commands(app: Flask) -> None:
+    """Attach the commands to the app, so ``nlgboard`` and ``app.test_cli_runner()`` agree."""
+    for command in (
+        db,
+        user,
+        challenge,
+        track,
+        baseline,
+        worker_command,
+        run_command,
+        demo_command,
+    ):
+        app.cli.add_command(command)
+
+
+def _create_app() -> Flask:
+    from app import create_app
+
+    return create_app()
+
+
+cli = FlaskGroup(create_app=_create_app, add_default_commands=False, help=__doc__)
+cli.add_command(shell_command)
+cli.add_command(routes_command)
 
 
 def main() -> None:

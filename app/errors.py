@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 log = logging.getLogger(__name__)
@@ -16,6 +17,14 @@ def register(app: Flask) -> None:
         limit = app.config["UPLOAD_MAX_BYTES"]
         return _render(
             413, f"The upload is larger than the {limit:,}-byte limit. Nothing was stored."
+        )
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError):
+        return _render(
+            400,
+            f"{exc.description} The form has expired or was not sent from this site: "
+            "go back, reload the page and send it again.",
         )
 
     @app.errorhandler(HTTPException)

@@ -1,0 +1,29 @@
+"""Small builders for app tests (CTFd style): a challenge with the demo track, users, teams."""
+
+from __future__ import annotations
+
+from app.db import session_scope
+from app.models import Membership, Role
+from app.services.accounts import create_user, find_or_create_team
+from app.services.tracks import create_challenge, import_e2e_track
+from tests.support.paths import DEMO_DATA
+from worker.settings import Settings
+
+DEMO_REFS = (DEMO_DATA / "references.csv").read_bytes()
+GOOD_OUTPUT = (DEMO_DATA / "baseline.txt").read_bytes()
+N_ITEMS = 10
+
+
+def demo_track(settings: Settings, challenge: str = "demo", track: str = "main", **options) -> None:
+    with session_scope(settings.database_url) as session:
+        created = create_challenge(session, challenge, f"Challenge {challenge}")
+        import_e2e_track(session, created, track, DEMO_REFS, **options)
+
+
+def participant(settings: Settings, email: str, team: str | None = None) -> str:
+    """Create a participant (optionally in a team) and return their API token."""
+    with session_scope(settings.database_url) as session:
+        user = create_user(session, email, "password123", Role.PARTICIPANT)
+        if team:
+            session.add(Membership(user=user, team=find_or_create_team(session, team)))
+        return user.new_api_token()

@@ -1,0 +1,119 @@
+import io
+
+from sqlalchemy import func, select
+
+from app.db import session_scope
+from app.models import Submission, SubmissionStatus
+from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
+
+URL = "/api/v1/challenges/demo/tracks/main/submissions"
+
+
+def post(client, token, data=GOOD_OUTPUT, system="sys-a", url=URL):
+    return client.post(
+        url,
+        data={"file": (io.BytesIO(data), "out.txt"), "system": system},
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+        content_type="multipart/form-data",
+    )
+
+
+def count_submissions(settings) -> int:
+    with session_scope(settings.database_url) as session:
+        return session.scalar(select(func.count(Submission.id)))
+
+
+def test_submit_poll_and_leaderboard(app, client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    response = post(client, token)
+    assert response.status_code == 202
+    assert response.json == {"id": 1, "status": "queued"}
+
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
+
+    status = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {token}"})
+    assert status.json["status"] == "scored"
+    assert 0 < status.json["scores"]["BLEU"] <= 1
+    assert "tok:13a" in status.json["signatures"]["BLEU"]
+
+    board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
+    assert [(row["system"], row["team"], row["baseline"]) for row in board["rows"]] == [
+        ("sys-a", "A", False)
+    ]
+
+
+def test_no_token_is_401_and_bad_token_too(client, settings):
+    demo_track(settings)
+    assert post(client, None).status_code == 401
+    assert post(client, "wrong").status_code == 401
+
+
+def test_refused_file_says_why_and_stores_nothing(client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    response = post(client, token, data=b"only one line\n")
+    assert response.status_code == 400
+    assert "expected 10 outputs (one per test MR, in test order), found 1" in response.json["error"]
+    assert count_submissions(settings) == 0
+    assert not any(path.is_file() for path in settings.uploads_path.rglob("*"))
+
+
+def test_participant_without_team_is_refused(client, settings):
+    demo_track(settings)
+    token = participant(settings, "solo@x.org")
+    response = post(client, token)
+    assert response.status_code == 400
+    assert "create or join a team" in response.json["error"]
+
+
+def test_other_team_cannot_read_a_submission(client, settings):
+    demo_track(settings)
+    token_a = participant(settings, "a@x.org", team="A")
+    token_b = participant(settings, "b@x.org", team="B")
+    assert post(client, token_a).status_code == 202
+    other = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {token_b}"})
+    assert other.status_code == 404
+    team_mate = participant(settings, "a2@x.org", team="A")
+    mine = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {team_mate}"})
+    assert mine.json["status"] == SubmissionStatus.QUEUED.value
+
+
+def test_system_name_of_another_team_is_refused(client, settings):
+    demo_track(settings)
+    assert post(client, participant(settings, "a@x.org", team="A")).status_code == 202
+    response = post(client, participant(settings, "b@x.org", team="B"))
+    assert response.status_code == 400
+    assert "is taken in this track" in response.json["error"]
+
+
+def test_unknown_track_is_404_json(client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    response = post(client, token, url="/api/v1/challenges/demo/tracks/nope/submissions")
+    assert response.status_code == 404
+    assert "no track 'nope'" in response.json["error"]
+
+
+def test_daily_limit_counts_only_non_failed(client, settings):
+    demo_track(settings, daily_limit=1)
+    token = participant(settings, "a@x.org", team="A")
+    assert post(client, token).status_code == 202
+    second = post(client, token)
+    assert second.status_code == 400
+    assert "used its 1 submissions" in second.json["error"]
+    with session_scope(settings.database_url) as session:
+        session.get(Submission, 1).status = SubmissionStatus.FAILED
+    assert post(client, token).status_code == 202
+
+
+def test_submission_after_deadline_is_accepted_and_marked_late(client, settings):
+    from datetime import datetime
+
+    demo_track(settings, deadline=datetime(2017, 10, 31, 23, 59))
+    token = participant(settings, "a@x.org", team="A")
+    assert post(client, token).status_code == 202
+    status = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {token}"})
+    assert status.json["late"] is True

@@ -1,0 +1,120 @@
+"""``nlgboard`` commands on a real SQLite database, with the real E2E dev set where present."""
+
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import Item, Score, User
+from tests.support.paths import DEMO_DATA, e2e_file
+
+
+def test_challenge_track_user_and_baseline(runner, settings):
+    assert runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"]).exit_code == 0
+    duplicate = runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"])
+    assert duplicate.exit_code == 1 and "already exists" in duplicate.output
+
+    result = runner.invoke(
+        args=[
+            "track",
+            "import",
+            "e2e",
+            "dev",
+            "--kind",
+            "e2e",
+            "--refs",
+            str(e2e_file("dev_loo_refs.csv")),
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert "547 items, 4125 references" in result.output
+
+    result = runner.invoke(
+        args=[
+            "baseline",
+            "add",
+            "e2e",
+            "dev",
+            str(e2e_file("dev_loo_output.tsv")),
+            "--name",
+            "leave-one-out",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert "scored" in result.output
+    with session_scope(settings.database_url) as session:
+        bleu = session.scalar(select(Score).where(Score.metric == "BLEU"))
+        assert round(bleu.value, 4) == 0.5995
+        first = session.scalar(select(Item).where(Item.position == 0))
+        assert len(first.references) == 5  # 6 in devset.csv, minus the one used as output
+
+    token = runner.invoke(
+        args=[
+            "user",
+            "create",
+            "p@x.org",
+            "--team",
+            "T",
+            "--role",
+            "organiser",
+            "--challenge",
+            "e2e",
+        ]
+    )
+    assert token.exit_code == 0
+    with session_scope(settings.database_url) as session:
+        user = session.scalar(select(User))
+        assert user.team.name == "T" and user.api_token_hash
+        assert user.api_token_hash != token.output.strip()
+
+
+def test_track_import_with_inputs_orders_items_and_reports_missing(runner, settings, tmp_path):
+    runner.invoke(args=["challenge", "create", "demo", "--title", "Demo"])
+    inputs = tmp_path / "inputs.csv"
+    inputs.write_text(
+        'MR\n"name[Rosemary], eatType[coffee shop], priceRange[high], '
+        'area[city centre]"\n"name[Nowhere]"\n'
+    )
+    result = runner.invoke(
+        args=[
+            "track",
+            "import",
+            "demo",
+            "t",
+            "--kind",
+            "e2e",
+            "--inputs",
+            str(inputs),
+            "--refs",
+            str(DEMO_DATA / "references.csv"),
+        ]
+    )
+    assert result.exit_code == 1
+    assert "inputs.csv, line 3: 1 input MR(s) have no references" in result.output
+    inputs.write_text(
+        'MR\n"name[Rosemary], eatType[coffee shop], priceRange[high], area[city centre]"\n'
+    )
+    result = runner.invoke(
+        args=[
+            "track",
+            "import",
+            "demo",
+            "t",
+            "--kind",
+            "e2e",
+            "--inputs",
+            str(inputs),
+            "--refs",
+            str(DEMO_DATA / "references.csv"),
+        ]
+    )
+    assert result.exit_code == 0 and "1 items, 2 references" in result.output
+
+
+def test_worker_without_redis_says_how_it_runs(runner):
+    result = runner.invoke(args=["worker"])
+    assert result.exit_code == 1
+    assert "REDIS_URL is not set" in result.output
+
+
+def test_demo_seed_is_idempotent(runner):
+    assert "created with 2 scored runs" in runner.invoke(args=["demo"]).output
+    assert "already present" in runner.invoke(args=["demo"]).output
