@@ -75,7 +75,9 @@ def user_create(
                 session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
             for slug in challenges:
                 session.add(
-                    ChallengeOrganiser(challenge_id=get_challenge(session, slug).id, user=account)
+                    ChallengeOrganiser(
+                        challenge_id=get_challenge(session, slug).id, user_id=account.id
+                    )
                 )
             token = account.new_api_token()
     except DomainError as error:
