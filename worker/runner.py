@@ -1,4 +1,10 @@
-"""``nlgboard worker``: an RQ worker plus the recovery loop, for any number of machines."""
+"""``nlgboard worker``: an RQ worker plus the recovery loop, for any number of machines.
+
+It is RQ's ``SimpleWorker``: jobs run in the worker process itself, not in a forked work-horse.
+That keeps heavy scorer state (the METEOR JVM, parsers) warm across jobs, and it avoids forking
+a process that has a recovery thread and open database connections. A killed worker loses its
+running job; the recovery pass re-enqueues it from the database.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from worker.settings import Settings
 
 def run_worker(settings: Settings, burst: bool = False) -> None:
     """Serve the scoring queue until stopped (or until it is empty with ``burst``)."""
-    from rq import Worker
+    from rq import SimpleWorker
 
     if not settings.redis_url:
         raise RuntimeError(
@@ -21,6 +27,6 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
     submission_queue = RedisQueue(settings.redis_url)
     stop = start_recovery_loop(settings, submission_queue)
     try:
-        Worker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
+        SimpleWorker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
     finally:
         stop.set()

@@ -97,21 +97,7 @@ def postgres_server() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
     )
     try:
-        subprocess.run(
-            [
-                *as_user,
-                _pg_bin("createdb"),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "-U",
-                "postgres",
-                "nlgboard",
-            ],
-            check=True,
-        )
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/nlgboard"
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
     finally:
         subprocess.run(
             [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
@@ -119,3 +105,12 @@ def postgres_server() -> Iterator[str]:
             check=False,
         )
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def create_database(server_url: str, name: str) -> str:
+    """Create an empty database on a running cluster; return its SQLAlchemy URL."""
+    import psycopg
+
+    with psycopg.connect(server_url.replace("+psycopg", "") + "/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url}/{name}"

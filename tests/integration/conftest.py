@@ -1,0 +1,136 @@
+"""Real stacks: the app served over HTTP, a real redis-server, real ``nlgboard worker`` processes,
+a throwaway PostgreSQL cluster."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import start_embedded_worker
+from tests.conftest import make_app, make_settings
+from tests.support.servers import create_database, postgres_server, redis_server
+from worker.settings import Settings
+
+_db_names = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@dataclass
+class Stack:
+    """One running deployment: settings, the app on a real port, worker processes."""
+
+    settings: Settings
+    base_url: str
+    app: object
+    workers: list[subprocess.Popen] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NLGBOARD_FAULT")}
+        env.update(
+            DATABASE_URL=self.settings.database_url,
+            NLGBOARD_INSTANCE=str(self.settings.instance_path),
+            REDIS_URL=self.settings.redis_url or "",
+            NLGBOARD_HEARTBEAT_STALE_SECONDS=str(self.settings.heartbeat_stale_seconds),
+            NLGBOARD_QUEUED_GRACE_SECONDS=str(self.settings.queued_grace_seconds),
+            NLGBOARD_RECOVERY_INTERVAL_SECONDS=str(self.settings.recovery_interval_seconds),
+        )
+        env.update(extra)
+        return env
+
+    def start_worker(self, **extra_env: str) -> subprocess.Popen:
+        """Start ``nlgboard worker`` as its own process group (RQ forks a work-horse)."""
+        log = self.settings.instance_path / f"worker-{len(self.workers)}.log"
+        self.logs.append(log)
+        with log.open("wb") as log_file:
+            process = subprocess.Popen(
+                [sys.executable, "-c", "from app.cli import main; main()", "worker"],
+                env=self.env(**extra_env),
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.workers.append(process)
+        return process
+
+    def kill_worker(self, process: subprocess.Popen) -> None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def worker_logs(self) -> str:
+        return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')}" for log in self.logs)
+
+
+def serve(app) -> tuple[str, callable]:
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{server.server_port}", server.shutdown
+
+
+@pytest.fixture
+def make_stack(tmp_path: Path, request) -> Iterator:
+    """Build a stack: ``make_stack("embedded"|"redis", database="sqlite"|"postgres")``."""
+    stacks: list[Stack] = []
+    cleanups: list = []
+
+    def build(queue: str, database: str = "sqlite", **knobs) -> Stack:
+        instance = tmp_path / f"instance-{len(stacks)}"
+        overrides: dict = {"queued_grace_seconds": 0, **knobs}
+        if database == "postgres":
+            server = request.getfixturevalue("postgres")
+            overrides["database_url"] = create_database(
+                server, f"nlg_{next(_db_names)}_{os.getpid()}"
+            )
+        if queue == "redis":
+            context = redis_server(tmp_path)
+            overrides["redis_url"] = context.__enter__()
+            cleanups.append(lambda: context.__exit__(None, None, None))
+        settings = make_settings(instance, **overrides)
+        app = make_app(settings, WTF_CSRF_ENABLED=False)
+        if queue == "embedded":
+            start_embedded_worker(app)
+        base_url, shutdown = serve(app)
+        cleanups.append(shutdown)
+        stack = Stack(settings, base_url, app)
+        stacks.append(stack)
+        return stack
+
+    yield build
+    for stack in stacks:
+        for process in stack.workers:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+    for cleanup in reversed(cleanups):
+        cleanup()
+
+
+def wait_until(predicate, timeout: float, what: str, stack: Stack | None = None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    logs = stack.worker_logs() if stack else ""
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{logs}")

@@ -1,0 +1,156 @@
+"""Upload -> queue -> worker -> scores -> leaderboard, on each real stack.
+
+Uses the E2E dev set's leave-one-out files when ../shared/data is present (the leaderboard must
+then show the official script's BLEU 0.5995); otherwise the project's demo data.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import requests
+from sqlalchemy import func, select
+
+from app.db import session_scope
+from app.models import Output, Score, Submission, SubmissionStatus, utcnow
+from app.services.tracks import create_challenge, import_e2e_track
+from tests.integration.conftest import Stack, wait_until
+from tests.support.paths import DEMO_DATA, E2E_DATA
+from tests.unit.factories import participant
+
+
+def dataset() -> tuple[bytes, bytes, float | None]:
+    """(references CSV, system output, expected BLEU or None)."""
+    refs, output = E2E_DATA / "dev_loo_refs.csv", E2E_DATA / "dev_loo_output.tsv"
+    if refs.exists() and output.exists():
+        return refs.read_bytes(), output.read_bytes(), 0.5995
+    return (
+        (DEMO_DATA / "references.csv").read_bytes(),
+        (DEMO_DATA / "baseline.txt").read_bytes(),
+        None,
+    )
+
+
+def import_track(stack: Stack, references: bytes) -> None:
+    with session_scope(stack.settings.database_url) as session:
+        challenge = create_challenge(session, "e2e", "E2E NLG Challenge")
+        import_e2e_track(session, challenge, "dev", references)
+
+
+def upload(stack: Stack, token: str, output: bytes, system: str = "loo") -> int:
+    response = requests.post(
+        f"{stack.base_url}/api/v1/challenges/e2e/tracks/dev/submissions",
+        headers={"Authorization": f"Bearer {token}"},
+        files={"file": ("outputs.tsv", output)},
+        data={"system": system},
+        timeout=30,
+    )
+    assert response.status_code == 202, response.text
+    assert response.json()["status"] == "queued"
+    return response.json()["id"]
+
+
+def poll(stack: Stack, token: str, submission_id: int, timeout: float = 90) -> dict:
+    def finished():
+        status = requests.get(
+            f"{stack.base_url}/api/v1/submissions/{submission_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        ).json()
+        return status if status["status"] in ("scored", "failed") else None
+
+    return wait_until(finished, timeout, f"submission {submission_id} to finish", stack)
+
+
+def submission_row(stack: Stack, submission_id: int) -> tuple[Submission, int, int]:
+    with session_scope(stack.settings.database_url) as session:
+        row = session.get(Submission, submission_id)
+        n_scores = session.scalar(
+            select(func.count(Score.id)).where(Score.submission_id == submission_id)
+        )
+        n_outputs = session.scalar(
+            select(func.count(Output.id)).where(Output.submission_id == submission_id)
+        )
+        return row, n_scores, n_outputs
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("queue", "database"),
+    [("embedded", "sqlite"), ("redis", "sqlite"), ("redis", "postgres")],
+    ids=["embedded-default", "redis-rq-worker-sqlite", "redis-rq-worker-postgresql"],
+)
+def test_upload_to_leaderboard(make_stack, queue, database):
+    stack = make_stack(queue, database)
+    references, output, expected_bleu = dataset()
+    import_track(stack, references)
+    if queue == "redis":
+        stack.start_worker()
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+
+    submission_id = upload(stack, token, output)
+    status = poll(stack, token, submission_id)
+    assert status["status"] == "scored", status
+    board = requests.get(
+        f"{stack.base_url}/api/v1/challenges/e2e/tracks/dev/leaderboard", timeout=10
+    ).json()
+    (row,) = board["rows"]
+    assert (row["system"], row["team"], row["baseline"]) == ("loo", "Uni NLG", False)
+    if expected_bleu is not None:
+        assert round(row["scores"]["BLEU"], 4) == expected_bleu
+    assert "tok:13a" in row["signatures"]["BLEU"]
+    page = requests.get(f"{stack.base_url}/challenges/e2e/tracks/dev", timeout=10).text
+    assert "loo" in page and "Uni NLG" in page
+
+
+@pytest.mark.integration
+def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stack):
+    stack = make_stack("redis", "postgres", heartbeat_stale_seconds=2.0)
+    references, output, expected_bleu = dataset()
+    import_track(stack, references)
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+    doomed = stack.start_worker(NLGBOARD_FAULT_HOLD_SECONDS="600")
+    submission_id = upload(stack, token, output)
+
+    wait_until(
+        lambda: submission_row(stack, submission_id)[0].status == SubmissionStatus.RUNNING,
+        60,
+        "the first worker to claim the submission",
+        stack,
+    )
+    stack.kill_worker(doomed)
+    row, n_scores, _ = submission_row(stack, submission_id)
+    assert row.status == SubmissionStatus.RUNNING and n_scores == 0
+
+    stale_after = timedelta(seconds=stack.settings.heartbeat_stale_seconds)
+    wait_until(
+        lambda: utcnow() - submission_row(stack, submission_id)[0].heartbeat_at > stale_after,
+        30,
+        "the dead worker's heartbeat to go stale",
+        stack,
+    )
+    stack.start_worker()  # its start-up recovery pass finds the stale heartbeat
+    status = poll(stack, token, submission_id)
+    assert status["status"] == "scored", status
+    row, n_scores, n_outputs = submission_row(stack, submission_id)
+    assert row.attempts == 2
+    assert n_scores == 1  # one BLEU row: scored once
+    assert n_outputs == (547 if expected_bleu else 10)
+    if expected_bleu is not None:
+        assert round(status["scores"]["BLEU"], 4) == expected_bleu
+
+
+@pytest.mark.integration
+def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack):
+    stack = make_stack("redis", "sqlite")
+    references, output, _ = dataset()
+    import_track(stack, references)
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+    submission_id = upload(stack, token, output)
+    stack.app.extensions["nlgboard.queue"].connection.flushall()  # Redis lost its data
+
+    stack.start_worker()
+    status = poll(stack, token, submission_id)
+    assert status["status"] == "scored"
+    assert submission_row(stack, submission_id)[0].attempts == 1
