@@ -1,0 +1,76 @@
+"""Exactly-once scoring rests on the claim, not on the queue: the rules, on a real SQLite DB."""
+
+import dataclasses
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import Score, Submission, SubmissionStatus, utcnow
+from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
+from worker import jobs
+from worker.queues import EmbeddedQueue
+from worker.recovery import recover
+
+
+def queued_submission(client, settings) -> int:
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    import io
+
+    response = client.post(
+        "/api/v1/challenges/demo/tracks/main/submissions",
+        data={"file": (io.BytesIO(GOOD_OUTPUT), "out.txt"), "system": "s"},
+        headers={"Authorization": f"Bearer {token}"},
+        content_type="multipart/form-data",
+    )
+    return response.json["id"]
+
+
+def test_second_claim_loses_while_the_first_is_alive(client, settings):
+    submission_id = queued_submission(client, settings)
+    assert jobs.claim_submission(settings, submission_id) is not None
+    assert jobs.claim_submission(settings, submission_id) is None
+
+
+def test_stale_claim_is_taken_over_and_the_old_holder_cannot_write(client, settings):
+    submission_id = queued_submission(client, settings)
+    old = jobs.claim_submission(settings, submission_id)
+    with session_scope(settings.database_url) as session:
+        session.get(Submission, submission_id).heartbeat_at = utcnow() - timedelta(hours=1)
+    new = jobs.claim_submission(settings, submission_id)
+    assert new is not None and new.token != old.token
+    assert jobs._finish_failed(settings, old, "late writer") == "skipped"
+    assert jobs.score_submission(submission_id, settings) == "skipped"  # still held by `new`
+
+
+def test_scoring_twice_writes_one_set_of_scores(client, settings):
+    submission_id = queued_submission(client, settings)
+    assert jobs.score_submission(submission_id, settings) == "scored"
+    assert jobs.score_submission(submission_id, settings) == "skipped"
+    with session_scope(settings.database_url) as session:
+        assert len(session.scalars(select(Score)).all()) == 1
+        row = session.get(Submission, submission_id)
+        assert row.status == SubmissionStatus.SCORED and row.attempts == 1
+
+
+def test_recovery_enqueues_lost_and_abandoned_but_not_finished(client, settings):
+    submission_id = queued_submission(client, settings)
+    queue = EmbeddedQueue(settings)  # a fresh process: the web request's queue is gone
+    assert recover(settings, queue) == []  # younger than the grace period: may be enqueuing
+    settings = dataclasses.replace(settings, queued_grace_seconds=0)
+    assert recover(settings, queue) == [submission_id]
+    assert recover(settings, queue) == []  # already pending: not twice
+    jobs.score_submission(submission_id, settings)
+    assert recover(settings, EmbeddedQueue(settings)) == []
+
+
+def test_file_that_became_unreadable_fails_with_a_readable_error(client, settings):
+    submission_id = queued_submission(client, settings)
+    with session_scope(settings.database_url) as session:
+        for item in session.get(Submission, submission_id).system.track.test_sets[0].items[:1]:
+            session.delete(item)
+    assert jobs.score_submission(submission_id, settings) == "failed"
+    with session_scope(settings.database_url) as session:
+        row = session.get(Submission, submission_id)
+        assert "expected 9 outputs" in row.error and "Traceback" not in row.error
