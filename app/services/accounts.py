@@ -5,11 +5,10 @@ from __future__ import annotations
 import hmac
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Membership, Role, Team, User, hash_token
-from app.services import DomainError
+from app.services import DomainError, add_unique
 
 
 def create_user(
@@ -19,12 +18,7 @@ def create_user(
     user = User(email=email, role=role)
     if password:
         user.set_password(password)
-    session.add(user)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        raise DomainError(f"an account for {email} already exists") from None
+    add_unique(session, user, duplicate=f"an account for {email} already exists")
     return user
 
 
@@ -43,12 +37,9 @@ def create_team(session: Session, user: User, name: str) -> Team:
     if session.scalar(select(Team).where(func.lower(Team.name) == name.lower())):
         raise DomainError(f"a team called {name!r} already exists; join it with its code")
     team = Team(name=name)
-    session.add_all([team, Membership(user=user, team=team)])
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        raise DomainError(f"a team called {name!r} already exists") from None
+    add_unique(
+        session, team, Membership(user=user, team=team), duplicate=f"a team called {name!r} exists"
+    )
     return team
 
 

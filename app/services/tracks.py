@@ -6,11 +6,10 @@ import hashlib
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Challenge, Item, Reference, TestSet, Track
-from app.services import DomainError
+from app.services import DomainError, add_unique
 from scorer.errors import InputError
 from scorer.io import e2e
 
@@ -20,12 +19,7 @@ TRACK_KINDS = {"e2e": "e2e"}
 
 def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
     challenge = Challenge(slug=slug, title=title, description=description)
-    session.add(challenge)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        raise DomainError(f"a challenge with the slug {slug!r} already exists") from None
+    add_unique(session, challenge, duplicate=f"a challenge with the slug {slug!r} already exists")
     return challenge
 
 
