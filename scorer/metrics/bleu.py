@@ -1,40 +1,60 @@
-"""BLEU-4 as the E2E challenge's script reports it (mteval-v13a tokenisation, 0-1 scale).
+"""BLEU-4 exactly as NIST mteval-v13a computes it (what the E2E challenge reported), 0-1 scale.
 
-    BLEU = BP * exp(sum_{n=1..4} 1/4 * log p_n),   BP = min(1, exp(1 - r/c))
+    BLEU = BP * exp( (1/4) * sum_{n=1..4} log p_n ),   BP = exp(min(0, 1 - r / c))
 
-p_n: modified n-gram precision with counts clipped by the maximum count in any reference;
-r: closest reference length per segment summed over the corpus; c: hypothesis length.
-The E2E metric script lowercases before mteval; so do we (this reproduces its dev figures).
+p_n = clipped n-gram matches / test n-grams, summed over the corpus; r = sum of closest reference
+lengths; c = test length. mteval's smoothing: when an order has no match, p_n = 1 / (2^k * t_n)
+where k counts the orders without matches so far. Tokenisation and reference layout: see
+``scorer.metrics.mteval``.
 
-Citation: Papineni et al. (2002), BLEU: a method for automatic evaluation of machine translation,
-ACL; Post (2018), A call for clarity in reporting BLEU scores, WMT (sacrebleu).
+Citation: Papineni, Roukos, Ward & Zhu (2002), BLEU: a method for automatic evaluation of
+machine translation, ACL; NIST mteval-v13a.pl.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-
-import sacrebleu
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore, reference_streams
+from scorer.metrics.base import MetricScore
+from scorer.metrics.mteval import SegmentStats, corpus_stats
+from scorer.references import ReferenceSet, as_reference_set
+
+ORDER = 4
+
+
+def bleu_from_stats(stats: Sequence[SegmentStats]) -> float:
+    """Corpus BLEU from per-segment statistics (also what bootstrap resampling calls)."""
+    matches = [sum(s.matches[n] for s in stats) for n in range(ORDER)]
+    totals = [sum(s.test_counts[n] for s in stats) for n in range(ORDER)]
+    ref_length = sum(s.ref_length for s in stats)
+    if totals[0] == 0:
+        return 0.0
+    log_bp = min(0.0, 1.0 - ref_length / totals[0])
+    smooth = 1.0
+    log_sum = 0.0
+    for n in range(ORDER):
+        if totals[n] == 0:
+            continue
+        if matches[n] == 0:
+            smooth *= 2
+            log_sum += math.log(1.0 / (smooth * totals[n]))
+        else:
+            log_sum += math.log(matches[n] / totals[n])
+    return math.exp(log_sum / ORDER) * math.exp(log_bp)
 
 
 class BLEU:
-    """Corpus BLEU-4 via sacrebleu with the ``13a`` (mteval-v13a) tokeniser, lowercased."""
-
     name = "BLEU"
-
-    def __init__(self) -> None:
-        self._bleu = sacrebleu.BLEU(lowercase=True, tokenize="13a")
+    signature = f"BLEU|mteval-v13a|n:4|case:lc-ascii|tok:13a|refs:padded|smooth:mteval|nlgboard:{__version__}"
 
     def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
     ) -> MetricScore:
-        result = self._bleu.corpus_score(list(hypotheses), reference_streams(references))
-        signature = f"{self._bleu.get_signature()}|scale:0-1|nlgboard-scorer:{__version__}"
-        return MetricScore(self.name, result.score / 100.0, signature)
+        stats = corpus_stats(hypotheses, as_reference_set(references))
+        return MetricScore(self.name, bleu_from_stats(stats), self.signature)
 
 
 @register("BLEU")

@@ -1,0 +1,1 @@
+"""Tokenisers the official metric scripts use, looked up lazily (importing them is cheap)."""

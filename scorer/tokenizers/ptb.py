@@ -1,0 +1,75 @@
+"""PTB tokenisation as the COCO caption evaluation (and so the E2E script) applies it before
+METEOR, ROUGE-L and CIDEr: Stanford CoreNLP 3.4.1's ``PTBTokenizer -preserveLines -lowerCase``,
+then removal of the punctuation tokens in COCO's list.
+
+The real tokeniser runs (a JVM, ~0.3 s per call), never an approximation: its quirks are part of
+the published numbers (``£`` becomes ``#``; brackets become ``-lrb-``/``-rrb-`` after lowercasing,
+which COCO's upper-case punctuation list then fails to remove). Results are memoised per process,
+so a long-lived worker tokenises a test set's references once.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+
+from scorer.java import coco_file, java_binary
+
+PUNCTUATION = frozenset(
+    [
+        "''",
+        "'",
+        "``",
+        "`",
+        "-LRB-",
+        "-RRB-",
+        "-LCB-",
+        "-RCB-",
+        ".",
+        "?",
+        "!",
+        ",",
+        ":",
+        "-",
+        "--",
+        "...",
+        ";",
+    ]
+)
+"""Tokens COCO's ptbtokenizer.py drops (its PUNCTUATIONS list, verbatim)."""
+
+_MEMO: dict[str, str] = {}
+_MEMO_LIMIT = 200_000
+
+
+def ptb_tokenize(texts: Sequence[str]) -> list[str]:
+    """Tokenise each text to a space-joined, lowercased token string without punctuation."""
+    missing = list(dict.fromkeys(text for text in texts if text not in _MEMO))
+    if missing:
+        if len(_MEMO) + len(missing) > _MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO.update(zip(missing, _run_tokenizer(missing)))
+    return [_MEMO[text] for text in texts]
+
+
+def _run_tokenizer(texts: list[str]) -> list[str]:
+    jar = coco_file("tokenizer/stanford-corenlp-3.4.1.jar")
+    command = [
+        java_binary(),
+        "-cp",
+        str(jar),
+        "edu.stanford.nlp.process.PTBTokenizer",
+        "-preserveLines",
+        "-lowerCase",
+    ]
+    joined = "\n".join(text.replace("\n", " ") for text in texts)
+    result = subprocess.run(command, input=joined.encode(), capture_output=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"PTBTokenizer failed: {result.stderr.decode(errors='replace')[:500]}")
+    lines = result.stdout.decode().split("\n")
+    if len(lines) < len(texts):
+        raise RuntimeError(f"PTBTokenizer returned {len(lines)} lines for {len(texts)} texts")
+    return [
+        " ".join(token for token in line.rstrip().split(" ") if token not in PUNCTUATION)
+        for line in lines[: len(texts)]
+    ]
