@@ -1,0 +1,221 @@
+"""METEOR 1.5 as the E2E challenge (through the COCO caption code) ran it.
+
+The real ``meteor-1.5.jar`` shipped in pycocoevalcap computes each item's alignment statistics
+(``-l en -norm``, exact/stem/synonym/paraphrase modules), on PTB-tokenised, lowercased,
+punctuation-free text, exactly as COCO's ``meteor.py`` feeds it. The corpus score is METEOR's
+aggregate over the summed statistics (a perfectly matched item adds no chunk):
+
+    P = sum_i w_i (d m_i,c^t + (1-d) m_i,f^t) / (d |t_c| + (1-d) |t_f|)      (R likewise)
+    Fmean = P R / (a P + (1-a) R),  Pen = g (chunks / mean matched words)^b
+    METEOR = Fmean (1 - Pen),   a=0.85 b=0.20 g=0.60 d=0.75, w = 1.0 0.6 0.8 0.6
+
+computed here from the jar's statistics (checked against the jar's own EVAL in the tests), so that
+bootstrap resampling does not need the JVM. Loading the paraphrase table takes ~10 s, so the JVMs
+are started once per process and kept warm; items are split over two JVMs (two cores).
+
+Citation: Denkowski & Lavie (2014), Meteor Universal: Language specific translation evaluation
+for any target language, WMT; Chen et al. (2015), Microsoft COCO Captions.
+"""
+
+from __future__ import annotations
+
+import atexit
+import subprocess
+import threading
+from collections.abc import Sequence
+
+from scorer import __version__
+from scorer.java import coco_file, java_binary
+from scorer.metrics import register
+from scorer.metrics.base import MetricScore
+from scorer.references import PreparedCache, ReferenceSet, as_reference_set
+from scorer.tokenizers.ptb import ptb_tokenize
+
+ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
+MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
+STATS_LENGTH = 23
+CHUNKS = 20
+JVM_PROCESSES = 2
+
+
+class MeteorProcess:
+    """One ``meteor-1.5.jar -stdio`` JVM: SCORE lines in, statistics lines out."""
+
+    def __init__(self) -> None:
+        jar = coco_file("meteor/meteor-1.5.jar")
+        self._process = subprocess.Popen(
+            [java_binary(), "-Xmx2G", "-jar", str(jar), "-", "-", "-stdio", "-l", "en", "-norm"],
+            cwd=jar.parent,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self._lock = threading.Lock()
+
+    def statistics(self, score_lines: Sequence[str]) -> list[str]:
+        """Send every SCORE line at once (a writer thread) and read the answers in order."""
+        with self._lock:
+            writer = threading.Thread(target=self._write, args=(score_lines,), daemon=True)
+            writer.start()
+            stats = [self._readline() for _ in score_lines]
+            writer.join()
+            return stats
+
+    def evaluate(self, stats: Sequence[str]) -> tuple[list[float], float]:
+        """The jar's own aggregate (``EVAL``): per-item scores and the corpus score."""
+        with self._lock:
+            self._write(["EVAL ||| " + " ||| ".join(stats)])
+            segments = [float(self._readline()) for _ in stats]
+            return segments, float(self._readline())
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            self._process.stdin.close()
+            self._process.kill()
+            self._process.wait()
+
+    def _write(self, lines: Sequence[str]) -> None:
+        stdin = self._process.stdin
+        for line in lines:
+            stdin.write(line.encode() + b"\n")
+        stdin.flush()
+
+    def _readline(self) -> str:
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError("the METEOR JVM stopped (is Java able to allocate 2 GB?)")
+        return line.decode().strip()
+
+
+class MeteorPool:
+    """Warm METEOR JVMs shared by every scoring call of this process."""
+
+    def __init__(self, size: int = JVM_PROCESSES):
+        self.processes = [MeteorProcess() for _ in range(size)]
+        atexit.register(self.close)
+
+    def statistics(self, score_lines: Sequence[str]) -> list[str]:
+        size = len(self.processes)
+        chunk = -(-len(score_lines) // size) if score_lines else 0
+        parts: list[list[str]] = [[] for _ in range(size)]
+        chunks = [score_lines[i * chunk : (i + 1) * chunk] for i in range(size)]
+
+        def run(index: int) -> None:
+            parts[index] = self.processes[index].statistics(chunks[index])
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(size) if chunks[i]]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return [stat for part in parts for stat in part]
+
+    def close(self) -> None:
+        for process in self.processes:
+            process.close()
+
+
+_POOL: MeteorPool | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pool() -> MeteorPool:
+    """The process-wide warm pool, started on first use (or by ``warm_up``)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = MeteorPool()
+        return _POOL
+
+
+def warm_up() -> None:
+    """Start the JVMs and load the paraphrase table now (worker start-up), not on a first job."""
+    pool().statistics(["SCORE ||| a restaurant near the river ||| a pub near the river"] * 8)
+
+
+def score_line(hypothesis: str, references: Sequence[str]) -> str:
+    """COCO meteor.py's ``_stat`` request line, verbatim."""
+    hypothesis = hypothesis.replace("|||", "").replace("  ", " ")
+    return " ||| ".join(("SCORE", " ||| ".join(references), hypothesis))
+
+
+def parse_stats(line: str) -> list[float]:
+    values = [float(x) for x in line.split()]
+    if len(values) != STATS_LENGTH:
+        raise RuntimeError(f"unexpected METEOR statistics line: {line[:200]!r}")
+    return values
+
+
+def meteor_from_stats(rows: Sequence[Sequence[float]]) -> float:
+    """METEOR's aggregate over summed statistics (MeteorScorer.computeMetrics)."""
+    total = [0.0] * STATS_LENGTH
+    for row in rows:
+        perfect = _is_perfect(row)
+        for index, value in enumerate(row):
+            if index != CHUNKS or not perfect:  # MeteorStats.addStats skips a perfect one's chunk
+                total[index] += value
+    test_len, ref_len, test_fn, ref_fn = total[0:4]
+    stages = [total[4 + 4 * i : 8 + 4 * i] for i in range(4)]
+    chunks, test_word_matches, ref_word_matches = total[20:23]
+    test_weighted_len = DELTA * (test_len - test_fn) + (1 - DELTA) * test_fn
+    ref_weighted_len = DELTA * (ref_len - ref_fn) + (1 - DELTA) * ref_fn
+    test_matches = sum(
+        w * (DELTA * s[0] + (1 - DELTA) * s[2]) for w, s in zip(MODULE_WEIGHTS, stages)
+    )
+    ref_matches = sum(
+        w * (DELTA * s[1] + (1 - DELTA) * s[3]) for w, s in zip(MODULE_WEIGHTS, stages)
+    )
+    precision = test_matches / test_weighted_len if test_weighted_len else 0.0
+    recall = ref_matches / ref_weighted_len if ref_weighted_len else 0.0
+    if precision == 0 or recall == 0:
+        return 0.0
+    f_mean = precision * recall / (ALPHA * precision + (1 - ALPHA) * recall)
+    if _is_perfect(total):
+        fragmentation = 0.0
+    else:
+        fragmentation = chunks / ((test_word_matches + ref_word_matches) / 2.0)
+    return f_mean * (1.0 - GAMMA * fragmentation**BETA)
+
+
+def _is_perfect(row: Sequence[float]) -> bool:
+    """Every word of both sides matched in one chunk: no fragmentation penalty."""
+    stages = [row[4 + 4 * i : 8 + 4 * i] for i in range(4)]
+    test_total = sum(s[0] + s[2] for s in stages)
+    ref_total = sum(s[1] + s[3] for s in stages)
+    return test_total == row[0] and ref_total == row[1] and row[CHUNKS] == 1
+
+
+_REFERENCE_CACHE = PreparedCache()
+
+
+def _tokenized_references(references: ReferenceSet) -> list[list[str]]:
+    flat = ptb_tokenize([ref for refs in references for ref in refs])
+    out, position = [], 0
+    for refs in references:
+        out.append(flat[position : position + len(refs)])
+        position += len(refs)
+    return out
+
+
+def segment_statistics(hypotheses: Sequence[str], references: ReferenceSet) -> list[list[float]]:
+    refs = _REFERENCE_CACHE.get(references, _tokenized_references)
+    lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs)]
+    return [parse_stats(line) for line in pool().statistics(lines)]
+
+
+class Meteor:
+    name = "METEOR"
+    signature = (
+        f"METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
+    )
+
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
+    ) -> MetricScore:
+        rows = segment_statistics(hypotheses, as_reference_set(references))
+        return MetricScore(self.name, meteor_from_stats(rows), self.signature)
+
+
+@register("METEOR")
+def make_meteor() -> Meteor:
+    return Meteor()
