@@ -1,10 +1,18 @@
-"""What every metric provides: a corpus score over multi-reference items, and a signature."""
+"""What every metric provides: per-item sufficient statistics and a score from their sums.
+
+As in sacrebleu, a corpus score is a function of *summed* per-item statistics. That one shape
+serves the corpus score (sum over all items) and paired bootstrap resampling (sum over a
+resample, no re-tokenising), and lets reference-side work be cached per test set.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+
+import numpy as np
+
+from scorer.references import ReferenceSet, as_reference_set
 
 
 @dataclass(frozen=True)
@@ -16,20 +24,39 @@ class MetricScore:
     signature: str
 
 
-class Metric(Protocol):
-    """A corpus-level metric. ``references[i]`` holds every reference of item ``i``."""
+class Metric:
+    """Base class: subclasses set ``name``/``signature`` and implement the two hooks."""
 
-    name: str
+    name: str = ""
+    signature: str = ""
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        """One row of additive statistics per item (shape: items x k)."""
+        raise NotImplementedError
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        """The corpus score from column sums of ``segment_statistics`` rows."""
+        raise NotImplementedError
 
     def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> MetricScore: ...
+        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
+    ) -> MetricScore:
+        references = as_reference_set(references)
+        if len(hypotheses) != len(references):
+            raise ValueError(f"{len(hypotheses)} outputs for {len(references)} items")
+        stats = self.segment_statistics(hypotheses, references)
+        return MetricScore(self.name, self.score_from_totals(stats.sum(axis=0)), self.signature)
 
 
-def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
-    """Turn per-item reference lists into sacrebleu's per-position streams, padded with None.
+class MeanOfSegments(Metric):
+    """A metric whose corpus score is the mean of per-item scores (ROUGE-L, CIDEr, DIST_char)."""
 
-    Items keep all their references (E2E: 2 to 43 per MR); None marks "no k-th reference".
-    """
-    depth = max((len(refs) for refs in references), default=0)
-    return [[refs[k] if k < len(refs) else None for refs in references] for k in range(depth)]
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
+        raise NotImplementedError
+
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        scores = self.segment_scores(hypotheses, references)
+        return np.column_stack([np.asarray(scores, dtype=float), np.ones(len(scores))])
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return float(totals[0] / totals[1]) if totals[1] else 0.0

@@ -14,22 +14,18 @@ machine translation, ACL; NIST mteval-v13a.pl.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+
+import numpy as np
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore
-from scorer.metrics.mteval import SegmentStats, corpus_stats
-from scorer.references import ReferenceSet, as_reference_set
+from scorer.metrics.base import Metric
+from scorer.metrics.mteval import CLOSEST_REF_LENGTH, MATCHES, TEST_COUNTS, corpus_stats
 
 ORDER = 4
 
 
-def bleu_from_stats(stats: Sequence[SegmentStats]) -> float:
-    """Corpus BLEU from per-segment statistics (also what bootstrap resampling calls)."""
-    matches = [sum(s.matches[n] for s in stats) for n in range(ORDER)]
-    totals = [sum(s.test_counts[n] for s in stats) for n in range(ORDER)]
-    ref_length = sum(s.ref_length for s in stats)
+def bleu_from_totals(matches, totals, ref_length: float) -> float:
     if totals[0] == 0:
         return 0.0
     log_bp = min(0.0, 1.0 - ref_length / totals[0])
@@ -46,15 +42,15 @@ def bleu_from_stats(stats: Sequence[SegmentStats]) -> float:
     return math.exp(log_sum / ORDER) * math.exp(log_bp)
 
 
-class BLEU:
+class BLEU(Metric):
     name = "BLEU"
     signature = f"BLEU|mteval-v13a|n:4|case:lc-ascii|tok:13a|refs:padded|smooth:mteval|nlgboard:{__version__}"
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
-    ) -> MetricScore:
-        stats = corpus_stats(hypotheses, as_reference_set(references))
-        return MetricScore(self.name, bleu_from_stats(stats), self.signature)
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        return corpus_stats(hypotheses, references)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return bleu_from_totals(totals[MATCHES], totals[TEST_COUNTS], totals[CLOSEST_REF_LENGTH])
 
 
 @register("BLEU")

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore
+from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.mteval import ngram_counts
-from scorer.references import PreparedCache, ReferenceSet, as_reference_set
+from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize
 
 ORDER = 4
@@ -95,30 +95,25 @@ def prepare(references: ReferenceSet) -> PreparedCider:
 _CACHE = PreparedCache()
 
 
-def segment_scores(hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-    prepared = _CACHE.get(references, prepare)
-    scores = []
-    for text, ref_vectors in zip(ptb_tokenize(hypotheses), prepared.reference_vectors):
-        hyp = _vector(
-            ngram_counts(text.split(), ORDER), prepared.document_frequency, prepared.log_items
-        )
-        total = [0.0] * ORDER
-        for ref in ref_vectors:
-            for n, value in enumerate(_similarity(hyp, ref)):
-                total[n] += value
-        scores.append(sum(total) / ORDER / len(ref_vectors) * 10.0)
-    return scores
-
-
-class CIDEr:
+class CIDEr(MeanOfSegments):
     name = "CIDEr"
-    signature = f"CIDEr|coco-cider-d|n:4|sigma:6|df:refs|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
+    signature = (
+        "CIDEr|coco-cider-d|n:4|sigma:6|df:refs|tok:ptb-corenlp-3.4.1-lc-nopunct"
+        f"|nlgboard:{__version__}"
+    )
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
-    ) -> MetricScore:
-        scores = segment_scores(hypotheses, as_reference_set(references))
-        return MetricScore(self.name, sum(scores) / len(scores) if scores else 0.0, self.signature)
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
+        prepared = _CACHE.get(references, prepare)
+        scores = []
+        for text, ref_vectors in zip(ptb_tokenize(hypotheses), prepared.reference_vectors):
+            counts = ngram_counts(text.split(), ORDER)
+            hyp = _vector(counts, prepared.document_frequency, prepared.log_items)
+            total = [0.0] * ORDER
+            for ref in ref_vectors:
+                for n, value in enumerate(_similarity(hyp, ref)):
+                    total[n] += value
+            scores.append(sum(total) / ORDER / len(ref_vectors) * 10.0)
+        return scores
 
 
 @register("CIDEr")

@@ -24,11 +24,13 @@ import subprocess
 import threading
 from collections.abc import Sequence
 
+import numpy as np
+
 from scorer import __version__
 from scorer.java import coco_file, java_binary
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore
-from scorer.references import PreparedCache, ReferenceSet, as_reference_set
+from scorer.metrics.base import Metric
+from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize
 
 ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
@@ -146,14 +148,8 @@ def parse_stats(line: str) -> list[float]:
     return values
 
 
-def meteor_from_stats(rows: Sequence[Sequence[float]]) -> float:
-    """METEOR's aggregate over summed statistics (MeteorScorer.computeMetrics)."""
-    total = [0.0] * STATS_LENGTH
-    for row in rows:
-        perfect = _is_perfect(row)
-        for index, value in enumerate(row):
-            if index != CHUNKS or not perfect:  # MeteorStats.addStats skips a perfect one's chunk
-                total[index] += value
+def meteor_from_totals(total: Sequence[float]) -> float:
+    """METEOR's score from summed statistics (MeteorScorer.computeMetrics)."""
     test_len, ref_len, test_fn, ref_fn = total[0:4]
     stages = [total[4 + 4 * i : 8 + 4 * i] for i in range(4)]
     chunks, test_word_matches, ref_word_matches = total[20:23]
@@ -177,6 +173,14 @@ def meteor_from_stats(rows: Sequence[Sequence[float]]) -> float:
     return f_mean * (1.0 - GAMMA * fragmentation**BETA)
 
 
+def additive_row(stats: Sequence[float]) -> list[float]:
+    """A statistics row as MeteorStats.addStats adds it: a perfect item contributes no chunk."""
+    row = list(stats)
+    if _is_perfect(row):
+        row[CHUNKS] = 0.0
+    return row
+
+
 def _is_perfect(row: Sequence[float]) -> bool:
     """Every word of both sides matched in one chunk: no fragmentation penalty."""
     stages = [row[4 + 4 * i : 8 + 4 * i] for i in range(4)]
@@ -197,23 +201,20 @@ def _tokenized_references(references: ReferenceSet) -> list[list[str]]:
     return out
 
 
-def segment_statistics(hypotheses: Sequence[str], references: ReferenceSet) -> list[list[float]]:
-    refs = _REFERENCE_CACHE.get(references, _tokenized_references)
-    lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs)]
-    return [parse_stats(line) for line in pool().statistics(lines)]
-
-
-class Meteor:
+class Meteor(Metric):
     name = "METEOR"
     signature = (
         f"METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
     )
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
-    ) -> MetricScore:
-        rows = segment_statistics(hypotheses, as_reference_set(references))
-        return MetricScore(self.name, meteor_from_stats(rows), self.signature)
+    def segment_statistics(self, hypotheses, references: ReferenceSet) -> np.ndarray:
+        refs = _REFERENCE_CACHE.get(references, _tokenized_references)
+        lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs)]
+        rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
+        return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return meteor_from_totals(totals)
 
 
 @register("METEOR")

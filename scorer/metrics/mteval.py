@@ -25,12 +25,20 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from scorer.references import PreparedCache, ReferenceSet
 
 MAX_ORDER = 5
 """NIST uses n-grams up to 5, BLEU up to 4; one pass collects both."""
+
+MATCHES = slice(0, 5)
+TEST_COUNTS = slice(5, 10)
+INFO = slice(10, 15)
+CLOSEST_REF_LENGTH = 15
+REF_WORDS_PER_SLOT = 16
+"""Columns of a statistics row (see ``segment_row``)."""
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _tokenize_13a = Tokenizer13a()
@@ -56,26 +64,15 @@ class PreparedReferences:
 
     max_counts: list[dict[tuple[str, ...], int]]
     lengths: list[tuple[int, ...]]
+    ref_words: list[int]
     info: dict[tuple[str, ...], float]
     slots: int
-    total_ref_words: int
-
-
-@dataclass(frozen=True)
-class SegmentStats:
-    """What one test segment contributes to the corpus sums."""
-
-    matches: tuple[int, ...]
-    test_counts: tuple[int, ...]
-    info: tuple[float, ...]
-    ref_length: int
 
 
 def prepare(references: ReferenceSet) -> PreparedReferences:
     slots = references.max_references
     all_counts: Counter = Counter()
-    total_words = 0
-    max_counts, lengths = [], []
+    max_counts, lengths, ref_words = [], [], []
     for refs in references:
         item_max: dict[tuple[str, ...], int] = {}
         item_lengths = []
@@ -83,29 +80,27 @@ def prepare(references: ReferenceSet) -> PreparedReferences:
             words = tokenize(ref)
             counts = ngram_counts(words)
             all_counts.update(counts)
-            total_words += len(words)
             item_lengths.append(len(words))
             for ngram, count in counts.items():
                 if count > item_max.get(ngram, 0):
                     item_max[ngram] = count
+        ref_words.append(sum(item_lengths))
         item_lengths.extend([0] * (slots - len(refs)))  # e2e-metrics' empty padding slots
         max_counts.append(item_max)
         lengths.append(tuple(item_lengths))
+    total_words = sum(ref_words)
     info = {}
     for ngram, count in all_counts.items():
         context = all_counts[ngram[:-1]] if len(ngram) > 1 else total_words
         info[ngram] = -math.log(count / context) / math.log(2)
-    return PreparedReferences(max_counts, lengths, info, slots, total_words)
+    return PreparedReferences(max_counts, lengths, ref_words, info, slots)
 
 
 _CACHE = PreparedCache()
+_LAST: dict[tuple[str, int], np.ndarray] = {}
 
 
-def prepared(references: ReferenceSet) -> PreparedReferences:
-    return _CACHE.get(references, prepare)
-
-
-def segment_stats(hypothesis: str, item: int, refs: PreparedReferences) -> SegmentStats:
+def segment_row(hypothesis: str, item: int, refs: PreparedReferences) -> list[float]:
     words = tokenize(hypothesis)
     counts = ngram_counts(words)
     item_max = refs.max_counts[item]
@@ -118,11 +113,20 @@ def segment_stats(hypothesis: str, item: int, refs: PreparedReferences) -> Segme
             matches[len(ngram) - 1] += clipped
             info[len(ngram) - 1] += refs.info[ngram] * clipped
     length = len(words)
-    test_counts = tuple(max(0, length - n + 1) for n in range(1, MAX_ORDER + 1))
-    ref_length = min(refs.lengths[item], key=lambda ref_len: (abs(ref_len - length), ref_len))
-    return SegmentStats(tuple(matches), test_counts, tuple(info), ref_length)
+    test_counts = [max(0, length - n + 1) for n in range(1, MAX_ORDER + 1)]
+    closest = min(refs.lengths[item], key=lambda ref_len: (abs(ref_len - length), ref_len))
+    return [*matches, *test_counts, *info, closest, refs.ref_words[item] / refs.slots]
 
 
-def corpus_stats(hypotheses: Sequence[str], references: ReferenceSet) -> list[SegmentStats]:
-    refs = prepared(references)
-    return [segment_stats(hyp, index, refs) for index, hyp in enumerate(hypotheses)]
+def corpus_stats(hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+    """Rows of [matches 1-5, test n-grams 1-5, info 1-5, closest ref length, ref words/slot].
+
+    BLEU and NIST both ask for the same outputs in a row; the last result is kept for that.
+    """
+    key = (references.digest, hash(tuple(hypotheses)))
+    if key not in _LAST:
+        refs = _CACHE.get(references, prepare)
+        rows = [segment_row(hyp, index, refs) for index, hyp in enumerate(hypotheses)]
+        _LAST.clear()
+        _LAST[key] = np.asarray(rows, dtype=float).reshape(len(rows), 17)
+    return _LAST[key]

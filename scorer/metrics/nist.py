@@ -18,13 +18,13 @@ co-occurrence statistics, HLT; NIST mteval-v13a.pl.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+
+import numpy as np
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore
-from scorer.metrics.mteval import MAX_ORDER, SegmentStats, corpus_stats, prepared
-from scorer.references import ReferenceSet, as_reference_set
+from scorer.metrics.base import Metric
+from scorer.metrics.mteval import INFO, REF_WORDS_PER_SLOT, TEST_COUNTS, corpus_stats
 
 BETA = -math.log(0.5) / math.log(1.5) ** 2
 
@@ -37,29 +37,18 @@ def length_penalty(ratio: float) -> float:
     return math.exp(-BETA * math.log(ratio) ** 2)
 
 
-def nist_from_stats(stats: Sequence[SegmentStats], average_ref_length: float) -> float:
-    """Corpus NIST from per-segment statistics and the average reference length per item."""
-    score = 0.0
-    for n in range(MAX_ORDER):
-        total = sum(s.test_counts[n] for s in stats)
-        score += sum(s.info[n] for s in stats) / max(total, 1)
-    test_words = sum(s.test_counts[0] for s in stats)
-    reference_words = average_ref_length * len(stats)
-    return score * length_penalty(test_words / reference_words if reference_words else 0.0)
-
-
-class NIST:
+class NIST(Metric):
     name = "NIST"
     signature = f"NIST|mteval-v13a|n:5|case:lc-ascii|tok:13a|refs:padded|nlgboard:{__version__}"
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
-    ) -> MetricScore:
-        references = as_reference_set(references)
-        stats = corpus_stats(hypotheses, references)
-        refs = prepared(references)
-        average = refs.total_ref_words / refs.slots / len(references) if len(references) else 0
-        return MetricScore(self.name, nist_from_stats(stats, average), self.signature)
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        return corpus_stats(hypotheses, references)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        info, counts = totals[INFO], totals[TEST_COUNTS]
+        score = sum(info[n] / max(counts[n], 1) for n in range(len(counts)))
+        reference_words = totals[REF_WORDS_PER_SLOT]
+        return score * length_penalty(counts[0] / reference_words if reference_words else 0.0)
 
 
 @register("NIST")

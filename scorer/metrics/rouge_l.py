@@ -20,8 +20,8 @@ from rapidfuzz.distance import LCSseq
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MetricScore
-from scorer.references import PreparedCache, ReferenceSet, as_reference_set
+from scorer.metrics.base import MeanOfSegments
+from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize
 
 BETA = 1.2
@@ -50,21 +50,14 @@ def tokenized_references(references: ReferenceSet) -> list[list[list[str]]]:
 _CACHE = PreparedCache()
 
 
-def segment_scores(hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-    refs = _CACHE.get(references, tokenized_references)
-    candidates = [text.split(" ") for text in ptb_tokenize(hypotheses)]
-    return [rouge_l_segment(c, r) for c, r in zip(candidates, refs)]
-
-
-class RougeL:
+class RougeL(MeanOfSegments):
     name = "ROUGE_L"
     signature = f"ROUGE_L|coco|beta:1.2|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
-    ) -> MetricScore:
-        scores = segment_scores(hypotheses, as_reference_set(references))
-        return MetricScore(self.name, sum(scores) / len(scores) if scores else 0.0, self.signature)
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
+        refs = _CACHE.get(references, tokenized_references)
+        candidates = [text.split(" ") for text in ptb_tokenize(hypotheses)]
+        return [rouge_l_segment(c, r) for c, r in zip(candidates, refs)]
 
 
 @register("ROUGE_L")
