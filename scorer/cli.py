@@ -11,7 +11,8 @@ import click
 
 from scorer.errors import InputError
 from scorer.io import e2e
-from scorer.profiles import PROFILES, get_profile
+from scorer.profiles import PROFILES, Profile, get_profile
+from scorer.references import ReferenceSet
 
 
 def read_references(path: Path) -> list[e2e.ReferenceItem]:
@@ -25,40 +26,83 @@ def read_references(path: Path) -> list[e2e.ReferenceItem]:
     ]
 
 
+def _restrict(profile: Profile, metrics: str | None) -> Profile:
+    if not metrics:
+        return profile
+    wanted = tuple(name.strip() for name in metrics.split(",") if name.strip())
+    unknown = sorted(set(wanted) - set(profile.metrics))
+    if unknown:
+        raise click.BadParameter(
+            f"{', '.join(unknown)} not in profile {profile.name} ({', '.join(profile.metrics)})",
+            param_hint="--metrics",
+        )
+    return dataclasses.replace(profile, metrics=wanted)
+
+
 @click.command()
 @click.option("--profile", "profile_name", required=True, type=click.Choice(sorted(PROFILES)))
 @click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--hyp", "hyp_path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--metrics", default=None, help="Comma-separated subset of the profile's metrics.")
-def main(profile_name: str, refs_path: Path, hyp_path: Path, as_json: bool, metrics: str | None):
+@click.option(
+    "--compare",
+    "compare_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="A second output file: paired bootstrap (1,000 resamples) of HYP minus this one.",
+)
+def main(
+    profile_name: str,
+    refs_path: Path,
+    hyp_path: Path,
+    as_json: bool,
+    metrics: str | None,
+    compare_path: Path | None,
+):
     """Score HYP against REFS with the track profile PROFILE."""
-    profile = get_profile(profile_name)
-    if metrics:
-        wanted = tuple(name.strip() for name in metrics.split(",") if name.strip())
-        unknown = sorted(set(wanted) - set(profile.metrics))
-        if unknown:
-            raise click.BadParameter(
-                f"{', '.join(unknown)} not in profile {profile_name} "
-                f"({', '.join(profile.metrics)})",
-                param_hint="--metrics",
-            )
-        profile = dataclasses.replace(profile, metrics=wanted)
+    profile = _restrict(get_profile(profile_name), metrics)
     try:
         items = read_references(refs_path)
         inputs = [item.input for item in items]
         outputs = profile.read_outputs(hyp_path.read_bytes(), inputs, hyp_path.name)
+        other = (
+            profile.read_outputs(compare_path.read_bytes(), inputs, compare_path.name)
+            if compare_path
+            else None
+        )
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
-    scores = profile.score(outputs, [item.references for item in items])
+    references = ReferenceSet(item.references for item in items)
+    if other is not None:
+        _print_comparison(profile, outputs, other, references, as_json)
+        return
+    scores = profile.score(outputs, references)
     if as_json:
-        result: dict[str, object] = {score.metric: round(score.value, 4) for score in scores}
-        result["signature"] = " ".join(f"{s.metric}:[{s.signature}]" for s in scores)
-        click.echo(json.dumps(result))
+        result: dict[str, object] = {score.metric: score.value for score in scores}
+        result["signature"] = {score.metric: score.signature for score in scores}
+        click.echo(json.dumps(result, ensure_ascii=False))
         return
     width = max(len(score.metric) for score in scores)
     for score in scores:
         click.echo(f"{score.metric:<{width}}  {score.value:.4f}")
     for score in scores:
         click.echo(f"# {score.metric}: {score.signature}")
+
+
+def _print_comparison(profile, outputs, other, references, as_json: bool) -> None:
+    from scorer.significance import SAMPLES, paired_bootstrap
+
+    comparisons = paired_bootstrap(
+        profile, profile.statistics(outputs, references), profile.statistics(other, references)
+    )
+    if as_json:
+        click.echo(json.dumps([dataclasses.asdict(c) for c in comparisons]))
+        return
+    click.echo(f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p")
+    for c in comparisons:
+        mark = "*" if c.significant else " "
+        click.echo(
+            f"{c.metric:<9} {c.score_a:9.4f} {c.score_b:9.4f} {c.difference:+9.4f} "
+            f"[{c.low:+.4f}, {c.high:+.4f}] p={c.p_value:.4f}{mark}"
+        )

@@ -1,18 +1,29 @@
 """Track profiles: how a track's outputs are read, normalised and which metrics score them.
 
-A registry keyed by the task kind (``e2e``; SR'18 and DRS kinds register here as they land), so
-the web app, the worker and ``nlg-score`` all resolve the same behaviour from one name.
+A registry keyed by profile name (``e2e``; SR'18 and DRS register here as they land), so the web
+app, the worker and ``nlg-score`` resolve the same behaviour from one name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+
+import numpy as np
 
 from scorer.errors import InputError
 from scorer.io import e2e
 from scorer.metrics import get_metric
+from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
+from scorer.normalise import normalise_e2e
+from scorer.references import ReferenceSet, as_reference_set
+
+JVM_METRICS = frozenset({"METEOR"})
+"""Metrics computed in a Java process: started first, so Python metrics run meanwhile."""
+
+PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr"})
 
 
 @dataclass(frozen=True)
@@ -22,20 +33,74 @@ class Profile:
     name: str
     metrics: tuple[str, ...]
     normalisation: str
-    read_outputs: Callable[[bytes, Sequence[str], str], list[str]]
+    normalise: Callable[[str], str]
+    read_raw_outputs: Callable[[bytes, Sequence[str], str], list[str]]
+    derived: tuple[str, ...] = ()
 
-    def score(
-        self, outputs: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> list[MetricScore]:
-        """Score normalised outputs against per-item references with every profile metric."""
+    def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
+        """Parse, check against the test inputs and normalise an output file."""
+        return [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
+
+    def statistics(
+        self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
+    ) -> dict[str, np.ndarray]:
+        """Per-item statistics of every metric (what corpus scores and bootstrap use)."""
+        references = as_reference_set(references)
         if len(outputs) != len(references):
             raise ValueError(f"{len(outputs)} outputs for {len(references)} items")
-        scores = []
-        for name in self.metrics:
-            score = get_metric(name).corpus_score(outputs, references)
-            signature = f"{score.signature}|profile:{self.name}|norm:{self.normalisation}"
-            scores.append(MetricScore(score.metric, score.value, signature))
-        return scores
+        if PTB_METRICS & set(self.metrics):
+            from scorer.tokenizers.ptb import ptb_tokenize
+
+            ptb_tokenize(list(outputs))  # one JVM call, memoised for every PTB metric
+        results: dict[str, np.ndarray] = {}
+        with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
+            background = {
+                name: executor.submit(get_metric(name).segment_statistics, outputs, references)
+                for name in self.metrics
+                if name in JVM_METRICS
+            }
+            for name in self.metrics:
+                if name not in JVM_METRICS:
+                    results[name] = get_metric(name).segment_statistics(outputs, references)
+            for name, future in background.items():
+                results[name] = future.result()
+        return {name: results[name] for name in self.metrics}
+
+    def scores_from_statistics(
+        self, statistics: dict[str, np.ndarray], weights: np.ndarray | None = None
+    ) -> dict[str, float]:
+        """Corpus scores from per-item statistics; ``weights`` resample items (bootstrap)."""
+        values = {}
+        for name, rows in statistics.items():
+            totals = rows.sum(axis=0) if weights is None else weights @ rows
+            values[name] = float(get_metric(name).score_from_totals(totals))
+        if norm_avg.NAME in self.derived and set(norm_avg.SCALES) <= set(values):
+            values[norm_avg.NAME] = norm_avg.normalised_average(values)
+        return values
+
+    def score(
+        self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
+    ) -> list[MetricScore]:
+        """Score normalised outputs against per-item references with every profile metric."""
+        values = self.scores_from_statistics(self.statistics(outputs, references))
+        return [
+            MetricScore(
+                name,
+                value,
+                f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}",
+            )
+            for name, value in values.items()
+        ]
+
+    def signature_of(self, name: str) -> str:
+        return norm_avg.SIGNATURE if name == norm_avg.NAME else get_metric(name).signature
+
+    def warm_up(self) -> None:
+        """Load heavy parts now (worker start-up) rather than during a first job."""
+        if "METEOR" in self.metrics:
+            from scorer.metrics.meteor import warm_up
+
+            warm_up()
 
 
 def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
@@ -50,30 +115,24 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
         )
     if mrs is not None:
         for index, (found, expected) in enumerate(zip(mrs, inputs)):
-            if _mr_key(found) != _mr_key(expected):
+            if normalise_e2e(found) != normalise_e2e(expected):
                 raise InputError(
                     f"MR {found[:80]!r} does not match test MR {index + 1} {expected[:80]!r}; "
                     "outputs must follow the test-set order",
                     filename=filename,
                     line=index + 1 + header_lines,
                 )
-    return [_strip_output(output) for output in outputs]
-
-
-def _mr_key(mr: str) -> str:
-    return " ".join(mr.strip().strip("'\"").split())
-
-
-def _strip_output(output: str) -> str:
-    return " ".join(output.split())
+    return outputs
 
 
 PROFILES: dict[str, Profile] = {
     "e2e": Profile(
         name="e2e",
-        metrics=("BLEU",),
-        normalisation="ws",
-        read_outputs=read_e2e_outputs,
+        metrics=("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr"),
+        normalisation="e2e-v1:ws+quotes+mojibake",
+        normalise=normalise_e2e,
+        read_raw_outputs=read_e2e_outputs,
+        derived=(norm_avg.NAME,),
     ),
 }
 

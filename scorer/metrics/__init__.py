@@ -30,4 +30,4 @@ def get_metric(name: str) -> Metric:
 
 def _load_builtin() -> None:
     # Imported lazily so that `import scorer` stays fast (no sacrebleu, no JVM).
-    from scorer.metrics import bleu, cider, meteor, nist, rouge_l  # noqa: F401
+    from scorer.metrics import bleu, chrf, cider, dist, meteor, nist, rouge_l  # noqa: F401

@@ -45,7 +45,8 @@ class Metric:
         if len(hypotheses) != len(references):
             raise ValueError(f"{len(hypotheses)} outputs for {len(references)} items")
         stats = self.segment_statistics(hypotheses, references)
-        return MetricScore(self.name, self.score_from_totals(stats.sum(axis=0)), self.signature)
+        value = float(self.score_from_totals(stats.sum(axis=0)))
+        return MetricScore(self.name, value, self.signature)
 
 
 class MeanOfSegments(Metric):
@@ -60,3 +61,9 @@ class MeanOfSegments(Metric):
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return float(totals[0] / totals[1]) if totals[1] else 0.0
+
+
+def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
+    """sacrebleu's per-position reference streams, padded with None for missing references."""
+    depth = max((len(refs) for refs in references), default=0)
+    return [[refs[k] if k < len(refs) else None for refs in references] for k in range(depth)]

@@ -135,7 +135,7 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
     assert status["status"] == "scored", status
     row, n_scores, n_outputs = submission_row(stack, submission_id)
     assert row.attempts == 2
-    assert n_scores == 1  # one BLEU row: scored once
+    assert n_scores == 6  # BLEU NIST METEOR ROUGE_L CIDEr norm_avg: scored once
     assert n_outputs == (547 if expected_bleu else 10)
     if expected_bleu is not None:
         assert round(status["scores"]["BLEU"], 4) == expected_bleu

@@ -49,7 +49,7 @@ def test_scoring_twice_writes_one_set_of_scores(client, settings):
     assert jobs.score_submission(submission_id, settings) == "scored"
     assert jobs.score_submission(submission_id, settings) == "skipped"
     with session_scope(settings.database_url) as session:
-        assert len(session.scalars(select(Score)).all()) == 1
+        assert len(session.scalars(select(Score)).all()) == 6  # 5 metrics + norm_avg
         row = session.get(Submission, submission_id)
         assert row.status == SubmissionStatus.SCORED and row.attempts == 1
 

@@ -3,10 +3,13 @@ import json
 from click.testing import CliRunner
 
 from scorer.cli import main
-from tests.support.paths import e2e_file
+from tests.support.paths import e2e_file, require_binary
+
+NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
 
 
 def test_json_output_has_metric_names_and_signature():
+    require_binary("java")
     result = CliRunner().invoke(
         main,
         [
@@ -21,8 +24,10 @@ def test_json_output_has_metric_names_and_signature():
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert abs(payload["BLEU"] - 0.5995) <= 0.0005
-    assert "tok:13a" in payload["signature"]
+    assert list(payload) == [*NAMES, "signature"]
+    assert round(payload["BLEU"], 4) == 0.5995 and round(payload["NIST"], 4) == 8.5789
+    assert "tok:13a" in payload["signature"]["BLEU"]
+    assert "meteor-1.5" in payload["signature"]["METEOR"]
 
 
 def test_wrong_line_count_is_a_clear_error(tmp_path):
@@ -35,11 +40,51 @@ def test_wrong_line_count_is_a_clear_error(tmp_path):
     assert "hyp.txt: expected 2 outputs" in result.output
 
 
-def test_plain_table(tmp_path):
+def test_plain_table_with_a_metric_subset(tmp_path):
     refs = tmp_path / "refs.txt"
     refs.write_text("the cat sat on the mat\n\nthe dog ran in the park\n")
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("the cat sat on the mat\nthe dog ran in the park\n")
-    result = CliRunner().invoke(main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp)])
+    result = CliRunner().invoke(
+        main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp), "--metrics", "BLEU"]
+    )
     assert result.exit_code == 0
-    assert result.output.startswith("BLEU  1.0000")
+    assert result.output.startswith("BLEU  1.0000\n# BLEU: BLEU|mteval-v13a")
+
+
+def test_unknown_metric_is_named(tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("a\n")
+    result = CliRunner().invoke(
+        main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(refs), "--metrics", "BLUE"]
+    )
+    assert result.exit_code == 2 and "BLUE not in profile e2e" in result.output
+
+
+def test_compare_prints_a_paired_bootstrap(tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("\n\n".join(f"the place number {i} is near the river" for i in range(30)))
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(f"the place number {i} is near the river" for i in range(30)))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(f"place {i} river" for i in range(30)))
+    result = CliRunner().invoke(
+        main,
+        [
+            "--profile",
+            "e2e",
+            "--refs",
+            str(refs),
+            "--hyp",
+            str(good),
+            "--compare",
+            str(bad),
+            "--metrics",
+            "BLEU,NIST",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    bleu, nist = json.loads(result.output)
+    assert bleu["metric"] == "BLEU" and bleu["difference"] > 0 and bleu["p_value"] < 0.05
+    assert nist["metric"] == "NIST" and nist["low"] <= nist["difference"] <= nist["high"]

@@ -1,0 +1,73 @@
+"""DIST for SR'18, in the two readings that disagree; both single-reference (the first one).
+
+``DIST`` -- what the official SR'18 script (eval_Py3.py, Bohnet & Mille) computed, and so what the
+published SR'18 tables show: lowercased, split on whitespace, token-level edit distance summed
+over the corpus:
+
+    DIST = 1 - sum_i lev_tokens(h_i, r_i) / sum_i max(|h_i|, |r_i|)
+
+``DIST_char`` -- what the SR'18 overview paper (Sect. 3.1) describes: character-level edit
+distance (inserts, deletes, substitutions at cost 1; spaces and punctuation count), divided by
+the reference's length in characters, subtracted from 1, and averaged over sentences:
+
+    DIST_char = mean_i ( 1 - lev_chars(h_i, r_i) / |r_i| )
+
+(it can be negative for an output much longer than its reference). On one English dev output the
+two give 0.769 vs 0.899, so the name says which one a number is.
+
+Citation: Mille, Belz, Bohnet, Graham, Pitler & Wanner (2018), The First Multilingual Surface
+Realisation Shared Task (SR'18): Overview and Evaluation Results, MSR workshop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from scorer import __version__
+from scorer.metrics import register
+from scorer.metrics.base import MeanOfSegments, Metric
+
+
+class Dist(Metric):
+    name = "DIST"
+    signature = f"DIST|sr18-eval_Py3|token-level|corpus|lc|ref:first|nlgboard:{__version__}"
+
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        rows = []
+        for hypothesis, refs in zip(hypotheses, references):
+            hyp_tokens = hypothesis.lower().split()
+            ref_tokens = refs[0].lower().split()
+            rows.append(
+                (
+                    Levenshtein.distance(hyp_tokens, ref_tokens),
+                    max(len(hyp_tokens), len(ref_tokens)),
+                )
+            )
+        return np.asarray(rows, dtype=float).reshape(len(rows), 2)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return 1.0 - totals[0] / totals[1] if totals[1] else 0.0
+
+
+class DistChar(MeanOfSegments):
+    name = "DIST_char"
+    signature = f"DIST_char|sr18-paper|char-level|sentence-mean|ref:first|nlgboard:{__version__}"
+
+    def segment_scores(self, hypotheses, references) -> list[float]:
+        scores = []
+        for hypothesis, refs in zip(hypotheses, references):
+            reference = refs[0]
+            distance = Levenshtein.distance(hypothesis, reference)
+            scores.append(1.0 - distance / len(reference) if reference else float(not hypothesis))
+        return scores
+
+
+@register("DIST")
+def make_dist() -> Dist:
+    return Dist()
+
+
+@register("DIST_char")
+def make_dist_char() -> DistChar:
+    return DistChar()
