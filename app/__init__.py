@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from flask import Flask
 from app.extensions import close_db, csrf, login_manager
 from worker.queues import EmbeddedQueue, make_queue
 from worker.recovery import start_recovery_loop
+from worker.runner import warm_up_scorers
 from worker.settings import Settings
 
 UPLOAD_MAX_BYTES = 10 * 1024 * 1024
@@ -54,6 +56,7 @@ def start_embedded_worker(app: Flask) -> None:
     """Start the in-process worker thread and its recovery loop (embedded default only)."""
     queue = app.extensions["nlgboard.queue"]
     if isinstance(queue, EmbeddedQueue):
+        threading.Thread(target=warm_up_scorers, daemon=True, name="warm-up").start()
         queue.start()
         start_recovery_loop(app.extensions["nlgboard.settings"], queue)
 

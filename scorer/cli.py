@@ -106,3 +106,7 @@ def _print_comparison(profile, outputs, other, references, as_json: bool) -> Non
             f"{c.metric:<9} {c.score_a:9.4f} {c.score_b:9.4f} {c.difference:+9.4f} "
             f"[{c.low:+.4f}, {c.high:+.4f}] p={c.p_value:.4f}{mark}"
         )
+
+
+if __name__ == "__main__":
+    main()

@@ -20,6 +20,7 @@ for any target language, WMT; Chen et al. (2015), Microsoft COCO Captions.
 from __future__ import annotations
 
 import atexit
+import os
 import subprocess
 import threading
 from collections.abc import Sequence
@@ -38,6 +39,9 @@ MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 STATS_LENGTH = 23
 CHUNKS = 20
 JVM_PROCESSES = 2
+JVM_OPTIONS = tuple(
+    os.environ.get("NLGBOARD_METEOR_JVM_OPTIONS", "-Xms2G -Xmx2G -XX:+UseParallelGC").split()
+)
 
 
 class MeteorProcess:
@@ -46,7 +50,18 @@ class MeteorProcess:
     def __init__(self) -> None:
         jar = coco_file("meteor/meteor-1.5.jar")
         self._process = subprocess.Popen(
-            [java_binary(), "-Xmx2G", "-jar", str(jar), "-", "-", "-stdio", "-l", "en", "-norm"],
+            [
+                java_binary(),
+                *JVM_OPTIONS,
+                "-jar",
+                str(jar),
+                "-",
+                "-",
+                "-stdio",
+                "-l",
+                "en",
+                "-norm",
+            ],
             cwd=jar.parent,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -72,9 +87,10 @@ class MeteorProcess:
 
     def close(self) -> None:
         if self._process.poll() is None:
-            self._process.stdin.close()
             self._process.kill()
             self._process.wait()
+        self._process.stdin.close()
+        self._process.stdout.close()
 
     def _write(self, lines: Sequence[str]) -> None:
         stdin = self._process.stdin
@@ -130,9 +146,59 @@ def pool() -> MeteorPool:
         return _POOL
 
 
-def warm_up() -> None:
-    """Start the JVMs and load the paraphrase table now (worker start-up), not on a first job."""
-    pool().statistics(["SCORE ||| a restaurant near the river ||| a pub near the river"] * 8)
+WARM_UP_WORDS = [
+    "restaurant",
+    "pub",
+    "coffee",
+    "shop",
+    "serves",
+    "serving",
+    "cheap",
+    "expensive",
+    "moderately",
+    "priced",
+    "italian",
+    "french",
+    "chinese",
+    "english",
+    "food",
+    "near",
+    "the",
+    "river",
+    "city",
+    "centre",
+    "riverside",
+    "family",
+    "friendly",
+    "children",
+    "kids",
+    "welcome",
+    "rated",
+    "highly",
+    "average",
+    "low",
+    "customer",
+    "rating",
+    "located",
+    "area",
+    "place",
+    "offers",
+    "cuisine",
+]
+
+
+def warm_up(segments: int = 2000) -> None:
+    """Start the JVMs, load the paraphrase table and let the JIT compile METEOR's matchers now
+    (worker start-up), so that the first real submissions are as fast as the later ones."""
+    lines = []
+    words = WARM_UP_WORDS
+    for i in range(segments):
+        hypothesis = " ".join(words[(i * k + 3) % len(words)] for k in range(1, 14))
+        references = [
+            " ".join(words[(i * k + j) % len(words)] for k in range(2, 15)) for j in range(6)
+        ]
+        lines.append(score_line(hypothesis, references))
+    pool().statistics(lines)
 
 
 def score_line(hypothesis: str, references: Sequence[str]) -> str:

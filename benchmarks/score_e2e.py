@@ -1,0 +1,184 @@
+"""Wall time and peak memory of scoring one E2E-test-sized submission with all five metrics.
+
+Builds a 630-item test set from the E2E dev set (../shared/data/e2e/dev_loo_refs.csv: the 547
+leave-one-out MRs, then the first 83 again), ~4,750 references, and system outputs from
+dev_loo_output.tsv (variants with words dropped, so that no two runs share outputs).
+
+* cold: a new ``nlg-score --json`` process per run (JVM start-ups, paraphrase table, tokenising
+  the references included) -- what a participant sees offline;
+* warm: a long-lived scorer (as in a worker) after one warm-up submission; each run scores a
+  different output file against the same test set.
+
+Peak memory is the largest summed RSS of the process and its children (the JVMs), sampled every
+20 ms. The official e2e-metrics script takes about 28 s and 1.3 GB here for the 547-MR run.
+
+Usage: python benchmarks/score_e2e.py [--cold-runs 3] [--warm-runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from typing import Self
+
+from scorer.io.e2e import read_dataset_csv, read_outputs
+from scorer.profiles import get_profile
+from scorer.references import ReferenceSet
+
+DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
+TEST_ITEMS = 630
+
+
+def tree_rss(pid: int) -> int:
+    """Summed resident set size (bytes) of a process and all its descendants."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack.extend(int(child) for child in children.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+class PeakMemory:
+    """Sample the summed RSS of a process tree in a thread; ``peak`` holds the maximum."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak = pid, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self._stop.wait(0.02)
+
+
+def build_test_set(workdir: Path) -> tuple[Path, list[Path]]:
+    items = read_dataset_csv((DATA / "dev_loo_refs.csv").read_bytes())
+    outputs, _mrs = read_outputs((DATA / "dev_loo_output.tsv").read_bytes())
+    order = [i % len(items) for i in range(TEST_ITEMS)]
+    refs_csv = workdir / "refs.csv"
+    with refs_csv.open("w", encoding="utf-8") as handle:
+        handle.write("mr,ref\n")
+        for position, index in enumerate(order):
+            mr = f"{items[index].input}, copy[{position}]"  # repeated MRs stay distinct items
+            for ref in items[index].references:
+                handle.write('"{}","{}"\n'.format(mr.replace('"', '""'), ref.replace('"', '""')))
+    variants = []
+    for drop_every in range(12):
+        path = workdir / f"outputs-{drop_every}.txt"
+        lines = []
+        for index in order:
+            words = outputs[index].split()
+            if drop_every:
+                words = [w for k, w in enumerate(words, 1) if k % (drop_every + 2) != 0]
+            lines.append(" ".join(words))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        variants.append(path)
+    return refs_csv, variants
+
+
+def cold_run(refs: Path, hyp: Path) -> tuple[float, int]:
+    command = [
+        sys.executable,
+        "-m",
+        "scorer.cli",
+        "--profile",
+        "e2e",
+        "--refs",
+        str(refs),
+        "--hyp",
+        str(hyp),
+        "--json",
+    ]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE)
+    with PeakMemory(process.pid) as memory:
+        process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"nlg-score failed with exit code {process.returncode}")
+    return time.perf_counter() - start, memory.peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cold-runs", type=int, default=3)
+    parser.add_argument("--warm-runs", type=int, default=7)
+    args = parser.parse_args()
+    if not DATA.exists():
+        raise SystemExit(f"needs the E2E dev data at {DATA}")
+    with tempfile.TemporaryDirectory() as tmp:
+        refs_csv, variants = build_test_set(Path(tmp))
+        items = read_dataset_csv(refs_csv.read_bytes())
+        references = ReferenceSet(item.references for item in items)
+        inputs = [item.input for item in items]
+        print(f"test set: {len(items)} items, {sum(map(len, references))} references")
+
+        cold = [cold_run(refs_csv, variants[k % len(variants)]) for k in range(args.cold_runs)]
+        print(
+            f"cold (new process): median {statistics.median(t for t, _ in cold):.2f} s wall, "
+            f"peak {max(m for _, m in cold) / 2**30:.2f} GiB  (runs: "
+            + ", ".join(f"{t:.2f}" for t, _ in cold)
+            + ")"
+        )
+
+        profile = get_profile("e2e")
+        start = time.perf_counter()
+        profile.warm_up()
+        first = profile.read_outputs(variants[0].read_bytes(), inputs, variants[0].name)
+        scores = profile.score(first, references)
+        print(
+            f"warm-up (JVMs, paraphrase table, reference statistics): "
+            f"{time.perf_counter() - start:.2f} s"
+        )
+        print("  " + "  ".join(f"{s.metric} {s.value:.4f}" for s in scores))
+        warm = []
+        with PeakMemory(os.getpid()) as memory:
+            for k in range(args.warm_runs):
+                path = variants[1 + k % (len(variants) - 1)]
+                start = time.perf_counter()
+                outputs = profile.read_outputs(path.read_bytes(), inputs, path.name)
+                profile.score(outputs, references)
+                warm.append(time.perf_counter() - start)
+        median = statistics.median(warm)
+        print(
+            f"warm (long-lived scorer, new outputs each run): median {median:.2f} s wall, "
+            f"peak {memory.peak / 2**30:.2f} GiB  (runs: "
+            + ", ".join(f"{t:.2f}" for t in warm)
+            + ")"
+        )
+        print(
+            f"vs the official script's 28 s: cold {28 / statistics.median(t for t, _ in cold):.1f}x, "
+            f"warm {28 / median:.1f}x faster"
+        )
+
+
+if __name__ == "__main__":
+    main()
