@@ -12,6 +12,7 @@ from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.leaderboard import leaderboard
 from app.services.tracks import get_challenge, get_track
+from scorer.profiles import get_profile
 
 bp = Blueprint("challenges", __name__)
 
@@ -47,13 +48,15 @@ def track(slug: str, track_slug: str):
         descending=descending,
     )
     sort = request.args.get("sort") if request.args.get("sort") in metrics else None
+    profile = get_profile(found.profile)
+    default_sort = profile.primary_metric if profile.primary_metric in metrics else None
     return render_template(
         "challenges/track.html",
         track=found,
         metrics=metrics,
         rows=rows,
         include_secondary=include_secondary,
-        sort=sort or (metrics[0] if metrics else None),
+        sort=sort or default_sort or (metrics[0] if metrics else None),
         descending=descending,
         test_set=found.test_set_for(),
     )

@@ -36,6 +36,13 @@ class Profile:
     normalise: Callable[[str], str]
     read_raw_outputs: Callable[[bytes, Sequence[str], str], list[str]]
     derived: tuple[str, ...] = ()
+    primary_metric: str | None = None
+    """What the leaderboard sorts by by default (E2E Table 8: the normalised average)."""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Every figure a submission gets, in the order the papers print them."""
+        return self.metrics + self.derived
 
     def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
@@ -133,6 +140,7 @@ PROFILES: dict[str, Profile] = {
         normalise=normalise_e2e,
         read_raw_outputs=read_e2e_outputs,
         derived=(norm_avg.NAME,),
+        primary_metric=norm_avg.NAME,
     ),
 }
 

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import Score, Submission, SubmissionStatus, System, Track
+from scorer.profiles import get_profile
 
 
 @dataclass
@@ -55,8 +56,11 @@ def leaderboard(
         if latest is None:
             continue
         rows.append(_row(system, latest, latest.scores))
-    metrics = sorted({metric for row in rows for metric in row.scores})
-    key = sort_by if sort_by in metrics else (metrics[0] if metrics else None)
+    profile = get_profile(track.profile)
+    present = {metric for row in rows for metric in row.scores}
+    metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
+    default = profile.primary_metric if profile.primary_metric in metrics else None
+    key = sort_by if sort_by in metrics else (default or (metrics[0] if metrics else None))
     if key:
         present = [row for row in rows if key in row.scores]
         absent = [row for row in rows if key not in row.scores]

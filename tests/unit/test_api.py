@@ -117,3 +117,23 @@ def test_submission_after_deadline_is_accepted_and_marked_late(client, settings)
     assert post(client, token).status_code == 202
     status = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {token}"})
     assert status.json["late"] is True
+
+
+def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app, client, settings):
+    demo_track(settings)
+    token_a = participant(settings, "a@x.org", team="A")
+    token_b = participant(settings, "b@x.org", team="B")
+    worse = b"\n".join(b"A place." for _ in range(10)) + b"\n"
+    assert post(client, token_a, system="good").status_code == 202
+    assert post(client, token_b, data=worse, system="worse").status_code == 202
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
+
+    board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
+    assert board["metrics"] == ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
+    assert [row["system"] for row in board["rows"]] == ["good", "worse"]
+    ascending = client.get("/api/v1/challenges/demo/tracks/main/leaderboard?sort=BLEU&order=asc")
+    assert [row["system"] for row in ascending.json["rows"]] == ["worse", "good"]
+    page = client.get("/challenges/demo/tracks/main").data.decode()
+    assert 'aria-sort="descending"' in page and "norm_avg ▼" in page
