@@ -28,7 +28,7 @@ from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.mteval import ngram_counts
 from scorer.references import PreparedCache, ReferenceSet
-from scorer.tokenizers.ptb import ptb_tokenize
+from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
 ORDER = 4
 SIGMA = 6.0
@@ -77,13 +77,10 @@ def _similarity(hyp: Vector, ref: Vector) -> list[float]:
 
 
 def prepare(references: ReferenceSet) -> PreparedCider:
-    flat = ptb_tokenize([ref for refs in references for ref in refs])
-    counts, position = [], 0
-    for refs in references:
-        counts.append(
-            [ngram_counts(t.split(), ORDER) for t in flat[position : position + len(refs)]]
-        )
-        position += len(refs)
+    counts = [
+        [ngram_counts(text.split(), ORDER) for text in item]
+        for item in ptb_tokenize_references(references)
+    ]
     df: Counter = Counter()
     for item_counts in counts:
         df.update({ngram for ref in item_counts for ngram in ref})

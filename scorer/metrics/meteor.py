@@ -31,8 +31,8 @@ from scorer import __version__
 from scorer.java import coco_file, java_binary
 from scorer.metrics import register
 from scorer.metrics.base import Metric
-from scorer.references import PreparedCache, ReferenceSet
-from scorer.tokenizers.ptb import ptb_tokenize
+from scorer.references import ReferenceSet
+from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
 ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
 MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
@@ -255,18 +255,6 @@ def _is_perfect(row: Sequence[float]) -> bool:
     return test_total == row[0] and ref_total == row[1] and row[CHUNKS] == 1
 
 
-_REFERENCE_CACHE = PreparedCache()
-
-
-def _tokenized_references(references: ReferenceSet) -> list[list[str]]:
-    flat = ptb_tokenize([ref for refs in references for ref in refs])
-    out, position = [], 0
-    for refs in references:
-        out.append(flat[position : position + len(refs)])
-        position += len(refs)
-    return out
-
-
 class Meteor(Metric):
     name = "METEOR"
     signature = (
@@ -274,7 +262,7 @@ class Meteor(Metric):
     )
 
     def segment_statistics(self, hypotheses, references: ReferenceSet) -> np.ndarray:
-        refs = _REFERENCE_CACHE.get(references, _tokenized_references)
+        refs = ptb_tokenize_references(references)
         lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs)]
         rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
         return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)

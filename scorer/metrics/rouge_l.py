@@ -22,7 +22,7 @@ from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.references import PreparedCache, ReferenceSet
-from scorer.tokenizers.ptb import ptb_tokenize
+from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
 BETA = 1.2
 
@@ -38,13 +38,8 @@ def rouge_l_segment(candidate: list[str], references: Sequence[list[str]]) -> fl
     return (1 + BETA**2) * precision * recall / (recall + BETA**2 * precision)
 
 
-def tokenized_references(references: ReferenceSet) -> list[list[list[str]]]:
-    flat = ptb_tokenize([ref for refs in references for ref in refs])
-    out, position = [], 0
-    for refs in references:
-        out.append([text.split(" ") for text in flat[position : position + len(refs)]])
-        position += len(refs)
-    return out
+def _split_references(references: ReferenceSet) -> list[list[list[str]]]:
+    return [[text.split(" ") for text in item] for item in ptb_tokenize_references(references)]
 
 
 _CACHE = PreparedCache()
@@ -55,7 +50,7 @@ class RougeL(MeanOfSegments):
     signature = f"ROUGE_L|coco|beta:1.2|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-        refs = _CACHE.get(references, tokenized_references)
+        refs = _CACHE.get(references, _split_references)
         candidates = [text.split(" ") for text in ptb_tokenize(hypotheses)]
         return [rouge_l_segment(c, r) for c, r in zip(candidates, refs)]
 

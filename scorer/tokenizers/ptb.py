@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Sequence
 
 from scorer.java import coco_file, java_binary
+from scorer.references import PreparedCache, ReferenceSet
 
 PUNCTUATION = frozenset(
     [
@@ -73,3 +74,16 @@ def _run_tokenizer(texts: list[str]) -> list[str]:
         " ".join(token for token in line.rstrip().split(" ") if token not in PUNCTUATION)
         for line in lines[: len(texts)]
     ]
+
+
+_REFERENCE_CACHE = PreparedCache()
+
+
+def ptb_tokenize_references(references: ReferenceSet) -> list[list[str]]:
+    """Every item's references PTB-tokenised, in one JVM call, cached per test set."""
+    return _REFERENCE_CACHE.get(references, _tokenize_grouped)
+
+
+def _tokenize_grouped(references: ReferenceSet) -> list[list[str]]:
+    flat = iter(ptb_tokenize([ref for refs in references for ref in refs]))
+    return [[next(flat) for _ in refs] for refs in references]
