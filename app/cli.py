@@ -16,11 +16,13 @@ from app.services import DomainError
 from app.services.accounts import create_user, find_or_create_team
 from app.services.submissions import submit_output
 from app.services.tracks import (
+    SR18_TITLES,
     TRACK_KINDS,
     create_challenge,
     get_challenge,
     get_track,
     import_e2e_track,
+    import_sr18_test_set,
 )
 from scorer.errors import InputError
 from worker.jobs import score_submission
@@ -113,7 +115,7 @@ def track() -> None:
 @click.argument("challenge_slug")
 @click.argument("track_slug")
 @click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
-@click.option("--language", default="en", show_default=True)
+@click.option("--language", default=None, help="Test-set language (required for SR'18 kinds).")
 @click.option("--inputs", "inputs_path", type=click.Path(exists=True, path_type=Path))
 @click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--title", default=None)
@@ -123,36 +125,53 @@ def track_import(
     challenge_slug: str,
     track_slug: str,
     kind: str,
-    language: str,
+    language: str | None,
     inputs_path: Path | None,
     refs_path: Path,
     title: str | None,
     deadline: datetime | None,
     daily_limit: int | None,
 ) -> None:
-    """Create a track from its test inputs and hidden references."""
+    """Create a track (or add a language's test set) from test inputs and hidden references."""
+    if kind in SR18_TITLES and (not language or not inputs_path):
+        raise click.UsageError(f"--kind {kind} needs --language and --inputs (the CoNLL-U file)")
+    options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
     try:
         with session_scope(_settings().database_url) as session:
             found = get_challenge(session, challenge_slug)
-            created = import_e2e_track(
-                session,
-                found,
-                track_slug,
-                refs_path.read_bytes(),
-                inputs_path.read_bytes() if inputs_path else None,
-                title=title,
-                language=language,
-                deadline=deadline,
-                daily_limit=daily_limit,
-                references_name=refs_path.name,
-                inputs_name=inputs_path.name if inputs_path else "inputs.csv",
-            )
-            test_set = created.test_set_for()
+            if kind in SR18_TITLES:
+                test_set = import_sr18_test_set(
+                    session,
+                    found,
+                    track_slug,
+                    kind,
+                    language,
+                    inputs_path.read_bytes(),
+                    refs_path.read_bytes(),
+                    inputs_name=inputs_path.name,
+                    references_name=refs_path.name,
+                    **options,
+                )
+            else:
+                test_set = import_e2e_track(
+                    session,
+                    found,
+                    track_slug,
+                    refs_path.read_bytes(),
+                    inputs_path.read_bytes() if inputs_path else None,
+                    language=language or "en",
+                    references_name=refs_path.name,
+                    inputs_name=inputs_path.name if inputs_path else "inputs.csv",
+                    **options,
+                ).test_set_for()
             n_items = len(test_set.items)
             n_refs = sum(len(item.references) for item in test_set.items)
+            test_language = test_set.language
     except (DomainError, InputError) as error:
         _fail(error)
-    click.echo(f"track {challenge_slug}/{track_slug}: {n_items} items, {n_refs} references")
+    click.echo(
+        f"track {challenge_slug}/{track_slug} ({test_language}): {n_items} items, {n_refs} references"
+    )
 
 
 @click.group(cls=AppGroup)
@@ -165,14 +184,17 @@ def baseline() -> None:
 @click.argument("track_slug")
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
 @click.option("--name", required=True)
-def baseline_add(challenge_slug: str, track_slug: str, file: Path, name: str) -> None:
-    """Register FILE as a baseline run of a track and score it."""
+@click.option("--language", default=None, help="Test set of a multilingual track (or use a zip).")
+def baseline_add(
+    challenge_slug: str, track_slug: str, file: Path, name: str, language: str | None
+) -> None:
+    """Register FILE (a zip for several languages) as a baseline run of a track and score it."""
     settings = _settings()
     queue = current_app.extensions["nlgboard.queue"]
     try:
         with session_scope(settings.database_url) as session:
             found = get_track(session, challenge_slug, track_slug)
-            submission = submit_output(
+            submissions = submit_output(
                 session,
                 queue,
                 LocalStorage(settings.uploads_path),
@@ -184,15 +206,17 @@ def baseline_add(challenge_slug: str, track_slug: str, file: Path, name: str) ->
                 data=file.read_bytes(),
                 max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
                 is_baseline=True,
+                language=language,
             )
-            submission_id = submission.id
+            submission_ids = [(s.id, s.language) for s in submissions]
     except (DomainError, InputError) as error:
         _fail(error)
-    if isinstance(queue, EmbeddedQueue):
-        outcome = score_submission(submission_id, settings)
-        click.echo(f"baseline {name}: submission {submission_id} {outcome}")
-    else:
-        click.echo(f"baseline {name}: submission {submission_id} queued")
+    for submission_id, test_language in submission_ids:
+        if isinstance(queue, EmbeddedQueue):
+            outcome = score_submission(submission_id, settings)
+        else:
+            outcome = "queued"
+        click.echo(f"baseline {name}: submission {submission_id} ({test_language}) {outcome}")
 
 
 @click.command("worker")

@@ -42,7 +42,7 @@ def seed_demo(app: Flask) -> str:
         ]
         submission_ids = []
         for name, team, filename, is_baseline in runs:
-            submission = submit_output(
+            submissions = submit_output(
                 session,
                 queue,
                 storage,
@@ -55,7 +55,7 @@ def seed_demo(app: Flask) -> str:
                 max_bytes=app.config["UPLOAD_MAX_BYTES"],
                 is_baseline=is_baseline,
             )
-            submission_ids.append(submission.id)
+            submission_ids.extend(submission.id for submission in submissions)
     for submission_id in submission_ids:
         score_submission(submission_id, settings)
     return f"demo challenge {DEMO_SLUG} created with {len(submission_ids)} scored runs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import EmailField, PasswordField, StringField
+from wtforms import EmailField, PasswordField, SelectField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
@@ -34,7 +34,10 @@ class JoinTeamForm(FlaskForm):
 
 class UploadForm(FlaskForm):
     system = StringField("System name", validators=[DataRequired(), Length(max=100)])
-    file = FileField("Output file", validators=[FileRequired()])
+    language = SelectField("Language", choices=[], validate_choice=True, default="")
+    file = FileField(
+        "Output file (or a zip with one file per language)", validators=[FileRequired()]
+    )
 
 
 class ActionForm(FlaskForm):

@@ -26,12 +26,15 @@ def upload(slug: str, track_slug: str):
     except DomainError:
         abort(404)
     form = UploadForm()
+    form.language.choices = [("", "from the file name / zip entries")] + [
+        (language, language) for language in track.languages
+    ]
     if form.validate_on_submit():
         upload_file = form.file.data
         filename = secure_filename(upload_file.filename or "") or "upload.txt"
         data = upload_file.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
         try:
-            submission = submit_output(
+            submissions = submit_output(
                 db(),
                 submission_queue(),
                 storage(),
@@ -42,19 +45,21 @@ def upload(slug: str, track_slug: str):
                 filename=filename,
                 data=data,
                 max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
+                language=form.language.data or None,
             )
         except (DomainError, InputError) as error:
             db().rollback()
             form.file.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
-            flash(f"Submission {submission.id} is queued for scoring.", "info")
+            described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
+            noun = "Submission" if len(submissions) == 1 else "Submissions"
+            flash(f"{noun} {described} queued for scoring.", "info")
             return redirect(url_for("submissions.mine"))
-    test_set = track.test_set_for()
     return render_template(
         "submissions/upload.html",
         track=track,
         form=form,
-        expected=len(test_set.items) if test_set else 0,
+        expected={ts.language: len(ts.items) for ts in track.test_sets},
     )
 
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.errors import InputError
-from scorer.io import e2e
+from scorer.io import e2e, sr18
 from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
-from scorer.normalise import normalise_e2e
+from scorer.normalise import normalise_e2e, normalise_sr18
 from scorer.references import ReferenceSet, as_reference_set
 
 JVM_METRICS = frozenset({"METEOR"})
@@ -32,6 +32,7 @@ class Profile:
 
     name: str
     metrics: tuple[str, ...]
+    """Registry ids of the metrics (``BLEU``, ``BLEU-sr18`` ...); scores carry each metric's name."""
     normalisation: str
     normalise: Callable[[str], str]
     read_raw_outputs: Callable[[bytes, Sequence[str], str], list[str]]
@@ -41,8 +42,8 @@ class Profile:
 
     @property
     def columns(self) -> tuple[str, ...]:
-        """Every figure a submission gets, in the order the papers print them."""
-        return self.metrics + self.derived
+        """Every figure a submission gets, by name, in the order the papers print them."""
+        return tuple(get_metric(metric).name for metric in self.metrics) + self.derived
 
     def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
@@ -76,11 +77,13 @@ class Profile:
     def scores_from_statistics(
         self, statistics: dict[str, np.ndarray], weights: np.ndarray | None = None
     ) -> dict[str, float]:
-        """Corpus scores from per-item statistics; ``weights`` resample items (bootstrap)."""
+        """Corpus scores by metric name from per-item statistics keyed by metric id;
+        ``weights`` resample items (bootstrap)."""
         values = {}
-        for name, rows in statistics.items():
+        for metric_id, rows in statistics.items():
+            metric = get_metric(metric_id)
             totals = rows.sum(axis=0) if weights is None else weights @ rows
-            values[name] = float(get_metric(name).score_from_totals(totals))
+            values[metric.name] = float(metric.score_from_totals(totals))
         if norm_avg.NAME in self.derived and set(norm_avg.SCALES) <= set(values):
             values[norm_avg.NAME] = norm_avg.normalised_average(values)
         return values
@@ -132,6 +135,20 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
     return outputs
 
 
+def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
+    """Read one language's SR'18 outputs: one sentence per input tree, in input order."""
+    sentences = sr18.read_sentences(data, filename)
+    if len(sentences) != len(inputs):
+        raise InputError(
+            f"expected {len(inputs)} sentences (one per input tree, in input order), "
+            f"found {len(sentences)}",
+            filename=filename,
+        )
+    return sentences
+
+
+SR18_METRICS = ("BLEU-sr18", "NIST-sr18", "DIST", "DIST_char", "coverage")
+
 PROFILES: dict[str, Profile] = {
     "e2e": Profile(
         name="e2e",
@@ -141,6 +158,14 @@ PROFILES: dict[str, Profile] = {
         read_raw_outputs=read_e2e_outputs,
         derived=(norm_avg.NAME,),
         primary_metric=norm_avg.NAME,
+    ),
+    "sr18": Profile(
+        name="sr18",
+        metrics=SR18_METRICS,
+        normalisation="sr18-v1:lc+ws",
+        normalise=normalise_sr18,
+        read_raw_outputs=read_sr18_outputs,
+        primary_metric="BLEU",
     ),
 }
 

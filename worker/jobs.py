@@ -66,13 +66,13 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
         if hold:
             time.sleep(hold)
         try:
-            outputs, item_ids, scores = _compute(settings, submission_id)
+            outputs, item_ids, scores, language = _compute(settings, submission_id)
         except InputError as error:
             return _finish_failed(settings, claim, str(error))
         except Exception:
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
-        return _finish_scored(settings, claim, outputs, item_ids, scores)
+        return _finish_scored(settings, claim, outputs, item_ids, scores, language)
 
 
 def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
@@ -161,12 +161,13 @@ def _compute(settings: Settings, submission_id: int):
         profile = get_profile(track.profile)
         filename = submission.filename
         digest = submission.file_sha256
+        language = submission.language
     data = LocalStorage(settings.uploads_path).get(digest)
     outputs = profile.read_outputs(data, inputs, filename)
-    return outputs, item_ids, profile.score(outputs, references)
+    return outputs, item_ids, profile.score(outputs, references), language
 
 
-def _finish_scored(settings, claim: Claim, outputs, item_ids, scores) -> str:
+def _finish_scored(settings, claim: Claim, outputs, item_ids, scores, language: str) -> str:
     with session_scope(settings.database_url) as session:
         if not _close_claim(session, claim, SubmissionStatus.SCORED, None):
             session.rollback()
@@ -177,6 +178,7 @@ def _finish_scored(settings, claim: Claim, outputs, item_ids, scores) -> str:
             Score(
                 submission_id=claim.submission_id,
                 metric=score.metric,
+                language=language,
                 value=score.value,
                 signature=score.signature,
             )

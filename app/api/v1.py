@@ -10,7 +10,7 @@ from app.models import Submission, User
 from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.accounts import user_for_token
-from app.services.leaderboard import leaderboard
+from app.services.leaderboard import default_language, leaderboard
 from app.services.submissions import submit_output
 from app.services.tracks import get_track
 from scorer.errors import InputError
@@ -47,7 +47,7 @@ def create_submission(slug: str, track_slug: str):
     system_name = request.form.get("system", "")
     max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
     try:
-        submission = submit_output(
+        submissions = submit_output(
             db(),
             submission_queue(),
             storage(),
@@ -58,13 +58,23 @@ def create_submission(slug: str, track_slug: str):
             filename=secure_filename(upload.filename or "") or "upload.txt",
             data=upload.read(max_bytes + 1),
             max_bytes=max_bytes,
+            language=request.form.get("language") or None,
         )
     except (DomainError, InputError) as exc:
         db().rollback()
         return error(400, f"refused: {exc}; nothing was stored")
-    response = jsonify({"id": submission.id, "status": submission.status.value})
+    first = submissions[0]
+    response = jsonify(
+        {
+            "id": first.id,
+            "status": first.status.value,
+            "submissions": [
+                {"id": s.id, "language": s.language, "status": s.status.value} for s in submissions
+            ],
+        }
+    )
     response.status_code = 202
-    response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
+    response.headers["Location"] = f"/api/v1/submissions/{first.id}"
     return response
 
 
@@ -80,6 +90,7 @@ def get_submission(submission_id: int):
         {
             "id": submission.id,
             "system": submission.system.name,
+            "language": submission.language,
             "status": submission.status.value,
             "error": submission.error,
             "late": submission.is_late,
@@ -101,9 +112,13 @@ def get_leaderboard(slug: str, track_slug: str):
         track = get_track(db(), slug, track_slug)
     except DomainError as exc:
         return error(404, str(exc))
+    language = request.args.get("language") or None
+    if language and track.test_set_for(language) is None:
+        return error(404, f"track {track_slug!r} has no {language!r} test set")
     metrics, rows = leaderboard(
         db(),
         track,
+        language=language,
         include_secondary=request.args.get("all") == "1",
         sort_by=request.args.get("sort"),
         descending=request.args.get("order", "desc") != "asc",
@@ -112,6 +127,7 @@ def get_leaderboard(slug: str, track_slug: str):
         {
             "challenge": slug,
             "track": track_slug,
+            "language": language or default_language(track),
             "metrics": metrics,
             "rows": [
                 {

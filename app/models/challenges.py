@@ -55,6 +55,14 @@ class Track(Base):
         language = language or self.language
         return next((ts for ts in self.test_sets if ts.language == language), None)
 
+    @property
+    def languages(self) -> list[str]:
+        return sorted(test_set.language for test_set in self.test_sets)
+
+    @property
+    def is_multilingual(self) -> bool:
+        return len(self.test_sets) > 1 or self.language == "mul"
+
 
 class TestSet(Base):
     """The items of one (track, language); several per track for multilingual tasks."""

@@ -24,18 +24,29 @@ class LeaderboardRow:
     signatures: dict[str, str] = field(default_factory=dict)
 
 
+def default_language(track: Track) -> str | None:
+    """The test set a track page shows first: its only one, else English, else the first."""
+    languages = track.languages
+    if not languages:
+        return None
+    return "en" if "en" in languages else languages[0]
+
+
 def leaderboard(
     session: Session,
     track: Track,
     *,
+    language: str | None = None,
     include_secondary: bool = False,
     sort_by: str | None = None,
     descending: bool = True,
 ) -> tuple[list[str], list[LeaderboardRow]]:
-    """Return the metric columns and the rows: each system's latest scored submission.
+    """Return the metric columns and the rows: each system's latest scored submission on the
+    test set of ``language`` (default: ``default_language``).
 
     Baselines are always included; secondary systems only on request.
     """
+    language = language or default_language(track)
     systems = session.scalars(
         select(System)
         .where(System.track_id == track.id)
@@ -48,7 +59,11 @@ def leaderboard(
             continue
         latest = session.scalar(
             select(Submission)
-            .where(Submission.system_id == system.id, Submission.status == SubmissionStatus.SCORED)
+            .where(
+                Submission.system_id == system.id,
+                Submission.language == language,
+                Submission.status == SubmissionStatus.SCORED,
+            )
             .options(selectinload(Submission.scores))
             .order_by(Submission.id.desc())
             .limit(1)

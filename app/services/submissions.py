@@ -1,20 +1,39 @@
-"""Accepting an output file: every check runs before anything is stored or queued."""
+"""Accepting output files: every check runs before anything is stored or queued.
+
+An upload is one file for one test set, or (multilingual tracks) a zip archive with one file per
+language named by its language code (``en_out.txt``, ``es.txt`` ...), any subset of languages.
+Every file is validated first; if one is refused, nothing of the upload is stored.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import PurePosixPath
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Submission, SubmissionStatus, System, Team, Track, User, utcnow
+from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
 from app.services import DomainError
 from scorer.errors import InputError
+from scorer.io.archive import is_zip, read_zip
 from scorer.profiles import get_profile
 from worker.queues import SubmissionQueue
 from worker.storage import LocalStorage
 
 SYSTEM_NAME_MAX = 100
+LANGUAGE_PREFIX = re.compile(r"^(?:t[12]_)?([a-z]{2,3})(?:[_.\-]|$)")
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One validated output file and the test set it answers."""
+
+    test_set: TestSet
+    filename: str
+    data: bytes
 
 
 def submit_output(
@@ -30,48 +49,120 @@ def submit_output(
     data: bytes,
     max_bytes: int,
     is_baseline: bool = False,
-) -> Submission:
-    """Validate, store, record and enqueue one output file; raise DomainError/InputError.
+    language: str | None = None,
+) -> list[Submission]:
+    """Validate, store, record and enqueue an upload; one submission per language.
 
-    A refused file leaves no trace: it is not written to storage and no row is created.
+    Raises DomainError or InputError; a refused upload leaves no file and no row behind.
     """
     system_name = " ".join(system_name.split())
     if not system_name or len(system_name) > SYSTEM_NAME_MAX:
         raise DomainError(f"give the system a name of 1 to {SYSTEM_NAME_MAX} characters")
     if not is_baseline and team is None:
         raise DomainError("create or join a team before submitting")
+    files = split_upload(track, filename, data, language, max_bytes)
+    profile = get_profile(track.profile)
+    for output in files:
+        inputs = [item.input_text for item in output.test_set.items]
+        where = f"{output.test_set.language}: " if track.is_multilingual else ""
+        try:
+            profile.read_outputs(output.data, inputs, output.filename)
+        except InputError as error:
+            raise InputError(f"{where}{error}") from None
+    if not is_baseline:
+        for output in files:
+            _check_daily_limit(session, track, team, output.test_set.language)
+    try:
+        system = _find_or_new_system(session, track, team, system_name, is_baseline)
+    except DomainError:
+        session.rollback()
+        raise
+    late = track.deadline is not None and utcnow() > _aware(track.deadline)
+    submissions = [
+        Submission(
+            system=system,
+            user=user,
+            language=output.test_set.language,
+            filename=output.filename[:255],
+            file_sha256=storage.put(output.data),
+            status=SubmissionStatus.QUEUED,
+            is_late=late,
+        )
+        for output in files
+    ]
+    session.add_all(submissions)
+    session.commit()
+    for submission in submissions:
+        submission_queue.enqueue(submission.id)
+    return submissions
+
+
+def split_upload(
+    track: Track, filename: str, data: bytes, language: str | None, max_bytes: int
+) -> list[OutputFile]:
+    """Map an upload to (test set, file) pairs; refuse what cannot be placed."""
     if len(data) > max_bytes:
         raise InputError(
             f"is {len(data):,} bytes; the limit is {max_bytes:,} bytes", filename=filename
         )
     if not data:
         raise InputError("is empty", filename=filename)
-    test_set = track.test_set_for()
-    if test_set is None:
+    if not track.test_sets:
         raise DomainError(f"track {track.slug!r} has no test set yet")
-    inputs = [item.input_text for item in test_set.items]
-    get_profile(track.profile).read_outputs(data, inputs, filename)
-    if not is_baseline:
-        _check_daily_limit(session, track, team)
-    try:
-        system = _find_or_new_system(session, track, team, system_name, is_baseline)
-    except DomainError:
-        session.rollback()
-        raise
+    if is_zip(data):
+        entries = {
+            name: content
+            for name, content in read_zip(data, filename, max_bytes).items()
+            if not name.startswith(".")
+        }
+        if not entries:
+            raise InputError("the zip archive contains no output file", filename=filename)
+        if not track.is_multilingual and len(entries) == 1:
+            ((name, content),) = entries.items()
+            return [OutputFile(track.test_sets[0], name, content)]
+        return _by_language(track, filename, entries)
+    return [OutputFile(_test_set(track, language, filename), filename, data)]
 
-    submission = Submission(
-        system=system,
-        user=user,
-        language=test_set.language,
-        filename=filename[:255],
-        file_sha256=storage.put(data),
-        status=SubmissionStatus.QUEUED,
-        is_late=track.deadline is not None and utcnow() > _aware(track.deadline),
+
+def _by_language(track: Track, filename: str, entries: dict[str, bytes]) -> list[OutputFile]:
+    files: dict[str, OutputFile] = {}
+    for name, content in sorted(entries.items()):
+        match = LANGUAGE_PREFIX.match(name.lower())
+        test_set = track.test_set_for(match.group(1)) if match else None
+        if test_set is None:
+            raise InputError(
+                f"entry {name!r} is not named by one of this track's languages "
+                f"({', '.join(track.languages)}), e.g. 'en_out.txt'",
+                filename=filename,
+            )
+        if test_set.language in files:
+            raise InputError(
+                f"entries {files[test_set.language].filename!r} and {name!r} are both "
+                f"for {test_set.language}",
+                filename=filename,
+            )
+        files[test_set.language] = OutputFile(test_set, str(PurePosixPath(name).name), content)
+    return list(files.values())
+
+
+def _test_set(track: Track, language: str | None, filename: str) -> TestSet:
+    if language:
+        test_set = track.test_set_for(language.strip().lower())
+        if test_set is None:
+            raise DomainError(
+                f"track {track.slug!r} has no {language} test set "
+                f"(it has: {', '.join(track.languages)})"
+            )
+        return test_set
+    if len(track.test_sets) == 1:
+        return track.test_sets[0]
+    match = LANGUAGE_PREFIX.match(filename.lower())
+    if match and track.test_set_for(match.group(1)):
+        return track.test_set_for(match.group(1))
+    raise DomainError(
+        f"say which language {filename!r} is for ({', '.join(track.languages)}), "
+        "or upload a zip with one file per language"
     )
-    session.add(submission)
-    session.commit()
-    submission_queue.enqueue(submission.id)
-    return submission
 
 
 def _find_or_new_system(
@@ -99,8 +190,8 @@ def _find_or_new_system(
     return system
 
 
-def _check_daily_limit(session: Session, track: Track, team: Team) -> None:
-    """Failed uploads do not count against the limit; queued, running and scored ones do."""
+def _check_daily_limit(session: Session, track: Track, team: Team, language: str) -> None:
+    """Per test set; failed uploads do not count, queued, running and scored ones do."""
     if not track.daily_limit:
         return
     since = utcnow() - timedelta(days=1)
@@ -110,14 +201,16 @@ def _check_daily_limit(session: Session, track: Track, team: Team) -> None:
         .where(
             System.track_id == track.id,
             System.team_id == team.id,
+            Submission.language == language,
             Submission.created_at >= since,
             Submission.status != SubmissionStatus.FAILED,
         )
     )
     if used >= track.daily_limit:
         raise DomainError(
-            f"your team has used its {track.daily_limit} submissions for this track "
-            "in the last 24 hours; try again later"
+            f"your team has used its {track.daily_limit} submissions for this track"
+            + (f" ({language})" if track.is_multilingual else "")
+            + " in the last 24 hours; try again later"
         )
 
 

@@ -11,10 +11,15 @@ from sqlalchemy.orm import Session
 from app.models import Challenge, Item, Reference, TestSet, Track
 from app.services import DomainError, add_unique
 from scorer.errors import InputError
-from scorer.io import e2e
+from scorer.io import conllu, e2e, sr18
 
-TRACK_KINDS = {"e2e": "e2e"}
-"""Task kind -> scorer profile. SR'18 and DRS kinds are added with their issues."""
+TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18"}
+"""Task kind -> scorer profile. DRS kinds are added with their issue."""
+
+MULTILINGUAL = "mul"
+"""Track.language of a track with one test set per language (ISO 639-2 "multiple languages")."""
+
+SR18_TITLES = {"sr-shallow": "Shallow track", "sr-deep": "Deep track"}
 
 
 def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
@@ -108,3 +113,71 @@ def _order_by_inputs(
             line=first + 2,
         )
     return [by_mr[mr] for mr in inputs]
+
+
+def import_sr18_test_set(
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    language: str,
+    inputs_conllu: bytes,
+    references: bytes,
+    *,
+    title: str | None = None,
+    deadline: datetime | None = None,
+    daily_limit: int | None = None,
+    inputs_name: str = "inputs.conllu",
+    references_name: str = "references.txt",
+) -> TestSet:
+    """Add one language's test set to an SR'18 track, creating the track on first import.
+
+    Tree i of the CoNLL-U file is item i; its reference is the i-th sentence of the references.
+    """
+    if kind not in SR18_TITLES:
+        raise DomainError(f"kind {kind!r} is not an SR'18 kind ({', '.join(SR18_TITLES)})")
+    language = language.strip().lower()
+    if not language.isalpha() or not 2 <= len(language) <= 3:
+        raise DomainError(f"language must be an ISO 639 code such as 'en', got {language!r}")
+    trees = conllu.read_trees(inputs_conllu, inputs_name)
+    sentences = sr18.read_sentences(references, references_name)
+    if len(trees) != len(sentences):
+        raise InputError(
+            f"has {len(sentences)} reference sentences but {inputs_name} has {len(trees)} trees; "
+            "they must align one to one",
+            filename=references_name,
+        )
+    empty = [index for index, sentence in enumerate(sentences) if not sentence]
+    if empty:
+        raise InputError(f"reference sentence {empty[0] + 1} is empty", filename=references_name)
+    track = session.scalar(
+        select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)
+    )
+    if track is None:
+        track = Track(
+            challenge=challenge,
+            slug=slug,
+            title=title or SR18_TITLES[kind],
+            kind=kind,
+            language=MULTILINGUAL,
+            profile=TRACK_KINDS[kind],
+            deadline=deadline,
+            daily_limit=daily_limit,
+        )
+        session.add(track)
+    elif track.kind != kind:
+        raise DomainError(f"track {slug!r} is a {track.kind} track, not {kind}")
+    if track.test_set_for(language) is not None:
+        raise DomainError(f"track {slug!r} already has a {language} test set")
+    test_set = TestSet(
+        track=track,
+        language=language,
+        source_sha256=hashlib.sha256(inputs_conllu + b"\x00" + references).hexdigest(),
+        items=[
+            Item(position=k, input_text=tree.text, references=[Reference(position=0, text=ref)])
+            for k, (tree, ref) in enumerate(zip(trees, sentences))
+        ],
+    )
+    session.add(test_set)
+    session.flush()
+    return test_set

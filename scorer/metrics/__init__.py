@@ -30,4 +30,14 @@ def get_metric(name: str) -> Metric:
 
 def _load_builtin() -> None:
     # Imported lazily so that `import scorer` stays fast (no sacrebleu, no JVM).
-    from scorer.metrics import bleu, chrf, cider, dist, meteor, nist, rouge_l  # noqa: F401
+    from scorer.metrics import (  # noqa: F401
+        bleu,
+        chrf,
+        cider,
+        dist,
+        meteor,
+        nist,
+        rouge_l,
+        sr18_bleu,
+        sr18_nist,
+    )

@@ -4,16 +4,18 @@
 published SR'18 tables show: lowercased, split on whitespace, token-level edit distance summed
 over the corpus:
 
-    DIST = 1 - sum_i lev_tokens(h_i, r_i) / sum_i max(|h_i|, |r_i|)
+    DIST = 100 * (1 - sum_i lev_tokens(h_i, r_i) / sum_i max(|h_i|, |r_i|))
 
 ``DIST_char`` -- what the SR'18 overview paper (Sect. 3.1) describes: character-level edit
 distance (inserts, deletes, substitutions at cost 1; spaces and punctuation count), divided by
-the reference's length in characters, subtracted from 1, and averaged over sentences:
+the reference's length in characters, subtracted from 1, and averaged over sentences, on text
+lowercased with whitespace collapsed (the paper's normalisation):
 
-    DIST_char = mean_i ( 1 - lev_chars(h_i, r_i) / |r_i| )
+    DIST_char = 100 * mean_i ( 1 - lev_chars(h_i, r_i) / |r_i| )
 
 (it can be negative for an output much longer than its reference). On one English dev output the
-two give 0.769 vs 0.899, so the name says which one a number is.
+two give 0.769 vs 0.899, so the name says which one a number is. Both are x 100, as the SR'18
+tables print them.
 
 Citation: Mille, Belz, Bohnet, Graham, Pitler & Wanner (2018), The First Multilingual Surface
 Realisation Shared Task (SR'18): Overview and Evaluation Results, MSR workshop.
@@ -31,7 +33,9 @@ from scorer.metrics.base import MeanOfSegments, Metric
 
 class Dist(Metric):
     name = "DIST"
-    signature = f"DIST|sr18-eval_Py3|token-level|corpus|lc|ref:first|nlgboard:{__version__}"
+    signature = (
+        f"DIST|sr18-eval_Py3|token-level|corpus|lc|ref:first|scale:0-100|nlgboard:{__version__}"
+    )
 
     def segment_statistics(self, hypotheses, references) -> np.ndarray:
         rows = []
@@ -47,20 +51,38 @@ class Dist(Metric):
         return np.asarray(rows, dtype=float).reshape(len(rows), 2)
 
     def score_from_totals(self, totals: np.ndarray) -> float:
-        return 1.0 - totals[0] / totals[1] if totals[1] else 0.0
+        return 100.0 * (1.0 - totals[0] / totals[1]) if totals[1] else 0.0
 
 
 class DistChar(MeanOfSegments):
     name = "DIST_char"
-    signature = f"DIST_char|sr18-paper|char-level|sentence-mean|ref:first|nlgboard:{__version__}"
+    signature = (
+        "DIST_char|sr18-paper|char-level|sentence-mean|lc|ws|ref:first|scale:0-100"
+        f"|nlgboard:{__version__}"
+    )
 
     def segment_scores(self, hypotheses, references) -> list[float]:
         scores = []
         for hypothesis, refs in zip(hypotheses, references):
-            reference = refs[0]
-            distance = Levenshtein.distance(hypothesis, reference)
-            scores.append(1.0 - distance / len(reference) if reference else float(not hypothesis))
+            hyp, reference = _normalise(hypothesis), _normalise(refs[0])
+            distance = Levenshtein.distance(hyp, reference)
+            score = 1.0 - distance / len(reference) if reference else float(not hyp)
+            scores.append(100.0 * score)
         return scores
+
+
+class Coverage(MeanOfSegments):
+    """Share of items with a non-empty output (SR'18: missing outputs score 0), x 100."""
+
+    name = "coverage"
+    signature = f"coverage|non-empty outputs|scale:0-100|nlgboard:{__version__}"
+
+    def segment_scores(self, hypotheses, references) -> list[float]:
+        return [100.0 if hypothesis.strip() else 0.0 for hypothesis in hypotheses]
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 @register("DIST")
@@ -71,3 +93,8 @@ def make_dist() -> Dist:
 @register("DIST_char")
 def make_dist_char() -> DistChar:
     return DistChar()
+
+
+@register("coverage")
+def make_coverage() -> Coverage:
+    return Coverage()

@@ -28,7 +28,11 @@ def test_submit_poll_and_leaderboard(app, client, settings):
     token = participant(settings, "a@x.org", team="A")
     response = post(client, token)
     assert response.status_code == 202
-    assert response.json == {"id": 1, "status": "queued"}
+    assert response.json == {
+        "id": 1,
+        "status": "queued",
+        "submissions": [{"id": 1, "language": "en", "status": "queued"}],
+    }
 
     queue = app.extensions["nlgboard.queue"]
     queue.start()

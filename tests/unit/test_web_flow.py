@@ -79,7 +79,7 @@ def test_register_team_upload_follow_and_choose_primary(browser, settings, csrf_
             content_type="multipart/form-data",
             follow_redirects=True,
         )
-        assert b"is queued for scoring" in page.data
+        assert b"queued for scoring." in page.data
     queue = csrf_app.extensions["nlgboard.queue"]
     queue.start()
     queue.join()

@@ -127,9 +127,9 @@ def test_chrf_equals_sacrebleu():
 def test_dist_token_level_corpus_vs_char_level_sentence_mean():
     hyps, refs = ["The cat sat", "a b"], [("the cat sat down",), ("a c",)]
     # tokens: edits 1 + 1 over max lengths 4 + 2 -> 1 - 2/6
-    assert get_metric("DIST").corpus_score(hyps, refs).value == pytest.approx(1 - 2 / 6)
-    # chars (case kept): 'The cat sat' -> 'the cat sat down': 1 + 5 = 6 over 16; 'a b'->'a c': 1/3
-    expected = ((1 - 6 / 16) + (1 - 1 / 3)) / 2
+    assert get_metric("DIST").corpus_score(hyps, refs).value == pytest.approx(100 * (1 - 2 / 6))
+    # chars, lowercased: 'the cat sat' -> 'the cat sat down': 5 over 16; 'a b' -> 'a c': 1 over 3
+    expected = 100 * ((1 - 5 / 16) + (1 - 1 / 3)) / 2
     assert get_metric("DIST_char").corpus_score(hyps, refs).value == pytest.approx(expected)
 
 
