@@ -10,7 +10,8 @@ from app.extensions import db
 from app.models import Challenge, System
 from app.services import DomainError
 from app.services.access import can_see_submission
-from app.services.leaderboard import leaderboard
+from app.services.leaderboard import default_language, leaderboard
+from app.services.overview import ordered_tracks, overview
 from app.services.tracks import get_challenge, get_track
 from scorer.profiles import get_profile
 
@@ -29,7 +30,9 @@ def challenge(slug: str):
         found = get_challenge(db(), slug)
     except DomainError:
         abort(404)
-    return render_template("challenges/challenge.html", challenge=found)
+    return render_template(
+        "challenges/challenge.html", challenge=found, tracks=ordered_tracks(found)
+    )
 
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>")
@@ -38,11 +41,15 @@ def track(slug: str, track_slug: str):
         found = get_track(db(), slug, track_slug)
     except DomainError:
         abort(404)
+    language = request.args.get("lang") or default_language(found)
+    if language and found.test_set_for(language) is None:
+        abort(404)
     include_secondary = request.args.get("all") == "1"
     descending = request.args.get("order", "desc") != "asc"
     metrics, rows = leaderboard(
         db(),
         found,
+        language=language,
         include_secondary=include_secondary,
         sort_by=request.args.get("sort"),
         descending=descending,
@@ -58,8 +65,20 @@ def track(slug: str, track_slug: str):
         include_secondary=include_secondary,
         sort=sort or default_sort or (metrics[0] if metrics else None),
         descending=descending,
-        test_set=found.test_set_for(),
+        language=language,
+        test_set=found.test_set_for(language),
     )
+
+
+@bp.route("/challenges/<slug>/overview")
+def challenge_overview(slug: str):
+    """Teams x languages for one metric, as the SR'18 paper's Tables 3-5."""
+    try:
+        found = get_challenge(db(), slug)
+    except DomainError:
+        abort(404)
+    matrix = overview(db(), found, request.args.get("metric"))
+    return render_template("challenges/overview.html", challenge=found, overview=matrix)
 
 
 @bp.route("/systems/<int:system_id>")

@@ -1,61 +1,133 @@
-"""The demo challenge that `make run` shows on a fresh machine, from app/demo_data/."""
+"""The demo challenges that `make run` shows on a fresh machine, from app/demo_data/."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.models import Challenge
+from app.models import Challenge, Track
 from app.services.accounts import find_or_create_team
 from app.services.submissions import submit_output
-from app.services.tracks import create_challenge, import_e2e_track
+from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from worker.jobs import score_submission
 from worker.storage import LocalStorage
 
 DEMO_DATA = Path(__file__).parent / "demo_data"
+SR18_DATA = DEMO_DATA / "sr18"
 DEMO_SLUG = "demo-e2e"
+SR18_SLUG = "demo-sr18"
+
+
+@dataclass(frozen=True)
+class Run:
+    system: str
+    team: str | None
+    path: Path
+    language: str | None = None
+
+
+E2E_RUNS = [
+    Run("Template baseline", None, DEMO_DATA / "baseline.txt"),
+    Run("demo-seq2seq", "Demo team", DEMO_DATA / "team_output.tsv"),
+]
+SR18_RUNS = {
+    "shallow": [
+        Run("Input order", None, SR18_DATA / "input-order-en.txt", "en"),
+        Run("Input order", None, SR18_DATA / "input-order-fr.txt", "fr"),
+        Run("WOL-1", "Word Order Lab", SR18_DATA / "wordorder-lab_en_out.txt", "en"),
+        Run("WOL-1", "Word Order Lab", SR18_DATA / "wordorder-lab_fr_out.txt", "fr"),
+        Run("lin-greedy", "Linearise", SR18_DATA / "linearise_en_out.txt", "en"),
+    ],
+    "deep": [
+        Run("Input order", None, SR18_DATA / "input-order-en-deep.txt", "en"),
+        Run("WOL-deep", "Word Order Lab", SR18_DATA / "wordorder-lab_en-deep_out.txt", "en"),
+    ],
+}
 
 
 def seed_demo(app: Flask) -> str:
-    """Create the demo challenge, its track and two scored runs, unless it already exists."""
+    """Create the demo challenges with scored runs; challenges already present are kept."""
     settings = app.extensions["nlgboard.settings"]
-    queue = app.extensions["nlgboard.queue"]
-    storage = LocalStorage(settings.uploads_path)
+    messages, submission_ids = [], []
     with session_scope(settings.database_url) as session:
-        if session.scalar(select(Challenge).where(Challenge.slug == DEMO_SLUG)):
-            return f"demo challenge {DEMO_SLUG} already present"
-        challenge = create_challenge(
-            session,
-            DEMO_SLUG,
-            "Demo: restaurant descriptions (E2E-style)",
-            "Ten invented restaurant MRs, to try the board out.",
-        )
-        track = import_e2e_track(
-            session, challenge, "main", (DEMO_DATA / "references.csv").read_bytes(), title="Main"
-        )
-        runs = [
-            ("Template baseline", None, "baseline.txt", True),
-            ("demo-seq2seq", find_or_create_team(session, "Demo team"), "team_output.tsv", False),
-        ]
-        submission_ids = []
-        for name, team, filename, is_baseline in runs:
-            submissions = submit_output(
-                session,
-                queue,
-                storage,
-                user=None,
-                team=team,
-                track=track,
-                system_name=name,
-                filename=filename,
-                data=(DEMO_DATA / filename).read_bytes(),
-                max_bytes=app.config["UPLOAD_MAX_BYTES"],
-                is_baseline=is_baseline,
-            )
-            submission_ids.extend(submission.id for submission in submissions)
+        for slug, build in ((DEMO_SLUG, _e2e_demo), (SR18_SLUG, _sr18_demo)):
+            if session.scalar(select(Challenge).where(Challenge.slug == slug)):
+                messages.append(f"demo challenge {slug} already present")
+                continue
+            ids = [
+                submission_id
+                for track, runs in build(session).items()
+                for submission_id in _submit(app, session, track, runs)
+            ]
+            submission_ids += ids
+            messages.append(f"demo challenge {slug} created with {len(ids)} scored runs")
     for submission_id in submission_ids:
         score_submission(submission_id, settings)
-    return f"demo challenge {DEMO_SLUG} created with {len(submission_ids)} scored runs"
+    return "\n".join(messages)
+
+
+def _e2e_demo(session: Session) -> dict[Track, list[Run]]:
+    challenge = create_challenge(
+        session,
+        DEMO_SLUG,
+        "Demo: restaurant descriptions (E2E-style)",
+        "Ten invented restaurant MRs, to try the board out.",
+    )
+    track = import_e2e_track(
+        session, challenge, "main", (DEMO_DATA / "references.csv").read_bytes(), title="Main"
+    )
+    return {track: E2E_RUNS}
+
+
+def _sr18_demo(session: Session) -> dict[Track, list[Run]]:
+    challenge = create_challenge(
+        session,
+        SR18_SLUG,
+        "Demo: surface realisation (SR'18-style)",
+        "A few invented dependency trees in English and French, shallow and deep.",
+    )
+    sources = [
+        ("shallow", "sr-shallow", "en", "en-shallow.conll", "en-sentences.txt"),
+        ("shallow", "sr-shallow", "fr", "fr-shallow.conll", "fr-sentences.txt"),
+        ("deep", "sr-deep", "en", "en-deep.conll", "en-sentences.txt"),
+    ]
+    tracks = {}
+    for slug, kind, language, inputs, references in sources:
+        test_set = import_sr18_test_set(
+            session,
+            challenge,
+            slug,
+            kind,
+            language,
+            (SR18_DATA / inputs).read_bytes(),
+            (SR18_DATA / references).read_bytes(),
+        )
+        tracks[slug] = test_set.track
+    return {tracks[slug]: runs for slug, runs in SR18_RUNS.items()}
+
+
+def _submit(app: Flask, session: Session, track: Track, runs: list[Run]) -> list[int]:
+    settings = app.extensions["nlgboard.settings"]
+    submission_ids = []
+    for run in runs:
+        submissions = submit_output(
+            session,
+            app.extensions["nlgboard.queue"],
+            LocalStorage(settings.uploads_path),
+            user=None,
+            team=find_or_create_team(session, run.team) if run.team else None,
+            track=track,
+            system_name=run.system,
+            filename=run.path.name,
+            data=run.path.read_bytes(),
+            max_bytes=app.config["UPLOAD_MAX_BYTES"],
+            is_baseline=run.team is None,
+            language=run.language,
+        )
+        submission_ids += [submission.id for submission in submissions]
+    return submission_ids

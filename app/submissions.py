@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
@@ -29,6 +29,8 @@ def upload(slug: str, track_slug: str):
     form.language.choices = [("", "from the file name / zip entries")] + [
         (language, language) for language in track.languages
     ]
+    if not form.is_submitted() and request.args.get("lang") in track.languages:
+        form.language.data = request.args["lang"]
     if form.validate_on_submit():
         upload_file = form.file.data
         filename = secure_filename(upload_file.filename or "") or "upload.txt"

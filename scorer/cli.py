@@ -10,33 +10,22 @@ from pathlib import Path
 import click
 
 from scorer.errors import InputError
-from scorer.io import e2e
-from scorer.profiles import PROFILES, Profile, get_profile
+from scorer.profiles import PROFILES, Profile, get_profile, metric_id
 from scorer.references import ReferenceSet
-
-
-def read_references(path: Path) -> list[e2e.ReferenceItem]:
-    """Read E2E references from the dataset CSV or the blank-line grouped plain-text layout."""
-    data = path.read_bytes()
-    if data.lstrip(b"\xef\xbb\xbf").lower().startswith(b"mr,ref"):
-        return e2e.read_dataset_csv(data, path.name)
-    return [
-        e2e.ReferenceItem(f"item {index + 1}", tuple(refs))
-        for index, refs in enumerate(e2e.read_grouped_references(data, path.name))
-    ]
 
 
 def _restrict(profile: Profile, metrics: str | None) -> Profile:
     if not metrics:
         return profile
-    wanted = tuple(name.strip() for name in metrics.split(",") if name.strip())
-    unknown = sorted(set(wanted) - set(profile.metrics))
+    wanted = [name.strip() for name in metrics.split(",") if name.strip()]
+    ids = {name: metric_id(profile, name) for name in wanted}
+    unknown = [name for name, found in ids.items() if found is None]
     if unknown:
         raise click.BadParameter(
-            f"{', '.join(unknown)} not in profile {profile.name} ({', '.join(profile.metrics)})",
+            f"{', '.join(unknown)} not in profile {profile.name} ({', '.join(profile.columns)})",
             param_hint="--metrics",
         )
-    return dataclasses.replace(profile, metrics=wanted)
+    return dataclasses.replace(profile, metrics=tuple(dict.fromkeys(ids.values())))
 
 
 @click.command()
@@ -62,7 +51,7 @@ def main(
     """Score HYP against REFS with the track profile PROFILE."""
     profile = _restrict(get_profile(profile_name), metrics)
     try:
-        items = read_references(refs_path)
+        items = profile.read_references(refs_path.read_bytes(), refs_path.name)
         inputs = [item.input for item in items]
         outputs = profile.read_outputs(hyp_path.read_bytes(), inputs, hyp_path.name)
         other = (

@@ -36,6 +36,8 @@ class Profile:
     normalisation: str
     normalise: Callable[[str], str]
     read_raw_outputs: Callable[[bytes, Sequence[str], str], list[str]]
+    read_references: Callable[[bytes, str], list[e2e.ReferenceItem]]
+    """Reads an offline reference file (``nlg-score``) into items with their references."""
     derived: tuple[str, ...] = ()
     primary_metric: str | None = None
     """What the leaderboard sorts by by default (E2E Table 8: the normalised average)."""
@@ -103,7 +105,11 @@ class Profile:
         ]
 
     def signature_of(self, name: str) -> str:
-        return norm_avg.SIGNATURE if name == norm_avg.NAME else get_metric(name).signature
+        """The signature of the column ``name`` (a metric's name, not its registry id)."""
+        if name == norm_avg.NAME:
+            return norm_avg.SIGNATURE
+        by_name = {get_metric(metric).name: metric for metric in self.metrics}
+        return get_metric(by_name[name]).signature
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
@@ -135,6 +141,22 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
     return outputs
 
 
+def read_e2e_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
+    """The dataset CSV (``mr,ref``) or the blank-line grouped plain text of the E2E scripts."""
+    if data.lstrip(b"\xef\xbb\xbf").lower().startswith(b"mr,ref"):
+        return e2e.read_dataset_csv(data, filename)
+    return [
+        e2e.ReferenceItem(f"item {index + 1}", tuple(refs))
+        for index, refs in enumerate(e2e.read_grouped_references(data, filename))
+    ]
+
+
+def read_sr18_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
+    """One reference per sentence, from ``# text =`` blocks (the Sentences files) or lines."""
+    sentences = sr18.read_sentences(data, filename)
+    return [e2e.ReferenceItem(f"sentence {k + 1}", (text,)) for k, text in enumerate(sentences)]
+
+
 def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
     """Read one language's SR'18 outputs: one sentence per input tree, in input order."""
     sentences = sr18.read_sentences(data, filename)
@@ -156,6 +178,7 @@ PROFILES: dict[str, Profile] = {
         normalisation="e2e-v1:ws+quotes+mojibake",
         normalise=normalise_e2e,
         read_raw_outputs=read_e2e_outputs,
+        read_references=read_e2e_references,
         derived=(norm_avg.NAME,),
         primary_metric=norm_avg.NAME,
     ),
@@ -165,9 +188,18 @@ PROFILES: dict[str, Profile] = {
         normalisation="sr18-v1:lc+ws",
         normalise=normalise_sr18,
         read_raw_outputs=read_sr18_outputs,
+        read_references=read_sr18_references,
         primary_metric="BLEU",
     ),
 }
+
+
+def metric_id(profile: Profile, wanted: str) -> str | None:
+    """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
+    for metric in profile.metrics:
+        if wanted in (metric, get_metric(metric).name):
+            return metric
+    return None
 
 
 def get_profile(name: str) -> Profile:

@@ -11,8 +11,9 @@ from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.accounts import user_for_token
 from app.services.leaderboard import default_language, leaderboard
+from app.services.overview import overview
 from app.services.submissions import submit_output
-from app.services.tracks import get_track
+from app.services.tracks import get_challenge, get_track
 from scorer.errors import InputError
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -140,6 +141,38 @@ def get_leaderboard(slug: str, track_slug: str):
                     "signatures": row.signatures,
                 }
                 for row in rows
+            ],
+        }
+    )
+
+
+@bp.get("/challenges/<slug>/overview")
+def get_overview(slug: str):
+    """Teams x (track, language) for one metric (SR'18 Tables 3-5); null where not submitted."""
+    try:
+        challenge = get_challenge(db(), slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    matrix = overview(db(), challenge, request.args.get("metric"))
+    columns = [{"track": c.track_slug, "language": c.language} for c in matrix.columns]
+    return jsonify(
+        {
+            "challenge": slug,
+            "metric": matrix.metric,
+            "metrics": matrix.metrics,
+            "columns": columns,
+            "rows": [
+                {
+                    "team": row.label,
+                    "baseline": row.is_baseline,
+                    "cells": [
+                        None
+                        if (cell := row.cells.get(column)) is None
+                        else {"value": cell.value, "late": cell.is_late, "best": cell.is_best}
+                        for column in matrix.columns
+                    ],
+                }
+                for row in matrix.rows
             ],
         }
     )

@@ -102,9 +102,7 @@ def split_upload(
 ) -> list[OutputFile]:
     """Map an upload to (test set, file) pairs; refuse what cannot be placed."""
     if len(data) > max_bytes:
-        raise InputError(
-            f"is {len(data):,} bytes; the limit is {max_bytes:,} bytes", filename=filename
-        )
+        raise InputError(f"is larger than the limit of {max_bytes:,} bytes", filename=filename)
     if not data:
         raise InputError("is empty", filename=filename)
     if not track.test_sets:

@@ -11,17 +11,26 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 E2E_DATA = SHARED_DATA / "e2e"
+SR18_DEV = SHARED_DATA / "sr18" / "dev"
 DEMO_DATA = PROJECT_ROOT / "app" / "demo_data"
 
 
-def e2e_file(name: str) -> Path:
-    """A file of ../shared/data/e2e, or skip: a clone of the project alone still passes."""
-    path = E2E_DATA / name
+def shared_file(path: Path) -> Path:
+    """A file of ../shared/data, or skip: a clone of the project alone still passes."""
     if not path.exists():
         pytest.skip(
-            f"real E2E data not found at {path} (the shared data folder is not beside the repo)"
+            f"real data not found at {path} (the shared data folder is not beside the repo)"
         )
     return path
+
+
+def e2e_file(name: str) -> Path:
+    return shared_file(E2E_DATA / name)
+
+
+def sr18_file(name: str) -> Path:
+    """``name`` relative to the SR'18 dev folder, e.g. ``T1-input/en-ud-dev.conll``."""
+    return shared_file(SR18_DEV / name)
 
 
 def require_binary(name: str, *candidates: str) -> str:

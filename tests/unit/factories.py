@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.db import session_scope
 from app.models import Membership, Role
 from app.services.accounts import create_user, find_or_create_team
-from app.services.tracks import create_challenge, import_e2e_track
+from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from tests.support.paths import DEMO_DATA
 from worker.settings import Settings
 
@@ -27,3 +27,31 @@ def participant(settings: Settings, email: str, team: str | None = None) -> str:
         if team:
             session.add(Membership(user=user, team=find_or_create_team(session, team)))
         return user.new_api_token()
+
+
+SR18_DEMO = DEMO_DATA / "sr18"
+SR18_REFS = {
+    "en": (SR18_DEMO / "en-sentences.txt").read_bytes(),
+    "fr": (SR18_DEMO / "fr-sentences.txt").read_bytes(),
+}
+
+
+def sr18_tracks(settings: Settings, challenge: str = "sr18", **options) -> None:
+    """Challenge ``challenge`` with track "shallow" (en 4 trees, fr 3) and "deep" (en)."""
+    with session_scope(settings.database_url) as session:
+        created = create_challenge(session, challenge, "SR'18 demo")
+        for slug, kind, language, inputs in (
+            ("shallow", "sr-shallow", "en", "en-shallow.conll"),
+            ("shallow", "sr-shallow", "fr", "fr-shallow.conll"),
+            ("deep", "sr-deep", "en", "en-deep.conll"),
+        ):
+            import_sr18_test_set(
+                session,
+                created,
+                slug,
+                kind,
+                language,
+                (SR18_DEMO / inputs).read_bytes(),
+                SR18_REFS[language],
+                **options,
+            )

@@ -88,3 +88,20 @@ def test_compare_prints_a_paired_bootstrap(tmp_path):
     bleu, nist = json.loads(result.output)
     assert bleu["metric"] == "BLEU" and bleu["difference"] > 0 and bleu["p_value"] < 0.05
     assert nist["metric"] == "NIST" and 0 < nist["low"] <= nist["high"]
+
+
+def test_sr18_profile_reads_text_blocks_and_takes_metric_names(tmp_path):
+    refs = tmp_path / "en-ud-test_sentences.txt"
+    refs.write_text("# sent_id = 1\n# text = The cat sat on the mat .\n\n# text = It rains .\n\n")
+    hyp = tmp_path / "en_out.txt"
+    hyp.write_text("# sent_id = 1\n# text = the cat on the mat .\n\n# sent_id = 2\n# text = it .\n")
+    args = ["--profile", "sr18", "--refs", str(refs), "--hyp", str(hyp), "--json"]
+    result = CliRunner().invoke(main, [*args, "--metrics", "BLEU,DIST"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert list(payload) == ["BLEU", "DIST", "signature"]
+    assert round(payload["BLEU"], 2) == 47.88 and payload["DIST"] == 80.0
+    assert "sr18-eval_Py3" in payload["signature"]["BLEU"]
+    unknown = CliRunner().invoke(main, [*args, "--metrics", "METEOR"])
+    assert unknown.exit_code == 2
+    assert "not in profile sr18 (BLEU, NIST, DIST, DIST_char, coverage)" in unknown.output

@@ -1,0 +1,131 @@
+"""The cross-language overview of a multilingual challenge (SR'18 paper, Tables 3-5).
+
+One metric at a time: teams as rows, (track, language) as columns, shallow before deep; each
+cell is the team's primary system's latest scored submission on that test set. Rows are listed
+by the number of languages covered, as the paper lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import Challenge, Submission, SubmissionStatus, System, Track
+from scorer.profiles import get_profile
+
+KIND_ORDER = {"sr-shallow": 0, "sr-deep": 1}
+"""Column groups left to right; kinds not listed follow, in creation order."""
+
+
+@dataclass(frozen=True)
+class Column:
+    track_slug: str
+    track_title: str
+    language: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: float
+    is_late: bool
+    submission_id: int
+    is_best: bool = False
+
+
+@dataclass
+class OverviewRow:
+    label: str
+    is_baseline: bool
+    cells: dict[Column, Cell] = field(default_factory=dict)
+
+
+@dataclass
+class Overview:
+    metric: str | None
+    metrics: list[str]
+    columns: list[Column]
+    rows: list[OverviewRow]
+
+
+def ordered_tracks(challenge: Challenge) -> list[Track]:
+    """Tracks as the papers list them: shallow before deep, then in creation order."""
+    return sorted(challenge.tracks, key=lambda t: (KIND_ORDER.get(t.kind, len(KIND_ORDER)), t.id))
+
+
+def overview(session: Session, challenge: Challenge, metric: str | None = None) -> Overview:
+    """Build the matrix for ``metric`` (default: the first track's primary metric)."""
+    tracks = ordered_tracks(challenge)
+    columns = [
+        Column(track.slug, track.title, language)
+        for track in tracks
+        for language in track.languages
+    ]
+    metrics = _metric_names(tracks)
+    if metric not in metrics:
+        metric = _default_metric(tracks, metrics)
+    rows: dict[str, OverviewRow] = {}
+    for submission in _latest_scored(session, challenge):
+        system = submission.system
+        if not (system.is_primary or system.is_baseline):
+            continue
+        value = next(
+            (s.value for s in submission.scores if s.metric == metric and not s.subset), None
+        )
+        if value is None:
+            continue
+        label = system.name if system.is_baseline or system.team is None else system.team.name
+        row = rows.setdefault(
+            f"{system.is_baseline}:{label}", OverviewRow(label, system.is_baseline)
+        )
+        column = Column(system.track.slug, system.track.title, submission.language)
+        row.cells[column] = Cell(value, submission.is_late, submission.id)
+    _mark_best(list(rows.values()), columns)
+    ordered = sorted(rows.values(), key=lambda r: (r.is_baseline, -len(r.cells), r.label.lower()))
+    return Overview(metric, metrics, columns, ordered)
+
+
+def _latest_scored(session: Session, challenge: Challenge) -> list[Submission]:
+    """Each system's latest scored submission per language."""
+    submissions = session.scalars(
+        select(Submission)
+        .join(System)
+        .join(Track)
+        .where(Track.challenge_id == challenge.id, Submission.status == SubmissionStatus.SCORED)
+        .options(
+            selectinload(Submission.scores),
+            selectinload(Submission.system).selectinload(System.team),
+        )
+        .order_by(Submission.id)
+    ).all()
+    latest = {(s.system_id, s.language): s for s in submissions}
+    return list(latest.values())
+
+
+def _metric_names(tracks: list[Track]) -> list[str]:
+    names: list[str] = []
+    for track in tracks:
+        names += [m for m in get_profile(track.profile).columns if m not in names]
+    return names
+
+
+def _default_metric(tracks: list[Track], metrics: list[str]) -> str | None:
+    for track in tracks:
+        primary = get_profile(track.profile).primary_metric
+        if primary in metrics:
+            return primary
+    return metrics[0] if metrics else None
+
+
+def _mark_best(rows: list[OverviewRow], columns: list[Column]) -> None:
+    """Bold the best score per column among teams' systems (all overview metrics rise)."""
+    for column in columns:
+        scored = [row for row in rows if column in row.cells and not row.is_baseline]
+        if not scored:
+            continue
+        best = max(row.cells[column].value for row in scored)
+        for row in scored:
+            cell = row.cells[column]
+            if cell.value == best:
+                row.cells[column] = Cell(cell.value, cell.is_late, cell.submission_id, True)

@@ -1,0 +1,125 @@
+"""SR'18 files: CoNLL-U inputs validated with tree and line named, sentence files, safe zips."""
+
+import io
+import stat
+import zipfile
+
+import pytest
+
+from scorer.errors import InputError
+from scorer.io.archive import MAX_ENTRIES, read_zip
+from scorer.io.conllu import read_trees
+from scorer.io.sr18 import read_sentences
+
+ROW = "{id}\t{form}\t_\tNOUN\t_\t_\t{head}\tdep\t_\t_"
+
+
+def tree(*heads: int) -> str:
+    return "\n".join(ROW.format(id=i, form=f"w{i}", head=h) for i, h in enumerate(heads, 1))
+
+
+def conllu(*trees: str) -> bytes:
+    return ("\n\n".join(trees) + "\n").encode()
+
+
+def test_trees_in_file_order_with_scrambled_ids_and_crlf():
+    data = conllu(
+        "2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n1\tthe\t_\tDET\t_\t_\t2\tdet\t_\t_",
+        tree(0, 1, 1),
+    ).replace(b"\n", b"\r\n")
+    trees = read_trees(data)
+    assert [t.lemmas for t in trees] == [["cat", "the"], ["w1", "w2", "w3"]]
+    assert trees[1].first_line == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        (tree(0, 1) + "\n\n" + tree(0, 1).replace("\tdep\t_\t_", "\tdep\t_"), "tree 2: ex", 4),
+        (
+            tree(0, 1) + "\n\n" + tree(0, 1).replace("2\tw2", "3\tw2"),
+            "tree 2: token ids must be 1..2",
+            4,
+        ),
+        (tree(0, 0), "tree 1: expected a single root (head 0), found 2", 1),
+        (tree(2, 1), "found 0", 1),
+        (tree(0, 3), "head '3' of token 2 is not in 0..2", 2),
+        (tree(0, 2), "token 2 is its own head", 2),
+        (tree(0, 1).replace("2\tw2", "1-2\tw2"), "is not a positive integer", 2),
+        ("", "contains no CoNLL-U tree", None),
+    ],
+)
+def test_invalid_trees_are_refused_naming_tree_and_line(text, message, line):
+    with pytest.raises(InputError) as error:
+        read_trees(conllu(text), "en.conll")
+    assert message in str(error.value)
+    assert error.value.filename == "en.conll"
+    assert error.value.line == line
+
+
+def test_sentences_from_text_blocks_or_plain_lines():
+    blocks = b"# sent_id = 1\n# text = The cat.\n\n# newdoc id = x\n# text =  A dog .\n"
+    assert read_sentences(blocks) == ["The cat.", "A dog ."]
+    assert read_sentences(b"The cat.\nA dog .\n") == ["The cat.", "A dog ."]
+    assert read_sentences(b"# sent_id = 1\n# text =\n") == [""]
+
+
+@pytest.mark.parametrize(
+    ("data", "message", "line"),
+    [
+        (b"# text = a\n# text = b\n", "two '# text = ' lines", 2),
+        (b"# text = a\n\n# sent_id = 2\n", "no '# text = ' line", 3),
+        (b"# text = a\nplain line\n", "not a comment", 2),
+    ],
+)
+def test_malformed_sentence_blocks(data, message, line):
+    with pytest.raises(InputError, match=message) as error:
+        read_sentences(data, "en_out.txt")
+    assert error.value.line == line
+
+
+def make_zip(entries: dict[str, bytes], *, link: str | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in entries.items():
+            archive.writestr(name, content)
+        if link:
+            info = zipfile.ZipInfo(link)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "/etc/passwd")
+    return buffer.getvalue()
+
+
+def test_zip_entries_by_base_name_folders_skipped():
+    data = make_zip({"out/en_out.txt": b"a\n", "out/fr_out.txt": b"b\n"})
+    assert read_zip(data, "run.zip", 1000) == {"en_out.txt": b"a\n", "fr_out.txt": b"b\n"}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (make_zip({"../en_out.txt": b"a"}), "points outside the archive"),
+        (make_zip({"/tmp/en_out.txt": b"a"}), "points outside the archive"),
+        (make_zip({"C:/en_out.txt": b"a"}), "points outside the archive"),
+        (make_zip({"en_out.txt": b"a"}, link="fr_out.txt"), "is a symbolic link"),
+        (make_zip({"en_out.txt": b"a" * 5000}), "unpacks to 5,000 bytes"),
+        (make_zip({"en.txt": b"a" * 600, "fr.txt": b"a" * 600}), "unpacks to 600 bytes"),
+        (make_zip({"a/en.txt": b"a", "b/en.txt": b"b"}), "two entries are called 'en.txt'"),
+        (make_zip({f"{i}.txt": b"" for i in range(MAX_ENTRIES + 1)}), "at most 64"),
+        (make_zip({"folder/": b""}), "contains no file"),
+        (b"PK\x03\x04 truncated", "is not a readable zip archive"),
+    ],
+)
+def test_unsafe_or_broken_zips_are_refused(data, message):
+    with pytest.raises(InputError, match=message) as error:
+        read_zip(data, "run.zip", 1000)
+    assert "run.zip" in str(error.value)
+
+
+def test_a_lying_size_header_cannot_inflate_past_the_limit():
+    data = bytearray(make_zip({"en.txt": b"a" * 5000}))
+    central = data.rindex(b"PK\x01\x02")
+    data[central + 24 : central + 28] = (10).to_bytes(4, "little")  # claimed uncompressed size
+    with pytest.raises(InputError) as error:
+        read_zip(bytes(data), "run.zip", 1000)
+    assert "run.zip" in str(error.value)
