@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Self
 
-from sqlalchemy import delete, or_, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy import delete, insert, or_, select, update
 
 from app.db import session_scope
 from app.models import (
     Item,
     Output,
+    Reference,
     Score,
     Submission,
     SubmissionStatus,
@@ -149,15 +149,22 @@ def _compute(settings: Settings, submission_id: int):
         test_set = track.test_set_for(submission.language)
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
-        items = session.scalars(
-            select(Item)
+        items = session.execute(
+            select(Item.id, Item.input_text)
             .where(Item.test_set_id == test_set.id)
             .order_by(Item.position)
-            .options(selectinload(Item.references))
         ).all()
-        inputs = [item.input_text for item in items]
-        references = [tuple(ref.text for ref in item.references) for item in items]
-        item_ids = [item.id for item in items]
+        item_ids = [item_id for item_id, _ in items]
+        inputs = [text for _, text in items]
+        by_item: dict[int, list[str]] = {item_id: [] for item_id in item_ids}
+        for item_id, text in session.execute(
+            select(Reference.item_id, Reference.text)
+            .join(Item)
+            .where(Item.test_set_id == test_set.id)
+            .order_by(Reference.item_id, Reference.position)
+        ):
+            by_item[item_id].append(text)
+        references = [tuple(by_item[item_id]) for item_id in item_ids]
         profile = get_profile(track.profile)
         filename = submission.filename
         digest = submission.file_sha256
@@ -184,9 +191,12 @@ def _finish_scored(settings, claim: Claim, outputs, item_ids, scores, language: 
             )
             for score in scores
         )
-        session.add_all(
-            Output(submission_id=claim.submission_id, item_id=item_id, text=text)
-            for item_id, text in zip(item_ids, outputs)
+        session.execute(
+            insert(Output),
+            [
+                {"submission_id": claim.submission_id, "item_id": item_id, "text": text}
+                for item_id, text in zip(item_ids, outputs)
+            ],
         )
     log.info("submission %s: scored", claim.submission_id)
     return "scored"

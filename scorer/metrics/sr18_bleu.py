@@ -18,35 +18,15 @@ Citation: Papineni et al. (2002); Lin & Och (2004), ORANGE, COLING (smoothing 2)
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 import numpy as np
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import nltk2018, register
 from scorer.metrics.base import Metric
+from scorer.references import as_reference_set
 
-ORDER = 4
-
-
-def _ngrams(words: list[str], n: int) -> Counter:
-    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-
-
-def segment_row(hypothesis: str, references: tuple[str, ...]) -> list[float]:
-    hyp = hypothesis.lower().split()
-    refs = [ref.lower().split() for ref in references]
-    numerators, denominators = [], []
-    for n in range(1, ORDER + 1):
-        counts = _ngrams(hyp, n)
-        max_counts: Counter = Counter()
-        for ref in refs:
-            for ngram, count in _ngrams(ref, n).items():
-                max_counts[ngram] = max(max_counts[ngram], count)
-        numerators.append(sum(min(c, max_counts[g]) for g, c in counts.items()))
-        denominators.append(max(1, sum(counts.values())))
-    closest = min((len(ref) for ref in refs), key=lambda r: (abs(r - len(hyp)), r))
-    return [*numerators, *denominators, len(hyp), closest]
+ORDER = nltk2018.ORDER
 
 
 class SR18BLEU(Metric):
@@ -57,8 +37,7 @@ class SR18BLEU(Metric):
     )
 
     def segment_statistics(self, hypotheses, references) -> np.ndarray:
-        rows = [segment_row(h, refs) for h, refs in zip(hypotheses, references)]
-        return np.asarray(rows, dtype=float).reshape(len(rows), 2 * ORDER + 2)
+        return nltk2018.statistics(hypotheses, as_reference_set(references))[0]
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         numerators, denominators = totals[:ORDER], totals[ORDER : 2 * ORDER]

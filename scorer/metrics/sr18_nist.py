@@ -15,48 +15,16 @@ Citation: Doddington (2002); Mille et al. (2018), SR'18 overview, Sect. 3.1.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from dataclasses import dataclass
 
 import numpy as np
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import nltk2018, register
 from scorer.metrics.base import Metric
-from scorer.references import PreparedCache, ReferenceSet
+from scorer.references import as_reference_set
 
-ORDER = 4
+ORDER = nltk2018.ORDER
 BETA = math.log(0.5) / math.log(1.5) ** 2
-
-
-def _ngrams(words: list[str], n: int) -> Counter:
-    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-
-
-@dataclass(frozen=True)
-class PreparedNist:
-    references: list[list[list[str]]]
-    info: dict[tuple[str, ...], float]
-
-
-def prepare(references: ReferenceSet) -> PreparedNist:
-    tokenised = [[ref.lower().split() for ref in refs] for refs in references]
-    frequency: Counter = Counter()
-    total_words = 0
-    for refs in tokenised:
-        for ref in refs:
-            for n in range(1, ORDER + 1):
-                frequency.update(_ngrams(ref, n))
-            total_words += len(ref)
-    info = {}
-    for ngram, count in frequency.items():
-        context = ngram[:-1]
-        numerator = frequency[context] if context and context in frequency else total_words
-        info[ngram] = math.log(numerator / count, 2)  # noqa: FURB163 -- as NLTK rounds it
-    return PreparedNist(tokenised, info)
-
-
-_CACHE = PreparedCache()
 
 
 def length_penalty(ref_length: float, hyp_length: float) -> float:
@@ -73,27 +41,8 @@ class SR18NIST(Metric):
         f"|nlgboard:{__version__}"
     )
 
-    def segment_statistics(self, hypotheses, references: ReferenceSet) -> np.ndarray:
-        prepared = _CACHE.get(references, prepare)
-        rows = []
-        for hypothesis, refs in zip(hypotheses, prepared.references):
-            hyp = hypothesis.lower().split()
-            numerators, denominators, ref_lengths = [], [], 0
-            for n in range(1, ORDER + 1):
-                hyp_counts = _ngrams(hyp, n)
-                candidates = []
-                for ref in refs:
-                    overlap = hyp_counts & _ngrams(ref, n)
-                    numerator = sum(prepared.info[g] * c for g, c in overlap.items())
-                    denominator = sum(hyp_counts.values())
-                    precision = numerator / denominator if denominator else 0
-                    candidates.append((precision, numerator, denominator, len(ref)))
-                _, numerator, denominator, ref_length = max(candidates)
-                numerators.append(numerator)
-                denominators.append(denominator)
-                ref_lengths += ref_length
-            rows.append([*numerators, *denominators, ref_lengths, ORDER * len(hyp)])
-        return np.asarray(rows, dtype=float).reshape(len(rows), 2 * ORDER + 2)
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        return nltk2018.statistics(hypotheses, as_reference_set(references))[1]
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         numerators, denominators = totals[:ORDER], totals[ORDER : 2 * ORDER]
