@@ -115,6 +115,10 @@ def test_worker_without_redis_says_how_it_runs(runner):
     assert "REDIS_URL is not set" in result.output
 
 
-def test_demo_seed_is_idempotent(runner):
-    assert "created with 2 scored runs" in runner.invoke(args=["demo"]).output
-    assert "already present" in runner.invoke(args=["demo"]).output
+def test_demo_seed_is_idempotent(runner, client):
+    first = runner.invoke(args=["demo"]).output
+    assert "demo-e2e created with 2 scored runs" in first
+    assert "demo-sr18 created with 7 scored runs" in first
+    assert "demo-sr18 already present" in runner.invoke(args=["demo"]).output
+    matrix = client.get("/api/v1/challenges/demo-sr18/overview").json
+    assert [row["team"] for row in matrix["rows"]] == ["Word Order Lab", "Linearise", "Input order"]
