@@ -62,7 +62,8 @@ def main(
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
-    references = ReferenceSet(item.references for item in items)
+    mrs = [item.input for item in items]
+    references = ReferenceSet((item.references for item in items), inputs=mrs if all(mrs) else None)
     if other is not None:
         _print_comparison(profile, outputs, other, references, as_json)
         return

@@ -39,13 +39,23 @@ class Profile:
     read_references: Callable[[bytes, str], list[e2e.ReferenceItem]]
     """Reads an offline reference file (``nlg-score``) into items with their references."""
     derived: tuple[str, ...] = ()
+    derived_after: str | None = None
+    """The metric the derived columns follow (E2E: norm_avg right after CIDEr, as Table 8)."""
+    annotate: Callable[[Sequence[str], ReferenceSet], list[list[str]] | None] | None = None
+    """Per-output findings to keep beside each output (E2E: slot errors), or None."""
     primary_metric: str | None = None
     """What the leaderboard sorts by by default (E2E Table 8: the normalised average)."""
 
     @property
     def columns(self) -> tuple[str, ...]:
         """Every figure a submission gets, by name, in the order the papers print them."""
-        return tuple(get_metric(metric).name for metric in self.metrics) + self.derived
+        names = tuple(get_metric(metric).name for metric in self.metrics)
+        at = (
+            self.metrics.index(self.derived_after) + 1
+            if self.derived_after in self.metrics
+            else len(names)
+        )
+        return names[:at] + self.derived + names[at:]
 
     def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
@@ -62,19 +72,20 @@ class Profile:
             from scorer.tokenizers.ptb import ptb_tokenize
 
             ptb_tokenize(list(outputs))  # one JVM call, memoised for every PTB metric
+        metrics = [m for m in self.metrics if references.inputs is not None or not _needs_inputs(m)]
         results: dict[str, np.ndarray] = {}
         with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
             background = {
                 name: executor.submit(get_metric(name).segment_statistics, outputs, references)
-                for name in self.metrics
+                for name in metrics
                 if name in JVM_METRICS
             }
-            for name in self.metrics:
+            for name in metrics:
                 if name not in JVM_METRICS:
                     results[name] = get_metric(name).segment_statistics(outputs, references)
             for name, future in background.items():
                 results[name] = future.result()
-        return {name: results[name] for name in self.metrics}
+        return {name: results[name] for name in metrics}
 
     def scores_from_statistics(
         self, statistics: dict[str, np.ndarray], weights: np.ndarray | None = None
@@ -101,8 +112,11 @@ class Profile:
                 value,
                 f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}",
             )
-            for name, value in values.items()
+            for name, value in sorted(values.items(), key=lambda kv: self._column_index(kv[0]))
         ]
+
+    def _column_index(self, name: str) -> int:
+        return self.columns.index(name) if name in self.columns else len(self.columns)
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""
@@ -117,6 +131,23 @@ class Profile:
             from scorer.metrics.meteor import warm_up
 
             warm_up()
+
+
+def annotate_slot_errors(
+    outputs: Sequence[str], references: ReferenceSet
+) -> list[list[str]] | None:
+    """Each output's slot errors, described for people (None without MRs)."""
+    if references.inputs is None:
+        return None
+    from scorer.metrics.ser import slot_checks
+
+    return [
+        [error.describe() for error in check.errors] for check in slot_checks(outputs, references)
+    ]
+
+
+def _needs_inputs(metric_id: str) -> bool:
+    return getattr(get_metric(metric_id), "needs_inputs", False)
 
 
 def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
@@ -146,15 +177,15 @@ def read_e2e_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
     if data.lstrip(b"\xef\xbb\xbf").lower().startswith(b"mr,ref"):
         return e2e.read_dataset_csv(data, filename)
     return [
-        e2e.ReferenceItem(f"item {index + 1}", tuple(refs))
-        for index, refs in enumerate(e2e.read_grouped_references(data, filename))
+        e2e.ReferenceItem("", tuple(refs))  # no MRs in this layout
+        for refs in e2e.read_grouped_references(data, filename)
     ]
 
 
 def read_sr18_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
     """One reference per sentence, from ``# text =`` blocks (the Sentences files) or lines."""
     sentences = sr18.read_sentences(data, filename)
-    return [e2e.ReferenceItem(f"sentence {k + 1}", (text,)) for k, text in enumerate(sentences)]
+    return [e2e.ReferenceItem("", (text,)) for text in sentences]
 
 
 def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
@@ -169,17 +200,20 @@ def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list
     return sentences
 
 
+SER_METRICS = ("SER", "OK%", "A%", "M%", "A+M%")
 SR18_METRICS = ("BLEU-sr18", "NIST-sr18", "DIST", "DIST_char", "coverage")
 
 PROFILES: dict[str, Profile] = {
     "e2e": Profile(
         name="e2e",
-        metrics=("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr"),
+        metrics=("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", *SER_METRICS),
         normalisation="e2e-v1:ws+quotes+mojibake",
         normalise=normalise_e2e,
         read_raw_outputs=read_e2e_outputs,
         read_references=read_e2e_references,
         derived=(norm_avg.NAME,),
+        derived_after="CIDEr",
+        annotate=annotate_slot_errors,
         primary_metric=norm_avg.NAME,
     ),
     "sr18": Profile(

@@ -11,10 +11,14 @@ from functools import cached_property
 class ReferenceSet:
     """``items[i]`` holds every reference of test item ``i`` (E2E: 2 to 43 per MR)."""
 
-    def __init__(self, items: Iterable[Sequence[str]]):
+    def __init__(self, items: Iterable[Sequence[str]], inputs: Sequence[str] | None = None):
         self.items: tuple[tuple[str, ...], ...] = tuple(tuple(refs) for refs in items)
         if any(not refs for refs in self.items):
             raise ValueError("every item needs at least one reference")
+        self.inputs: tuple[str, ...] | None = None if inputs is None else tuple(inputs)
+        """The test inputs (E2E MRs), for metrics that check outputs against them (SER)."""
+        if self.inputs is not None and len(self.inputs) != len(self.items):
+            raise ValueError(f"{len(self.inputs)} inputs for {len(self.items)} items")
 
     def __len__(self) -> int:
         return len(self.items)

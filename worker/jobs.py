@@ -32,7 +32,9 @@ from app.models import (
     utcnow,
 )
 from scorer.errors import InputError
+from scorer.metrics.base import MetricScore
 from scorer.profiles import get_profile
+from scorer.references import ReferenceSet
 from worker.settings import Settings
 from worker.storage import LocalStorage
 
@@ -45,6 +47,17 @@ INTERNAL_ERROR = (
     "Scoring failed because of an internal error on our side, not because of your file. "
     "The organisers have been told; you do not need to upload again."
 )
+
+
+@dataclass(frozen=True)
+class Result:
+    """What scoring a submission produced, written in one transaction."""
+
+    outputs: list[str]
+    item_ids: list[int]
+    scores: list[MetricScore]
+    language: str
+    annotations: list[list[str]] | None
 
 
 @dataclass(frozen=True)
@@ -66,13 +79,13 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
         if hold:
             time.sleep(hold)
         try:
-            outputs, item_ids, scores, language = _compute(settings, submission_id)
+            result = _compute(settings, submission_id)
         except InputError as error:
             return _finish_failed(settings, claim, str(error))
         except Exception:
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
-        return _finish_scored(settings, claim, outputs, item_ids, scores, language)
+        return _finish_scored(settings, claim, result)
 
 
 def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
@@ -138,7 +151,7 @@ class Heartbeat:
                 log.exception("submission %s: heartbeat failed", self._claim.submission_id)
 
 
-def _compute(settings: Settings, submission_id: int):
+def _compute(settings: Settings, submission_id: int) -> Result:
     with session_scope(settings.database_url) as session:
         submission = session.get(Submission, submission_id)
         track = session.scalars(
@@ -171,10 +184,13 @@ def _compute(settings: Settings, submission_id: int):
         language = submission.language
     data = LocalStorage(settings.uploads_path).get(digest)
     outputs = profile.read_outputs(data, inputs, filename)
-    return outputs, item_ids, profile.score(outputs, references), language
+    reference_set = ReferenceSet(references, inputs=inputs)
+    scores = profile.score(outputs, reference_set)
+    annotations = profile.annotate(outputs, reference_set) if profile.annotate else None
+    return Result(outputs, item_ids, scores, language, annotations)
 
 
-def _finish_scored(settings, claim: Claim, outputs, item_ids, scores, language: str) -> str:
+def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
     with session_scope(settings.database_url) as session:
         if not _close_claim(session, claim, SubmissionStatus.SCORED, None):
             session.rollback()
@@ -185,17 +201,22 @@ def _finish_scored(settings, claim: Claim, outputs, item_ids, scores, language: 
             Score(
                 submission_id=claim.submission_id,
                 metric=score.metric,
-                language=language,
+                language=result.language,
                 value=score.value,
                 signature=score.signature,
             )
-            for score in scores
+            for score in result.scores
         )
         session.execute(
             insert(Output),
             [
-                {"submission_id": claim.submission_id, "item_id": item_id, "text": text}
-                for item_id, text in zip(item_ids, outputs)
+                {
+                    "submission_id": claim.submission_id,
+                    "item_id": item_id,
+                    "text": text,
+                    "annotations": result.annotations[k] if result.annotations else None,
+                }
+                for k, (item_id, text) in enumerate(zip(result.item_ids, result.outputs))
             ],
         )
     log.info("submission %s: scored", claim.submission_id)

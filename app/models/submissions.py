@@ -6,6 +6,7 @@ import enum
 from datetime import datetime
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     Enum,
     Float,
@@ -113,3 +114,5 @@ class Output(Base):
     submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
     item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
     text: Mapped[str] = mapped_column(Text)
+    annotations: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """What the scorer found in this output (E2E: its slot errors), shown on the submission page."""

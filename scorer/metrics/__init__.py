@@ -38,6 +38,7 @@ def _load_builtin() -> None:
         meteor,
         nist,
         rouge_l,
+        ser,
         sr18_bleu,
         sr18_nist,
     )

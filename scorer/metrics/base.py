@@ -29,6 +29,9 @@ class Metric:
 
     name: str = ""
     signature: str = ""
+    higher_is_better: bool = True
+    needs_inputs: bool = False
+    """Whether ``segment_statistics`` reads ``references.inputs`` (skipped when absent)."""
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         """One row of additive statistics per item (shape: items x k)."""

@@ -135,8 +135,12 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
     queue.join()
 
     board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
-    assert board["metrics"] == ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
+    overlap = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
+    assert board["metrics"] == [*overlap, "SER", "OK%", "A%", "M%", "A+M%"]
     assert [row["system"] for row in board["rows"]] == ["good", "worse"]
+    worse_row = board["rows"][1]["scores"]
+    assert worse_row["SER"] > board["rows"][0]["scores"]["SER"]
+    assert worse_row["OK%"] == 0 and worse_row["M%"] == 100  # names missing everywhere
     ascending = client.get("/api/v1/challenges/demo/tracks/main/leaderboard?sort=BLEU&order=asc")
     assert [row["system"] for row in ascending.json["rows"]] == ["worse", "good"]
     page = client.get("/challenges/demo/tracks/main").data.decode()

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from app.db import session_scope
 from app.models import Score, Submission, SubmissionStatus, utcnow
+from scorer.profiles import get_profile
 from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
 from worker import jobs
 from worker.queues import EmbeddedQueue
@@ -49,7 +50,7 @@ def test_scoring_twice_writes_one_set_of_scores(client, settings):
     assert jobs.score_submission(submission_id, settings) == "scored"
     assert jobs.score_submission(submission_id, settings) == "skipped"
     with session_scope(settings.database_url) as session:
-        assert len(session.scalars(select(Score)).all()) == 6  # 5 metrics + norm_avg
+        assert len(session.scalars(select(Score)).all()) == len(get_profile("e2e").columns)
         row = session.get(Submission, submission_id)
         assert row.status == SubmissionStatus.SCORED and row.attempts == 1
 

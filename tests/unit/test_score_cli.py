@@ -5,7 +5,7 @@ from click.testing import CliRunner
 from scorer.cli import main
 from tests.support.paths import e2e_file, require_binary
 
-NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
+NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg", "SER", "OK%", "A%", "M%", "A+M%"]
 
 
 def test_json_output_has_metric_names_and_signature():

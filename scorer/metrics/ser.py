@@ -1,0 +1,82 @@
+"""Slot error rate and the output categories of E2E Table 12, as corpus metrics.
+
+The per-item statistics row holds the slot count, the error counts by kind and a one-hot output
+category, so SER (= errors / slots, in %) and the category shares (% of outputs) are all sums,
+resampled by the bootstrap like any other metric. Needs the test inputs (the MRs) on the
+reference set. See ``scorer.semantics.e2e_slots`` for the patterns and rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer import __version__
+from scorer.errors import InputError
+from scorer.metrics import register
+from scorer.metrics.base import Metric
+from scorer.references import ReferenceSet
+from scorer.semantics.e2e_slots import SlotCheck, check_output
+
+KINDS = ("missed", "added", "wrong", "repeated")
+CATEGORIES = ("OK", "A", "M", "A+M")
+SIGNATURE = f"e2e-slot-patterns-v1|name/near literal|lc|nlgboard:{__version__}"
+
+_LAST: tuple[tuple[str, ...], str, list[SlotCheck]] | None = None
+
+
+def slot_checks(hypotheses, references: ReferenceSet) -> list[SlotCheck]:
+    """Every output's check against its MR; the last result is kept for the sibling metrics."""
+    global _LAST
+    if references.inputs is None:
+        raise InputError("the slot error rate needs the test inputs (MRs) beside the references")
+    key = tuple(hypotheses)
+    if _LAST is not None and _LAST[0] == key and _LAST[1] == references.digest:
+        return _LAST[2]
+    checks = []
+    for index, (mr, output) in enumerate(zip(references.inputs, key)):
+        try:
+            checks.append(check_output(mr, output))
+        except ValueError as error:
+            raise InputError(f"test item {index + 1}: {error}") from None
+    _LAST = (key, references.digest, checks)
+    return checks
+
+
+class SlotErrorStatistics(Metric):
+    needs_inputs = True
+
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        rows = []
+        for check in slot_checks(hypotheses, references):
+            kinds = [sum(e.kind == kind for e in check.errors) for kind in KINDS]
+            rows.append([check.slots, *kinds, *(check.category == c for c in CATEGORIES)])
+        return np.asarray(rows, dtype=float).reshape(len(rows), 1 + len(KINDS) + len(CATEGORIES))
+
+
+class SER(SlotErrorStatistics):
+    name = "SER"
+    signature = f"SER|{SIGNATURE}|scale:%"
+    higher_is_better = False
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return 100.0 * totals[1 : 1 + len(KINDS)].sum() / totals[0] if totals[0] else 0.0
+
+
+class CategoryShare(SlotErrorStatistics):
+    """% of outputs in one Table 12 category."""
+
+    def __init__(self, category: str):
+        self.category = category
+        self.name = f"{category}%"
+        self.signature = f"{self.name}|{SIGNATURE}|scale:% of outputs"
+        self.higher_is_better = category == "OK"
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        outputs = totals[1 + len(KINDS) :].sum()
+        index = 1 + len(KINDS) + CATEGORIES.index(self.category)
+        return 100.0 * totals[index] / outputs if outputs else 0.0
+
+
+register("SER")(SER)
+for _category in CATEGORIES:
+    register(f"{_category}%")(lambda category=_category: CategoryShare(category))
