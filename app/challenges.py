@@ -7,7 +7,7 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Challenge, System
+from app.models import Challenge, Item, Output, Submission, System
 from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.leaderboard import default_language, leaderboard
@@ -79,6 +79,31 @@ def challenge_overview(slug: str):
         abort(404)
     matrix = overview(db(), found, request.args.get("metric"))
     return render_template("challenges/overview.html", challenge=found, overview=matrix)
+
+
+@bp.route("/submissions/<int:submission_id>/outputs")
+def submission_outputs(submission_id: int):
+    """Each output beside its input and what the scorer found in it (E2E: slot errors);
+    for the submitting team and the challenge's organisers only."""
+    found = db().get(Submission, submission_id)
+    if found is None or not can_see_submission(db(), current_user, found):
+        abort(404)
+    only_errors = request.args.get("errors") == "1"
+    rows = (
+        db()
+        .execute(
+            select(Item.position, Item.input_text, Output.text, Output.annotations)
+            .join(Output, Output.item_id == Item.id)
+            .where(Output.submission_id == found.id)
+            .order_by(Item.position)
+        )
+        .all()
+    )
+    if only_errors:
+        rows = [row for row in rows if row.annotations]
+    return render_template(
+        "challenges/outputs.html", submission=found, rows=rows, only_errors=only_errors
+    )
 
 
 @bp.route("/systems/<int:system_id>")

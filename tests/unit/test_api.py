@@ -145,3 +145,24 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
     assert [row["system"] for row in ascending.json["rows"]] == ["worse", "good"]
     page = client.get("/challenges/demo/tracks/main").data.decode()
     assert 'aria-sort="descending"' in page and "norm_avg ▼" in page
+
+
+def test_outputs_page_shows_slot_errors_to_the_team_only(app, client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    participant(settings, "b@x.org", team="B")
+    lines = GOOD_OUTPUT.decode().splitlines()
+    lines[0] = "The Copper Kettle is a pub in the city centre."  # MR: coffee shop, riverside
+    assert post(client, token, data=("\n".join(lines) + "\n").encode()).status_code == 202
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
+
+    assert client.get("/submissions/1/outputs").status_code == 404
+    client.post("/login", data={"email": "b@x.org", "password": "password123"})
+    assert client.get("/submissions/1/outputs").status_code == 404
+    client.post("/logout")
+    client.post("/login", data={"email": "a@x.org", "password": "password123"})
+    page = client.get("/submissions/1/outputs?errors=1").data.decode()
+    assert "wrong eatType: [coffee shop] said as &#39;pub&#39;" in page
+    assert "wrong area: [riverside] said as &#39;city centre&#39;" in page
