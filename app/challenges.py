@@ -10,10 +10,11 @@ from app.extensions import db
 from app.models import Challenge, Item, Output, Submission, System
 from app.services import DomainError
 from app.services.access import can_see_submission
-from app.services.leaderboard import default_language, leaderboard
+from app.services.leaderboard import default_language, leaderboard, reference_statistics
 from app.services.overview import ordered_tracks, overview
 from app.services.tracks import get_challenge, get_track
 from scorer.profiles import get_profile
+from scorer.textstats import STATISTICS
 
 bp = Blueprint("challenges", __name__)
 
@@ -67,6 +68,8 @@ def track(slug: str, track_slug: str):
         descending=descending,
         language=language,
         test_set=found.test_set_for(language),
+        statistics=STATISTICS if any(row.described for row in rows) else (),
+        reference_rows=reference_statistics(found, language) if rows else {},
     )
 
 

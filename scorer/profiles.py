@@ -6,6 +6,7 @@ app, the worker and ``nlg-score`` resolve the same behaviour from one name.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ class Profile:
     derived: tuple[str, ...] = ()
     derived_after: str | None = None
     """The metric the derived columns follow (E2E: norm_avg right after CIDEr, as Table 8)."""
+    describe: Callable[[Sequence[str], ReferenceSet], dict[str, float] | None] | None = None
+    """Descriptive statistics of a set of texts (E2E: Tables 9-10), for outputs and references."""
     annotate: Callable[[Sequence[str], ReferenceSet], list[list[str]] | None] | None = None
     """Per-output findings to keep beside each output (E2E: slot errors), or None."""
     primary_metric: str | None = None
@@ -146,6 +149,34 @@ def annotate_slot_errors(
     ]
 
 
+def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, float] | None:
+    """Lexical statistics of texts, one per test item, names delexicalised with the item's MR."""
+    if references.inputs is None:
+        return None
+    from scorer.semantics.e2e_slots import delexicalise
+    from scorer.textstats import text_statistics
+
+    return text_statistics([delexicalise(mr, t) for mr, t in zip(references.inputs, texts)])
+
+
+REFERENCE_SEED = 2018
+
+
+def describe_references(profile: Profile, references: ReferenceSet) -> dict[str, dict[str, float]]:
+    """The two reference rows of E2E Tables 9-10: every reference ("test set all") and one
+    reference per item drawn with a fixed seed ("test set rand")."""
+    if profile.describe is None or references.inputs is None:
+        return {}
+    pairs = [(mr, ref) for mr, refs in zip(references.inputs, references) for ref in refs]
+    flat = ReferenceSet(([ref] for _, ref in pairs), inputs=[mr for mr, _ in pairs])
+    rng = random.Random(REFERENCE_SEED)
+    drawn = [rng.choice(refs) for refs in references]
+    return {
+        "test set all": profile.describe([ref for _, ref in pairs], flat) or {},
+        "test set rand": profile.describe(drawn, references) or {},
+    }
+
+
 def _needs_inputs(metric_id: str) -> bool:
     return getattr(get_metric(metric_id), "needs_inputs", False)
 
@@ -214,6 +245,7 @@ PROFILES: dict[str, Profile] = {
         derived=(norm_avg.NAME,),
         derived_after="CIDEr",
         annotate=annotate_slot_errors,
+        describe=describe_e2e,
         primary_metric=norm_avg.NAME,
     ),
     "sr18": Profile(

@@ -21,6 +21,7 @@ from sqlalchemy import delete, insert, or_, select, update
 
 from app.db import session_scope
 from app.models import (
+    DESCRIBED,
     Item,
     Output,
     Reference,
@@ -35,10 +36,12 @@ from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
 from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
+from scorer.textstats import signature as textstats_signature
 from worker.settings import Settings
 from worker.storage import LocalStorage
 
 log = logging.getLogger(__name__)
+
 
 HOLD_ENV = "NLGBOARD_FAULT_HOLD_SECONDS"
 """Fault injection for the crash tests only: sleep this long after claiming, before scoring."""
@@ -58,6 +61,8 @@ class Result:
     scores: list[MetricScore]
     language: str
     annotations: list[list[str]] | None
+    described: dict[str, float]
+    """Descriptive statistics of the outputs (E2E Tables 9-10), stored under DESCRIBED."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,8 @@ def _compute(settings: Settings, submission_id: int) -> Result:
     reference_set = ReferenceSet(references, inputs=inputs)
     scores = profile.score(outputs, reference_set)
     annotations = profile.annotate(outputs, reference_set) if profile.annotate else None
-    return Result(outputs, item_ids, scores, language, annotations)
+    described = profile.describe(outputs, reference_set) if profile.describe else None
+    return Result(outputs, item_ids, scores, language, annotations, described or {})
 
 
 def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
@@ -207,6 +213,19 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
             )
             for score in result.scores
         )
+        if result.described:
+            signature = textstats_signature()
+            session.add_all(
+                Score(
+                    submission_id=claim.submission_id,
+                    metric=name,
+                    subset=DESCRIBED,
+                    language=result.language,
+                    value=value,
+                    signature=signature,
+                )
+                for name, value in result.described.items()
+            )
         session.execute(
             insert(Output),
             [

@@ -3,9 +3,10 @@
 from app.models.accounts import Membership, Role, Team, User, hash_token
 from app.models.base import Base, utcnow
 from app.models.challenges import Challenge, ChallengeOrganiser, Item, Reference, TestSet, Track
-from app.models.submissions import Output, Score, Submission, SubmissionStatus, System
+from app.models.submissions import DESCRIBED, Output, Score, Submission, SubmissionStatus, System
 
 __all__ = [
+    "DESCRIBED",
     "Base",
     "Challenge",
     "ChallengeOrganiser",

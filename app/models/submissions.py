@@ -87,6 +87,11 @@ class Submission(Base):
     )
 
 
+DESCRIBED = "textstats"
+"""Score.subset of descriptive statistics of the outputs (not metrics: no references, no
+bootstrap), E2E Tables 9-10."""
+
+
 class Score(Base):
     """A corpus-level figure with the signature that produced it."""
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import Score, Submission, SubmissionStatus, System, Track
-from scorer.profiles import get_profile
+from app.models import DESCRIBED, Score, Submission, SubmissionStatus, System, Track
+from scorer.profiles import describe_references, get_profile
+from scorer.references import ReferenceSet
 
 
 @dataclass
@@ -22,6 +23,8 @@ class LeaderboardRow:
     is_late: bool
     scores: dict[str, float] = field(default_factory=dict)
     signatures: dict[str, str] = field(default_factory=dict)
+    described: dict[str, float] = field(default_factory=dict)
+    """Descriptive statistics of the outputs (E2E Tables 9-10)."""
 
 
 def default_language(track: Track) -> str | None:
@@ -96,4 +99,25 @@ def _row(system: System, submission: Submission, scores: list[Score]) -> Leaderb
         is_late=submission.is_late,
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
+        described={s.metric: s.value for s in scores if s.subset == DESCRIBED},
     )
+
+
+_REFERENCE_ROWS: dict[tuple[int, str], dict[str, dict[str, float]]] = {}
+
+
+def reference_statistics(track: Track, language: str | None = None) -> dict[str, dict[str, float]]:
+    """The "test set all" / "test set rand" rows for a test set, computed once per process."""
+    test_set = track.test_set_for(language or default_language(track))
+    profile = get_profile(track.profile)
+    if test_set is None or profile.describe is None:
+        return {}
+    key = (test_set.id, test_set.source_sha256)
+    if key not in _REFERENCE_ROWS:
+        items = sorted(test_set.items, key=lambda item: item.position)
+        references = ReferenceSet(
+            [[ref.text for ref in item.references] for item in items],
+            inputs=[item.input_text for item in items],
+        )
+        _REFERENCE_ROWS[key] = describe_references(profile, references)
+    return _REFERENCE_ROWS[key]

@@ -274,12 +274,24 @@ def check_output(mr: str, output: str) -> SlotCheck:
     return SlotCheck(len(slots), tuple(errors))
 
 
-def _blank_literal(text: str, value: str) -> tuple[str, int]:
+def delexicalise(mr: str, text: str) -> str:
+    """``text`` with the MR's name and near values replaced by X-name / X-near (E2E paper 4.2)."""
+    values = dict(parse_mr(mr))
+    for slot in LITERAL_SLOTS:
+        if slot in values:
+            text = _literal_pattern(values[slot]).sub(f"X-{slot}", text)
+    return text
+
+
+def _literal_pattern(value: str) -> re.Pattern:
     words = [re.escape(word) for word in value.split()]
     if words and words[0].lower() == "the":
         words = words[1:]
-    pattern = re.compile(r"(?<!\w)(?:the\s+)?" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
-    return pattern.subn(lambda m: " " * len(m.group(0)), text)
+    return re.compile(r"(?<!\w)(?:the\s+)?" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+def _blank_literal(text: str, value: str) -> tuple[str, int]:
+    return _literal_pattern(value).subn(lambda m: " " * len(m.group(0)), text)
 
 
 def _resolve(text: str, values: dict[str, list[re.Pattern]], mr_value: str | None):

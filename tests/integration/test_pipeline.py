@@ -68,7 +68,9 @@ def submission_row(stack: Stack, submission_id: int) -> tuple[Submission, int, i
     with session_scope(stack.settings.database_url) as session:
         row = session.get(Submission, submission_id)
         n_scores = session.scalar(
-            select(func.count(Score.id)).where(Score.submission_id == submission_id)
+            select(func.count(Score.id)).where(
+                Score.submission_id == submission_id, Score.subset == ""
+            )
         )
         n_outputs = session.scalar(
             select(func.count(Output.id)).where(Output.submission_id == submission_id)
