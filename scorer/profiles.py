@@ -121,6 +121,11 @@ class Profile:
     def _column_index(self, name: str) -> int:
         return self.columns.index(name) if name in self.columns else len(self.columns)
 
+    def higher_is_better(self, name: str) -> bool:
+        """Direction of the column ``name`` (SER and the miss/add shares fall as systems improve)."""
+        by_name = {get_metric(metric).name: metric for metric in self.metrics}
+        return name not in by_name or get_metric(by_name[name]).higher_is_better
+
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""
         if name == norm_avg.NAME:

@@ -81,7 +81,8 @@ def overview(session: Session, challenge: Challenge, metric: str | None = None) 
         )
         column = Column(system.track.slug, system.track.title, submission.language)
         row.cells[column] = Cell(value, submission.is_late, submission.id)
-    _mark_best(list(rows.values()), columns)
+    rises = all(get_profile(t.profile).higher_is_better(metric) for t in tracks if metric)
+    _mark_best(list(rows.values()), columns, rises)
     ordered = sorted(rows.values(), key=lambda r: (r.is_baseline, -len(r.cells), r.label.lower()))
     return Overview(metric, metrics, columns, ordered)
 
@@ -118,13 +119,13 @@ def _default_metric(tracks: list[Track], metrics: list[str]) -> str | None:
     return metrics[0] if metrics else None
 
 
-def _mark_best(rows: list[OverviewRow], columns: list[Column]) -> None:
-    """Bold the best score per column among teams' systems (all overview metrics rise)."""
+def _mark_best(rows: list[OverviewRow], columns: list[Column], rises: bool) -> None:
+    """Bold the best score per column among teams' systems."""
     for column in columns:
         scored = [row for row in rows if column in row.cells and not row.is_baseline]
         if not scored:
             continue
-        best = max(row.cells[column].value for row in scored)
+        best = (max if rises else min)(row.cells[column].value for row in scored)
         for row in scored:
             cell = row.cells[column]
             if cell.value == best:

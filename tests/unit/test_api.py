@@ -145,6 +145,7 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
     assert [row["system"] for row in ascending.json["rows"]] == ["worse", "good"]
     page = client.get("/challenges/demo/tracks/main").data.decode()
     assert 'aria-sort="descending"' in page and "norm_avg ▼" in page
+    assert "sort=SER&amp;order=asc" in page and "sort=BLEU&amp;order=desc" in page  # best first
     assert "<h2>Textual statistics</h2>" in page
     assert "test set all" in page and "test set rand" in page and "MSTTR-50" in page
 

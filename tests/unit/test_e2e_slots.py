@@ -98,3 +98,12 @@ def test_ser_is_errors_over_mr_slots():
         check_output("name[B], food[French], area[riverside]", "B is in the city centre."),  # 3, 2
     ]
     assert slot_error_rate(checks) == pytest.approx(100 * 2 / 5)
+
+
+def test_ser_columns_fall_as_systems_improve():
+    from scorer.profiles import get_profile
+
+    e2e = get_profile("e2e")
+    assert not e2e.higher_is_better("SER") and not e2e.higher_is_better("A+M%")
+    assert e2e.higher_is_better("OK%") and e2e.higher_is_better("BLEU")
+    assert e2e.higher_is_better("norm_avg")
