@@ -70,7 +70,7 @@ def track(slug: str, track_slug: str):
         test_set=found.test_set_for(language),
         rising={m: profile.higher_is_better(m) for m in metrics},
         statistics=STATISTICS if any(row.described for row in rows) else (),
-        reference_rows=reference_statistics(found, language) if rows else {},
+        reference_rows=reference_statistics(db(), found, language) if rows else {},
     )
 
 

@@ -22,9 +22,7 @@ from sqlalchemy import delete, insert, or_, select, update
 from app.db import session_scope
 from app.models import (
     DESCRIBED,
-    Item,
     Output,
-    Reference,
     Score,
     Submission,
     SubmissionStatus,
@@ -32,10 +30,10 @@ from app.models import (
     Track,
     utcnow,
 )
+from app.services.tracks import load_references
 from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
 from scorer.profiles import get_profile
-from scorer.references import ReferenceSet
 from scorer.textstats import signature as textstats_signature
 from worker.settings import Settings
 from worker.storage import LocalStorage
@@ -167,32 +165,16 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         test_set = track.test_set_for(submission.language)
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
-        items = session.execute(
-            select(Item.id, Item.input_text)
-            .where(Item.test_set_id == test_set.id)
-            .order_by(Item.position)
-        ).all()
-        item_ids = [item_id for item_id, _ in items]
-        inputs = [text for _, text in items]
-        by_item: dict[int, list[str]] = {item_id: [] for item_id in item_ids}
-        for item_id, text in session.execute(
-            select(Reference.item_id, Reference.text)
-            .join(Item)
-            .where(Item.test_set_id == test_set.id)
-            .order_by(Reference.item_id, Reference.position)
-        ):
-            by_item[item_id].append(text)
-        references = [tuple(by_item[item_id]) for item_id in item_ids]
+        item_ids, references = load_references(session, test_set.id)
         profile = get_profile(track.profile)
         filename = submission.filename
         digest = submission.file_sha256
         language = submission.language
     data = LocalStorage(settings.uploads_path).get(digest)
-    outputs = profile.read_outputs(data, inputs, filename)
-    reference_set = ReferenceSet(references, inputs=inputs)
-    scores = profile.score(outputs, reference_set)
-    annotations = profile.annotate(outputs, reference_set) if profile.annotate else None
-    described = profile.describe(outputs, reference_set) if profile.describe else None
+    outputs = profile.read_outputs(data, references.inputs, filename)
+    scores = profile.score(outputs, references)
+    annotations = profile.annotate(outputs, references) if profile.annotate else None
+    described = profile.describe(outputs, references) if profile.describe else None
     return Result(outputs, item_ids, scores, language, annotations, described or {})
 
 

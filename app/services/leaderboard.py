@@ -8,8 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import DESCRIBED, Score, Submission, SubmissionStatus, System, Track
+from app.services.tracks import load_references
 from scorer.profiles import describe_references, get_profile
-from scorer.references import ReferenceSet
 
 
 @dataclass
@@ -106,7 +106,9 @@ def _row(system: System, submission: Submission, scores: list[Score]) -> Leaderb
 _REFERENCE_ROWS: dict[tuple[int, str], dict[str, dict[str, float]]] = {}
 
 
-def reference_statistics(track: Track, language: str | None = None) -> dict[str, dict[str, float]]:
+def reference_statistics(
+    session: Session, track: Track, language: str | None = None
+) -> dict[str, dict[str, float]]:
     """The "test set all" / "test set rand" rows for a test set, computed once per process."""
     test_set = track.test_set_for(language or default_language(track))
     profile = get_profile(track.profile)
@@ -114,10 +116,6 @@ def reference_statistics(track: Track, language: str | None = None) -> dict[str,
         return {}
     key = (test_set.id, test_set.source_sha256)
     if key not in _REFERENCE_ROWS:
-        items = sorted(test_set.items, key=lambda item: item.position)
-        references = ReferenceSet(
-            [[ref.text for ref in item.references] for item in items],
-            inputs=[item.input_text for item in items],
-        )
+        _, references = load_references(session, test_set.id)
         _REFERENCE_ROWS[key] = describe_references(profile, references)
     return _REFERENCE_ROWS[key]
