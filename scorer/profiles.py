@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -49,10 +50,15 @@ class Profile:
     primary_metric: str | None = None
     """What the leaderboard sorts by by default (E2E Table 8: the normalised average)."""
 
-    @property
+    @cached_property
+    def metric_ids(self) -> dict[str, str]:
+        """Shown name -> registry id of every metric (``BLEU`` -> ``BLEU-sr18`` in sr18)."""
+        return {get_metric(metric).name: metric for metric in self.metrics}
+
+    @cached_property
     def columns(self) -> tuple[str, ...]:
         """Every figure a submission gets, by name, in the order the papers print them."""
-        names = tuple(get_metric(metric).name for metric in self.metrics)
+        names = tuple(self.metric_ids)
         at = (
             self.metrics.index(self.derived_after) + 1
             if self.derived_after in self.metrics
@@ -123,15 +129,13 @@ class Profile:
 
     def higher_is_better(self, name: str) -> bool:
         """Direction of the column ``name`` (SER and the miss/add shares fall as systems improve)."""
-        by_name = {get_metric(metric).name: metric for metric in self.metrics}
-        return name not in by_name or get_metric(by_name[name]).higher_is_better
+        return name not in self.metric_ids or get_metric(self.metric_ids[name]).higher_is_better
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""
         if name == norm_avg.NAME:
             return norm_avg.SIGNATURE
-        by_name = {get_metric(metric).name: metric for metric in self.metrics}
-        return get_metric(by_name[name]).signature
+        return get_metric(self.metric_ids[name]).signature
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
@@ -267,10 +271,7 @@ PROFILES: dict[str, Profile] = {
 
 def metric_id(profile: Profile, wanted: str) -> str | None:
     """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
-    for metric in profile.metrics:
-        if wanted in (metric, get_metric(metric).name):
-            return metric
-    return None
+    return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
 
 
 def get_profile(name: str) -> Profile:
