@@ -63,3 +63,19 @@ class PreparedCache:
                 self._entries.pop(next(iter(self._entries)))
             self._entries[key] = prepare(references)
         return self._entries[key]
+
+
+class LastResult:
+    """One computation's result for the last (outputs, test set) it was asked about: metrics
+    that share one pass (BLEU-sr18 and NIST-sr18; SER and its category shares) run it once."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._value = None
+
+    def get(self, hypotheses: Sequence[str], references: ReferenceSet, compute):
+        """``compute(outputs)`` unless the same outputs and test set were seen last time."""
+        key = (references.digest, references.inputs, tuple(hypotheses))
+        if key != self._key:
+            self._value, self._key = compute(key[2]), key
+        return self._value

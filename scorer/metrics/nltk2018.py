@@ -24,7 +24,7 @@ from itertools import chain, count, repeat
 
 import numpy as np
 
-from scorer.references import PreparedCache, ReferenceSet
+from scorer.references import LastResult, PreparedCache, ReferenceSet
 
 ORDER = 4
 ROW = 2 * ORDER + 2
@@ -86,21 +86,20 @@ def _positions(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 _PREPARED = PreparedCache(size=16)
 """All 13 SR'18 test sets stay prepared (~220 MB in all; Czech, the largest, ~76 MB)."""
-_LAST: tuple[str, tuple[str, ...], np.ndarray, np.ndarray] | None = None
+_LAST = LastResult()
 
 
 def statistics(
     hypotheses: Sequence[str], references: ReferenceSet
 ) -> tuple[np.ndarray, np.ndarray]:
     """(BLEU rows, NIST rows) for every item; the last result is kept, as both metrics ask."""
-    global _LAST
-    key = tuple(hypotheses)
-    if _LAST is not None and _LAST[0] == references.digest and _LAST[1] == key:
-        return _LAST[2], _LAST[3]
-    prepared = _PREPARED.get(references, PreparedReferences)
-    bleu, nist = _rows([h.lower().split() for h in key], prepared)
-    _LAST = (references.digest, key, bleu, nist)
-    return bleu, nist
+    return _LAST.get(
+        hypotheses,
+        references,
+        lambda outputs: _rows(
+            [h.lower().split() for h in outputs], _PREPARED.get(references, PreparedReferences)
+        ),
+    )
 
 
 def _rows(hyps: list[list[str]], ref: PreparedReferences) -> tuple[np.ndarray, np.ndarray]:

@@ -8,37 +8,38 @@ reference set. See ``scorer.semantics.e2e_slots`` for the patterns and rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from scorer import __version__
 from scorer.errors import InputError
 from scorer.metrics import register
 from scorer.metrics.base import Metric
-from scorer.references import ReferenceSet
+from scorer.references import LastResult, ReferenceSet
 from scorer.semantics.e2e_slots import SlotCheck, check_output
 
 KINDS = ("missed", "added", "wrong", "repeated")
 CATEGORIES = ("OK", "A", "M", "A+M")
 SIGNATURE = f"e2e-slot-patterns-v1|name/near literal|lc|nlgboard:{__version__}"
 
-_LAST: tuple[tuple[str, ...], str, list[SlotCheck]] | None = None
+_LAST = LastResult()
 
 
 def slot_checks(hypotheses, references: ReferenceSet) -> list[SlotCheck]:
     """Every output's check against its MR; the last result is kept for the sibling metrics."""
-    global _LAST
     if references.inputs is None:
         raise InputError("the slot error rate needs the test inputs (MRs) beside the references")
-    key = tuple(hypotheses)
-    if _LAST is not None and _LAST[0] == key and _LAST[1] == references.digest:
-        return _LAST[2]
+    return _LAST.get(hypotheses, references, lambda outputs: _check_all(references.inputs, outputs))
+
+
+def _check_all(mrs: Sequence[str], outputs: Sequence[str]) -> list[SlotCheck]:
     checks = []
-    for index, (mr, output) in enumerate(zip(references.inputs, key)):
+    for index, (mr, output) in enumerate(zip(mrs, outputs)):
         try:
             checks.append(check_output(mr, output))
         except ValueError as error:
             raise InputError(f"test item {index + 1}: {error}") from None
-    _LAST = (key, references.digest, checks)
     return checks
 
 
