@@ -213,10 +213,9 @@ STATISTICS = (
 )
 
 
+@cache
 def signature() -> str:
     from importlib.metadata import version
-
-    import wordfreq  # noqa: F401 -- the version is part of the signature
 
     return (
         f"textstats|tok:words+punct|case:kept|delex:name,near|msttr:{SEGMENT}"

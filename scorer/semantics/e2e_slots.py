@@ -25,16 +25,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-SLOTS = (
-    "name",
-    "eatType",
-    "food",
-    "priceRange",
-    "customer rating",
-    "area",
-    "familyFriendly",
-    "near",
-)
 LITERAL_SLOTS = ("name", "near")
 NOT_REPEATED = frozenset({"name"})
 
