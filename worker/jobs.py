@@ -30,13 +30,13 @@ from app.models import (
     Track,
     utcnow,
 )
-from app.services.tracks import load_references
 from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
 from scorer.profiles import get_profile
 from scorer.textstats import signature as textstats_signature
 from worker.settings import Settings
 from worker.storage import LocalStorage
+from worker.testsets import load_references
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import DESCRIBED, Score, Submission, SubmissionStatus, System, Track
-from app.services.tracks import load_references
 from scorer.profiles import describe_references, get_profile
+from worker.testsets import load_references
 
 
 @dataclass

@@ -12,7 +12,6 @@ from app.models import Challenge, Item, Reference, TestSet, Track
 from app.services import DomainError, add_unique
 from scorer.errors import InputError
 from scorer.io import conllu, e2e, sr18
-from scorer.references import ReferenceSet
 
 TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18"}
 """Task kind -> scorer profile. DRS kinds are added with their issue."""
@@ -182,23 +181,3 @@ def import_sr18_test_set(
     session.add(test_set)
     session.flush()
     return test_set
-
-
-def load_references(session: Session, test_set_id: int) -> tuple[list[int], ReferenceSet]:
-    """A test set's item ids in order and its references with the inputs, in two queries."""
-    items = session.execute(
-        select(Item.id, Item.input_text)
-        .where(Item.test_set_id == test_set_id)
-        .order_by(Item.position)
-    ).all()
-    by_item: dict[int, list[str]] = {item_id: [] for item_id, _ in items}
-    for item_id, text in session.execute(
-        select(Reference.item_id, Reference.text)
-        .join(Item)
-        .where(Item.test_set_id == test_set_id)
-        .order_by(Reference.item_id, Reference.position)
-    ):
-        by_item[item_id].append(text)
-    return [item_id for item_id, _ in items], ReferenceSet(
-        (by_item[item_id] for item_id, _ in items), inputs=[text for _, text in items]
-    )
