@@ -268,6 +268,9 @@ PROFILES: dict[str, Profile] = {
     ),
 }
 
+PROFILES["sr-shallow"] = PROFILES["sr-deep"] = PROFILES["sr18"]
+"""DESIGN.md's CLI names the SR'18 profiles by track kind; both score as ``sr18``."""
+
 
 def metric_id(profile: Profile, wanted: str) -> str | None:
     """The registry id of one of ``profile``'s metrics, given its id or its shown name."""

@@ -105,3 +105,16 @@ def test_sr18_profile_reads_text_blocks_and_takes_metric_names(tmp_path):
     unknown = CliRunner().invoke(main, [*args, "--metrics", "METEOR"])
     assert unknown.exit_code == 2
     assert "not in profile sr18 (BLEU, NIST, DIST, DIST_char, coverage)" in unknown.output
+
+
+def test_sr18_profile_is_also_named_by_track_kind(tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("# text = It rains .\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("it rains .\n")
+    for kind in ("sr-shallow", "sr-deep"):
+        args = ["--profile", kind, "--refs", str(refs), "--hyp", str(hyp), "--json"]
+        result = CliRunner().invoke(main, [*args, "--metrics", "DIST"])
+        assert result.exit_code == 0, result.output
+        payload = json.loads(result.output)
+        assert payload["DIST"] == 100.0 and "profile:sr18" in payload["signature"]["DIST"]
