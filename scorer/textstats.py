@@ -300,3 +300,9 @@ def _once(counts: Counter) -> float:
 
 def _sentences(text: str) -> int:
     return max(1, len(SENTENCE_END.findall(text.strip()))) if text.strip() else 0
+
+
+def split_sentences(text: str) -> list[str]:
+    """The text's sentences, split after . ! ? as _sentences counts them."""
+    pieces = re.split(r"(?<=[.!?])\s+", text.strip())
+    return [piece for piece in pieces if piece]

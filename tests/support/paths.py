@@ -43,3 +43,18 @@ def require_binary(name: str, *candidates: str) -> str:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+def require_link_parser() -> None:
+    """The link grammar parser (Debian packages) for D-level; a failure in CI, else a skip."""
+    from scorer import dlevel
+
+    if dlevel.available():
+        return
+    message = (
+        "the link grammar parser is not installed (apt-get install python3-link-grammar "
+        "link-grammar-dictionaries-en; .ci/run installs it)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
