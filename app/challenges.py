@@ -10,9 +10,15 @@ from app.extensions import db
 from app.models import Challenge, Item, Output, Submission, System
 from app.services import DomainError
 from app.services.access import can_see_submission
-from app.services.leaderboard import default_language, leaderboard, reference_statistics
+from app.services.leaderboard import (
+    default_language,
+    dlevel_comparison,
+    leaderboard,
+    reference_statistics,
+)
 from app.services.overview import ordered_tracks, overview
 from app.services.tracks import get_challenge, get_track
+from scorer import dlevel
 from scorer.profiles import get_profile
 from scorer.textstats import STATISTICS
 
@@ -58,6 +64,7 @@ def track(slug: str, track_slug: str):
     sort = request.args.get("sort") if request.args.get("sort") in metrics else None
     profile = get_profile(found.profile)
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
+    reference_rows = reference_statistics(db(), found, language) if rows else {}
     return render_template(
         "challenges/track.html",
         track=found,
@@ -69,8 +76,9 @@ def track(slug: str, track_slug: str):
         language=language,
         test_set=found.test_set_for(language),
         rising={m: profile.higher_is_better(m) for m in metrics},
-        statistics=STATISTICS if any(row.described for row in rows) else (),
-        reference_rows=reference_statistics(db(), found, language) if rows else {},
+        statistics=(STATISTICS + dlevel.SUMMARY) if any(row.described for row in rows) else (),
+        reference_rows=reference_rows,
+        levels=dlevel_comparison(rows, reference_rows),
     )
 
 

@@ -5,10 +5,12 @@
 * textual statistics of the dev references ("all" and one random reference per MR), printed
   beside the paper's Table 10 figures for the *test* set (the test references are held back,
   so these are the same kind of data, not the same data);
-* speed: SER + textual statistics for one E2E-test-sized submission (630 outputs), median of
-  runs, against the ~0.65 s per system of the official slot-error script.
-
-D-level syntactic complexity is not implemented yet (see the issue note).
+* D-level distribution of the dev references (every sentence of every reference), beside the
+  paper's figures for the whole E2E dataset (Sect. 4.3: 46% levels 0-1, 14% level 2, 18% level 3,
+  15% levels 6-7, mean 2.17);
+* speed: SER + textual statistics + D-levels for one E2E-test-sized submission (630 outputs,
+  human references drawn at random, so the hard case for the parser), median of runs, against
+  the ~0.65 s per system of the official slot-error script.
 
 Usage: python benchmarks/e2e_descriptive.py [--runs 7]
 """
@@ -26,12 +28,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scorer import dlevel
 from scorer.io.e2e import read_dataset_csv
 from scorer.profiles import describe_e2e, describe_references, get_profile
 from scorer.references import ReferenceSet
 from scorer.semantics.e2e_slots import categories, check_output, slot_error_rate
+from scorer.textstats import STATISTICS
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
+PAPER_DLEVEL = {  # E2E paper Sect. 4.3, whole dataset
+    "D-level 0-1 %": 46,
+    "D-level 2 %": 14,
+    "D-level 3 %": 18,
+    "D-level 6-7 %": 15,
+    "D-level mean": 2.17,
+}
 PAPER_TABLE_10 = {  # test set all / test set rand
     "distinct tokens": (1079, 542),
     "distinct trigrams": (16797, 5166),
@@ -59,12 +70,29 @@ def main() -> None:
     references = ReferenceSet((item.references for item in items), inputs=[i.input for i in items])
     rows = describe_references(get_profile("e2e"), references)
     print(f"{'statistic':18} {'dev all':>10} {'dev rand':>10}   paper test all / rand")
-    for name in rows["test set all"]:
+    for name in STATISTICS:
         paper = PAPER_TABLE_10.get(name)
         print(
             f"{name:18} {rows['test set all'][name]:10.3f} {rows['test set rand'][name]:10.3f}"
             + (f"   {paper[0]} / {paper[1]}" if paper else "")
         )
+
+    every = rows["test set all"]
+    if "D-level mean" in every:
+        print(
+            f"D-level of the dev references ({every['D-level sentences']:.0f} sentences, "
+            f"{every['D-level unparsed']:.0f} unparsed), paper's whole dataset in brackets:"
+        )
+        print(
+            "  "
+            + ", ".join(f"{name} {every[name]:.2f} ({PAPER_DLEVEL[name]})" for name in PAPER_DLEVEL)
+        )
+        print(
+            "  by level: "
+            + ", ".join(f"{lvl}: {every[f'D-level {lvl} %']:.1f}%" for lvl in dlevel.LEVELS)
+        )
+    else:
+        print("D-level not computed: the link grammar parser is not installed")
 
     rng = random.Random(0)
     order = [k % len(items) for k in range(630)]
@@ -79,7 +107,7 @@ def main() -> None:
         describe_e2e(outputs, submission)
         timings.append(time.perf_counter() - start)
     print(
-        f"630 outputs, SER + textual statistics: median {statistics.median(timings):.2f} s "
+        f"630 outputs, SER + textual statistics + D-level: median {statistics.median(timings):.2f} s "
         f"(runs: {', '.join(f'{t:.2f}' for t in timings)}); SER of this sample "
         f"{slot_error_rate(sers):.2f}%"
     )

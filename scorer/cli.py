@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from scorer.errors import InputError
-from scorer.profiles import PROFILES, Profile, get_profile, metric_id
+from scorer.profiles import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.references import ReferenceSet
 
 
@@ -40,6 +40,11 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     type=click.Path(exists=True, path_type=Path),
     help="A second output file: paired bootstrap (1,000 resamples) of HYP minus this one.",
 )
+@click.option(
+    "--describe",
+    is_flag=True,
+    help="Also the textual statistics and D-levels of HYP (E2E Tables 9-10; a few seconds).",
+)
 def main(
     profile_name: str,
     refs_path: Path,
@@ -47,6 +52,7 @@ def main(
     as_json: bool,
     metrics: str | None,
     compare_path: Path | None,
+    describe: bool,
 ):
     """Score HYP against REFS with the track profile PROFILE."""
     profile = _restrict(get_profile(profile_name), metrics)
@@ -68,16 +74,33 @@ def main(
         _print_comparison(profile, outputs, other, references, as_json)
         return
     scores = profile.score(outputs, references)
+    described = _described(profile, outputs, references) if describe else {}
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}
         result["signature"] = {score.metric: score.signature for score in scores}
+        if described:
+            result["described"] = described
+            result["described_signature"] = described_signature()
         click.echo(json.dumps(result, ensure_ascii=False))
         return
-    width = max(len(score.metric) for score in scores)
+    width = max(len(name) for name in [*(score.metric for score in scores), *described])
     for score in scores:
         click.echo(f"{score.metric:<{width}}  {score.value:.4f}")
+    for name, value in described.items():
+        click.echo(f"{name:<{width}}  {value:.4f}")
     for score in scores:
         click.echo(f"# {score.metric}: {score.signature}")
+    if described:
+        click.echo(f"# described: {described_signature()}")
+
+
+def _described(profile: Profile, outputs, references: ReferenceSet) -> dict[str, float]:
+    if profile.describe is None or references.inputs is None:
+        raise click.UsageError(
+            f"--describe needs a profile with textual statistics and MRs in REFS "
+            f"(profile {profile.name} has {'none' if profile.describe is None else 'no MRs'})"
+        )
+    return profile.describe(outputs, references) or {}
 
 
 def _print_comparison(profile, outputs, other, references, as_json: bool) -> None:

@@ -41,12 +41,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 
 log = logging.getLogger(__name__)
 
 LEVELS = tuple(range(8))
+SUMMARY = ("D-level mean", "D-level 0-1 %", "D-level 0-2 %", "D-level 6-7 %")
+"""The columns Table 9 and Figure 4 report; the full distribution has one more per level."""
 MAX_PROCESSES = 4
 POOL_MIN_SENTENCES = 200
 MAX_WORDS = 60
@@ -143,7 +146,8 @@ def _linkgrammar():
 def _parser():
     lg = _linkgrammar()
     try:
-        dictionary = lg.Dictionary("en")
+        with _quiet_stdout():
+            dictionary = lg.Dictionary("en")
     except lg.LG_Error as error:
         raise ParserUnavailable(f"link grammar English dictionary: {error}") from None
     options = [
@@ -151,6 +155,20 @@ def _parser():
         lg.ParseOptions(verbosity=0, min_null_count=1, max_null_count=MAX_NULLS, **PARSE),
     ]
     return lg, dictionary, options
+
+
+@contextmanager
+def _quiet_stdout():
+    """The library prints a locale notice on file descriptor 1 while loading the dictionary,
+    which would corrupt ``nlg-score --json``; send it to stderr instead."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def available() -> bool:

@@ -6,6 +6,7 @@ app, the worker and ``nlg-score`` resolve the same behaviour from one name.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,8 @@ from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
 from scorer.normalise import normalise_e2e, normalise_sr18
 from scorer.references import ReferenceSet, as_reference_set
+
+log = logging.getLogger(__name__)
 
 JVM_METRICS = frozenset({"METEOR"})
 """Metrics computed in a Java process: started first, so Python metrics run meanwhile."""
@@ -159,13 +162,29 @@ def annotate_slot_errors(
 
 
 def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, float] | None:
-    """Lexical statistics of texts, one per test item, names delexicalised with the item's MR."""
+    """Lexical statistics and D-levels of texts, one per test item, names delexicalised with the
+    item's MR. D-levels are left out (with a warning) where the link parser is not installed."""
     if references.inputs is None:
         return None
+    from scorer import dlevel
     from scorer.semantics.e2e_slots import delexicalise
     from scorer.textstats import text_statistics
 
-    return text_statistics([delexicalise(mr, t) for mr, t in zip(references.inputs, texts)])
+    delexicalised = [delexicalise(mr, t) for mr, t in zip(references.inputs, texts)]
+    result = text_statistics(delexicalised)
+    if dlevel.available():
+        result.update(dlevel.distribution(dlevel.text_levels(delexicalised)))
+    else:
+        log.warning("D-level left out: the link grammar parser is not installed")
+    return result
+
+
+def described_signature() -> str:
+    """The signature of what describe_e2e computes on this machine."""
+    from scorer import dlevel
+    from scorer.textstats import signature
+
+    return signature() + (f"|{dlevel.signature()}" if dlevel.available() else "")
 
 
 REFERENCE_SEED = 2018

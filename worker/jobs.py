@@ -27,13 +27,13 @@ from app.models import (
     Submission,
     SubmissionStatus,
     System,
+    TestSet,
     Track,
     utcnow,
 )
 from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
-from scorer.profiles import get_profile
-from scorer.textstats import signature as textstats_signature
+from scorer.profiles import describe_references, described_signature, get_profile
 from worker.settings import Settings
 from worker.storage import LocalStorage
 from worker.testsets import load_references
@@ -170,12 +170,32 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         filename = submission.filename
         digest = submission.file_sha256
         language = submission.language
+        test_set_id, reference_signature = test_set.id, test_set.described_signature
     data = LocalStorage(settings.uploads_path).get(digest)
     outputs = profile.read_outputs(data, references.inputs, filename)
     scores = profile.score(outputs, references)
     annotations = profile.annotate(outputs, references) if profile.annotate else None
     described = profile.describe(outputs, references) if profile.describe else None
+    if described and reference_signature != described_signature():
+        describe_test_set(settings, test_set_id, profile, references)
     return Result(outputs, item_ids, scores, language, annotations, described or {})
+
+
+def describe_test_set(settings: Settings, test_set_id: int, profile, references) -> None:
+    """Store the references' rows of the textual statistics, once per test set and signature.
+
+    Done by the first job that scores against the test set, not by the page that shows them; a
+    failure here is logged and leaves the submission's own scores alone."""
+    try:
+        rows = describe_references(profile, references)
+        with session_scope(settings.database_url) as session:
+            session.execute(
+                update(TestSet)
+                .where(TestSet.id == test_set_id)
+                .values(described=rows, described_signature=described_signature())
+            )
+    except Exception:
+        log.exception("test set %s: describing the references failed", test_set_id)
 
 
 def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
@@ -196,7 +216,7 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
             for score in result.scores
         )
         if result.described:
-            signature = textstats_signature()
+            signature = described_signature()
             session.add_all(
                 Score(
                     submission_id=claim.submission_id,

@@ -10,7 +10,7 @@ from app.models import Submission, User
 from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.accounts import user_for_token
-from app.services.leaderboard import default_language, leaderboard
+from app.services.leaderboard import default_language, leaderboard, reference_statistics
 from app.services.overview import overview
 from app.services.submissions import submit_output
 from app.services.tracks import get_challenge, get_track
@@ -139,9 +139,11 @@ def get_leaderboard(slug: str, track_slug: str):
                     "late": row.is_late,
                     "scores": row.scores,
                     "signatures": row.signatures,
+                    "described": row.described,
                 }
                 for row in rows
             ],
+            "references": reference_statistics(db(), track, language),
         }
     )
 

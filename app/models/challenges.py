@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.models.base import Base, UTCDateTime, utcnow
@@ -75,6 +75,10 @@ class TestSet(Base):
     language: Mapped[str] = mapped_column(String(16))
     source_sha256: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # The references' textual statistics (E2E "test set all" / "test set rand"), written by the
+    # worker: with D-level they take seconds to minutes, too long for a page view.
+    described: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    described_signature: Mapped[str | None] = mapped_column(String(300), nullable=True)
 
     track: Mapped[Track] = relationship(back_populates="test_sets")
     items: Mapped[list[Item]] = relationship(

@@ -8,8 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import DESCRIBED, Score, Submission, SubmissionStatus, System, Track
-from scorer.profiles import describe_references, get_profile
-from worker.testsets import load_references
+from scorer.profiles import get_profile
 
 
 @dataclass
@@ -103,19 +102,37 @@ def _row(system: System, submission: Submission, scores: list[Score]) -> Leaderb
     )
 
 
-_REFERENCE_ROWS: dict[tuple[int, str], dict[str, dict[str, float]]] = {}
-
-
 def reference_statistics(
     session: Session, track: Track, language: str | None = None
 ) -> dict[str, dict[str, float]]:
-    """The "test set all" / "test set rand" rows for a test set, computed once per process."""
+    """The "test set all" / "test set rand" rows, as the worker stored them (empty until the
+    first submission against the test set is scored)."""
     test_set = track.test_set_for(language or default_language(track))
-    profile = get_profile(track.profile)
-    if test_set is None or profile.describe is None:
-        return {}
-    key = (test_set.id, test_set.source_sha256)
-    if key not in _REFERENCE_ROWS:
-        _, references = load_references(session, test_set.id)
-        _REFERENCE_ROWS[key] = describe_references(profile, references)
-    return _REFERENCE_ROWS[key]
+    return dict(test_set.described or {}) if test_set is not None else {}
+
+
+@dataclass(frozen=True)
+class LevelComparison:
+    """D-level distributions side by side and KS tests between each pair (E2E Fig. 4, A.7)."""
+
+    labels: list[str]
+    shares: list[list[float]]
+    tests: list[list[tuple[float, float]]]
+
+
+def dlevel_comparison(
+    rows: list[LeaderboardRow], reference_rows: dict[str, dict[str, float]]
+) -> LevelComparison | None:
+    from scorer import dlevel
+
+    described = [(label, values) for label, values in reference_rows.items()]
+    described += [(row.system, row.described) for row in rows]
+    described = [(label, v) for label, v in described if v.get("D-level sentences")]
+    if not described:
+        return None
+    counts = [dlevel.counts_from(values) for _, values in described]
+    return LevelComparison(
+        labels=[label for label, _ in described],
+        shares=[[values[f"D-level {lvl} %"] for lvl in dlevel.LEVELS] for _, values in described],
+        tests=[[dlevel.ks_test(a, b) for b in counts] for a in counts],
+    )

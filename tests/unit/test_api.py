@@ -4,6 +4,8 @@ from sqlalchemy import func, select
 
 from app.db import session_scope
 from app.models import Submission, SubmissionStatus
+from app.models import TestSet as StoredTestSet
+from tests.support.paths import require_link_parser
 from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
 
 URL = "/api/v1/challenges/demo/tracks/main/submissions"
@@ -148,6 +150,32 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
     assert "sort=SER&amp;order=asc" in page and "sort=BLEU&amp;order=desc" in page  # best first
     assert "<h2>Textual statistics</h2>" in page
     assert "test set all" in page and "test set rand" in page and "MSTTR-50" in page
+
+
+def test_track_page_compares_d_level_distributions(app, client, settings):
+    require_link_parser()
+    demo_track(settings)
+    token_a = participant(settings, "a@x.org", team="A")
+    token_b = participant(settings, "b@x.org", team="B")
+    simple = b"\n".join(b"It is a pub." for _ in range(10)) + b"\n"
+    assert post(client, token_a, system="good").status_code == 202
+    assert post(client, token_b, data=simple, system="simple").status_code == 202
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
+
+    with session_scope(settings.database_url) as session:
+        test_set = session.scalars(select(StoredTestSet)).one()
+        assert "dlevel:linkgrammar" in test_set.described_signature
+        assert test_set.described["test set all"]["D-level sentences"] > 0
+    board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
+    assert board["references"]["test set rand"]["D-level sentences"] > 0
+    simple_row = next(row for row in board["rows"] if row["system"] == "simple")
+    assert simple_row["described"]["D-level 0 %"] == 100.0
+    page = client.get("/challenges/demo/tracks/main").data.decode()
+    assert "Syntactic complexity (D-level)" in page and 'id="ks-tests"' in page
+    ks_table = page[page.index('id="ks-tests"') :]
+    assert ks_table.count("<tr><td>") == 4  # test set all, test set rand, good, simple
 
 
 def test_outputs_page_shows_slot_errors_to_the_team_only(app, client, settings):

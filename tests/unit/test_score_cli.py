@@ -3,7 +3,7 @@ import json
 from click.testing import CliRunner
 
 from scorer.cli import main
-from tests.support.paths import e2e_file, require_binary
+from tests.support.paths import e2e_file, require_binary, require_link_parser
 
 NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg", "SER", "OK%", "A%", "M%", "A+M%"]
 
@@ -118,3 +118,32 @@ def test_sr18_profile_is_also_named_by_track_kind(tmp_path):
         assert result.exit_code == 0, result.output
         payload = json.loads(result.output)
         assert payload["DIST"] == 100.0 and "profile:sr18" in payload["signature"]["DIST"]
+
+
+def test_describe_adds_textual_statistics_and_d_levels(tmp_path):
+    require_link_parser()
+    refs = tmp_path / "refs.csv"
+    refs.write_text(
+        'mr,ref\n"name[The Eagle], eatType[pub]","The Eagle is a pub."\n'
+        '"name[Aromi], eatType[coffee shop]","If you like coffee, try Aromi."\n'
+    )
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("The Eagle is a pub.\nIf you like coffee, try Aromi.\n")
+    args = ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp), "--metrics", "BLEU"]
+    result = CliRunner().invoke(main, [*args, "--describe", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["described"]["D-level 0 %"] == 50.0 and payload["described"]["D-level 5 %"] == 50
+    assert payload["described"]["tokens"] == 13  # "X-name is a pub ." + 8
+    assert "dlevel:linkgrammar" in payload["described_signature"]
+    plain = CliRunner().invoke(main, [*args, "--describe"])
+    assert "D-level mean" in plain.output and "# described: textstats|" in plain.output
+
+
+def test_describe_needs_mrs(tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("a b c\n")
+    result = CliRunner().invoke(
+        main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(refs), "--describe"]
+    )
+    assert result.exit_code == 2 and "--describe needs" in result.output
