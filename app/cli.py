@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
 from app.services import DomainError
 from app.services.accounts import create_user, find_or_create_team
+from app.services.leaderboard import leaderboard_outputs
 from app.services.submissions import submit_output
 from app.services.tracks import (
     SR18_TITLES,
@@ -25,6 +27,7 @@ from app.services.tracks import (
     import_sr18_test_set,
 )
 from scorer.errors import InputError
+from scorer.similarity import similarity_matrix
 from worker.jobs import score_submission
 from worker.queues import EmbeddedQueue
 from worker.runner import run_worker
@@ -172,6 +175,54 @@ def track_import(
     click.echo(
         f"track {challenge_slug}/{track_slug} ({test_language}): {n_items} items, {n_refs} references"
     )
+
+
+@track.command("similarity")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", default=None, help="Test set of a multilingual track.")
+@click.option("--all", "include_secondary", is_flag=True, help="Secondary systems too.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def track_similarity(
+    challenge_slug: str,
+    track_slug: str,
+    language: str | None,
+    include_secondary: bool,
+    as_json: bool,
+) -> None:
+    """How similar the systems' outputs are to each other (E2E paper Sect. 8.3, Figure 5).
+
+    Scores every pair of systems' latest scored outputs with the overlap metrics (minutes for
+    twenty systems: run it on the worker host, not in a request)."""
+    settings = _settings()
+    try:
+        with session_scope(settings.database_url) as session:
+            found = get_track(session, challenge_slug, track_slug)
+            systems, references, profile = leaderboard_outputs(
+                session, found, language, include_secondary
+            )
+    except DomainError as error:
+        _fail(error)
+    if len(systems) < 2:
+        _fail(DomainError(f"similarity needs two scored systems, {len(systems)} found"))
+    try:
+        matrix = similarity_matrix(profile, systems, references)
+    except ValueError as error:
+        _fail(error)
+    if as_json:
+        click.echo(json.dumps(matrix.as_dict(), ensure_ascii=False))
+        return
+    width = max(len(name) for name in matrix.rows)
+    click.echo(
+        "reference / tested".ljust(width) + "  " + "  ".join(f"{t:>8.8}" for t in matrix.tested)
+    )
+    for name, row in zip(matrix.rows, matrix.values):
+        cells = "  ".join(f"{'-':>8}" if v is None else f"{v:8.4f}" for v in row)
+        click.echo(f"{name:<{width}}  {cells}")
+    click.echo("mean similarity to the other systems:")
+    for name in sorted(matrix.tested, key=lambda n: -(matrix.mean(n) or 0.0)):
+        click.echo(f"  {name:<{width}}  {matrix.mean(name):.4f}")
+    click.echo(f"# {matrix.signature}")
 
 
 @click.group(cls=AppGroup)

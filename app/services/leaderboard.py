@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import DESCRIBED, Score, Submission, SubmissionStatus, System, Track
-from scorer.profiles import get_profile
+from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, System, Track
+from app.services import DomainError
+from scorer.profiles import Profile, get_profile
+from scorer.references import ReferenceSet
+from worker.testsets import load_references
 
 
 @dataclass
@@ -136,3 +139,26 @@ def dlevel_comparison(
         shares=[[values[f"D-level {lvl} %"] for lvl in dlevel.LEVELS] for _, values in described],
         tests=[[dlevel.ks_test(a, b) for b in counts] for a in counts],
     )
+
+
+def leaderboard_outputs(
+    session: Session, track: Track, language: str | None = None, include_secondary: bool = False
+) -> tuple[dict[str, list[str]], ReferenceSet, Profile]:
+    """The outputs behind each leaderboard row (system name -> outputs in test order), with
+    the test set's references: what system-similarity needs."""
+    language = language or default_language(track)
+    test_set = track.test_set_for(language)
+    if test_set is None:
+        raise DomainError(f"track {track.slug!r} has no {language!r} test set")
+    _, rows = leaderboard(session, track, language=language, include_secondary=include_secondary)
+    item_ids, references = load_references(session, test_set.id)
+    position = {item_id: k for k, item_id in enumerate(item_ids)}
+    systems = {}
+    for row in rows:
+        texts = [""] * len(item_ids)
+        for item_id, text in session.execute(
+            select(Output.item_id, Output.text).where(Output.submission_id == row.submission_id)
+        ):
+            texts[position[item_id]] = text
+        systems[row.system] = texts
+    return systems, references, get_profile(track.profile)
