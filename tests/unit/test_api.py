@@ -125,16 +125,21 @@ def test_submission_after_deadline_is_accepted_and_marked_late(client, settings)
     assert status.json["late"] is True
 
 
-def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app, client, settings):
+def score_good_and(app, client, settings, system: str, line: bytes) -> None:
+    """Team A's demo baseline as "good" and team B's ``line`` on every item as ``system``, scored."""
     demo_track(settings)
     token_a = participant(settings, "a@x.org", team="A")
     token_b = participant(settings, "b@x.org", team="B")
-    worse = b"\n".join(b"A place." for _ in range(10)) + b"\n"
+    other = b"\n".join(line for _ in range(10)) + b"\n"
     assert post(client, token_a, system="good").status_code == 202
-    assert post(client, token_b, data=worse, system="worse").status_code == 202
+    assert post(client, token_b, data=other, system=system).status_code == 202
     queue = app.extensions["nlgboard.queue"]
     queue.start()
     queue.join()
+
+
+def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app, client, settings):
+    score_good_and(app, client, settings, "worse", b"A place.")
 
     board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
     overlap = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg"]
@@ -154,15 +159,7 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
 
 def test_track_page_compares_d_level_distributions(app, client, settings):
     require_link_parser()
-    demo_track(settings)
-    token_a = participant(settings, "a@x.org", team="A")
-    token_b = participant(settings, "b@x.org", team="B")
-    simple = b"\n".join(b"It is a pub." for _ in range(10)) + b"\n"
-    assert post(client, token_a, system="good").status_code == 202
-    assert post(client, token_b, data=simple, system="simple").status_code == 202
-    queue = app.extensions["nlgboard.queue"]
-    queue.start()
-    queue.join()
+    score_good_and(app, client, settings, "simple", b"It is a pub.")
 
     with session_scope(settings.database_url) as session:
         test_set = session.scalars(select(StoredTestSet)).one()
