@@ -33,6 +33,7 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import logging
+import math
 import multiprocessing
 import os
 import re
@@ -44,6 +45,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+
+from scorer.textstats import split_sentences
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +107,7 @@ NOUN_ING = frozenset(
 )
 PHRASE_END = frozenset([".", ",", ";", ":", "!", "?", "of", "and", "or", "but", "right-wall"])
 LABEL = re.compile(r"^[hd]?([A-Z]+)(.*)$")
+TAG = re.compile(r"\.([a-z][a-z-]*)$")
 SUFFIX = re.compile(r"(?:\[[^\]]*\]|\.[a-z][a-z-]*)$")
 
 
@@ -208,8 +212,8 @@ class Parse:
         return any(k.left == word and self.words[k.right] not in ".,;!?" for k in self.links)
 
     def is_subject(self, word: int) -> bool:
-        """True if ``word`` is the (non-inverted) subject of a verb."""
-        return any(k.left == word for k in self.links_of("S") if not k.sub.startswith("I"))
+        """True if ``word`` is the subject of a verb (inverted subjects are links of type SI)."""
+        return any(k.left == word for k in self.links_of("S"))
 
 
 def _merge(left: str, right: str) -> tuple[str, str]:
@@ -230,9 +234,10 @@ def parse(sentence: str) -> Parse:
     """The parser's best linkage: with every word linked if it can, else with as few words left
     out as it can up to MAX_NULLS (a separate pass: searching null counts is the slow part)."""
     lg, dictionary, options = _parser()
+    text = for_parser(sentence)
     linkage = None
     for option in options:
-        linkage = next(iter(lg.Sentence(for_parser(sentence), dictionary, option).parse()), None)
+        linkage = next(iter(lg.Sentence(text, dictionary, option).parse()), None)
         if linkage is not None:
             break
     if linkage is None:
@@ -264,7 +269,7 @@ def _matches(sub: str, wanted: str) -> bool:
 
 def _tag(word: str) -> str:
     """The link grammar subscript: "v", "v-d", "g", "n" ... ("" if none)."""
-    match = re.search(r"\.([a-z][a-z-]*)$", word)
+    match = TAG.search(word)
     return match.group(1) if match else ""
 
 
@@ -296,8 +301,10 @@ def structures(p: Parse) -> list[tuple[int, str]]:
             found.append((3, "object relative clause"))  # ", which ..." after the main clause
         else:
             found.append((2, "coordinated clauses"))
-    for noun, name in _relative_clauses(p):
-        found.append((6, f"subject {name}") if p.is_subject(noun) else (3, f"object {name}"))
+    for noun in _relative_clause_heads(p):
+        found.append(
+            (6, "subject relative clause") if p.is_subject(noun) else (3, "object relative clause")
+        )
     found += [(3, "that-clause object") for _ in p.links_of("TH")]
     found += [(3, "finite clause object") for k in p.links_of("C", "e") if verb[k.left]]
     found += [(3, "wh-clause object") for _ in p.links_of("QI")]
@@ -316,14 +323,15 @@ def structures(p: Parse) -> list[tuple[int, str]]:
     return found
 
 
-def _relative_clauses(p: Parse) -> Iterable[tuple[int, str]]:
+def _relative_clause_heads(p: Parse) -> Iterable[int]:
+    """The nouns a relative clause modifies: "which/that" (R), ", which" (MX*r), "where" (M)."""
     for k in p.links_of("R"):
-        yield k.left, "relative clause"
+        yield k.left
     for k in p.links_of("MX", "*r"):
-        yield k.left, "relative clause"
+        yield k.left
     for k in p.links_of("M"):
         if p.words[k.right] in RELATIVE_WORDS:
-            yield k.left, "relative clause"
+            yield k.left
 
 
 def _ing_phrases(p: Parse) -> Iterable[int]:
@@ -364,8 +372,6 @@ def sentence_level(sentence: str) -> int | None:
 def text_levels(texts: Sequence[str]) -> list[int | None]:
     """Every sentence's level, texts in order. Each distinct sentence is parsed once, on all
     cores when there are enough of them (parsing is ~5 ms a sentence; the binding holds the GIL)."""
-    from scorer.textstats import split_sentences
-
     sentences = [s for text in texts for s in split_sentences(text)]
     distinct = list(dict.fromkeys(sentences))
     levels = dict(zip(distinct, _levels(distinct)))
@@ -435,8 +441,6 @@ def ks_test(a: Sequence[int], b: Sequence[int]) -> tuple[float, float]:
 
 def bhattacharyya(a: Sequence[int], b: Sequence[int]) -> float:
     """Bhattacharyya distance between two level distributions (Figure A.8)."""
-    import math
-
     na, nb = sum(a), sum(b)
     if not na or not nb:
         return 0.0
