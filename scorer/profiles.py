@@ -190,6 +190,12 @@ def described_signature() -> str:
 REFERENCE_SEED = 2018
 
 
+def random_references(references: ReferenceSet) -> list[str]:
+    """One reference per item, drawn with the fixed seed: the E2E paper's "test set rand"."""
+    rng = random.Random(REFERENCE_SEED)
+    return [rng.choice(refs) for refs in references]
+
+
 def describe_references(profile: Profile, references: ReferenceSet) -> dict[str, dict[str, float]]:
     """The two reference rows of E2E Tables 9-10: every reference ("test set all") and one
     reference per item drawn with a fixed seed ("test set rand")."""
@@ -197,8 +203,7 @@ def describe_references(profile: Profile, references: ReferenceSet) -> dict[str,
         return {}
     pairs = [(mr, ref) for mr, refs in zip(references.inputs, references) for ref in refs]
     flat = ReferenceSet(([ref] for _, ref in pairs), inputs=[mr for mr, _ in pairs])
-    rng = random.Random(REFERENCE_SEED)
-    drawn = [rng.choice(refs) for refs in references]
+    drawn = random_references(references)
     return {
         "test set all": profile.describe([ref for _, ref in pairs], flat) or {},
         "test set rand": profile.describe(drawn, references) or {},

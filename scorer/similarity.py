@@ -13,12 +13,11 @@ outputs come to each of the other systems' outputs, taken as references.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import REFERENCE_SEED, Profile
+from scorer.profiles import Profile, random_references
 from scorer.references import ReferenceSet
 from scorer.semantics.e2e_slots import delexicalise
 
@@ -68,11 +67,10 @@ def similarity_matrix(
         name: [delexicalise(mr, text) for mr, text in zip(mrs, outputs)]
         for name, outputs in systems.items()
     }
-    rng = random.Random(REFERENCE_SEED)
     reference_sides = {
         "test set all": [[delexicalise(mr, r) for r in refs] for mr, refs in zip(mrs, references)],
         "test set rand": [
-            [delexicalise(mr, rng.choice(refs))] for mr, refs in zip(mrs, references)
+            [delexicalise(mr, ref)] for mr, ref in zip(mrs, random_references(references))
         ],
     }
     reference_sides |= {name: [[text] for text in outputs] for name, outputs in delex.items()}
