@@ -39,7 +39,11 @@ def require_binary(name: str, *candidates: str) -> str:
         found = shutil.which(candidate) or (candidate if Path(candidate).is_file() else None)
         if found:
             return found
-    message = f"{name} is not installed (Debian package; .ci/run installs it)"
+    _missing(f"{name} is not installed (Debian package; .ci/run installs it)")
+
+
+def _missing(message: str) -> None:
+    """In CI a missing Debian package is a failure (.ci/run installs it); elsewhere a skip."""
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
@@ -49,12 +53,8 @@ def require_link_parser() -> None:
     """The link grammar parser (Debian packages) for D-level; a failure in CI, else a skip."""
     from scorer import dlevel
 
-    if dlevel.available():
-        return
-    message = (
-        "the link grammar parser is not installed (apt-get install python3-link-grammar "
-        "link-grammar-dictionaries-en; .ci/run installs it)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    if not dlevel.available():
+        _missing(
+            "the link grammar parser is not installed (apt-get install python3-link-grammar "
+            "link-grammar-dictionaries-en; .ci/run installs it)"
+        )

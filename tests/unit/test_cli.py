@@ -69,43 +69,19 @@ def test_challenge_track_user_and_baseline(runner, settings):
 def test_track_import_with_inputs_orders_items_and_reports_missing(runner, settings, tmp_path):
     runner.invoke(args=["challenge", "create", "demo", "--title", "Demo"])
     inputs = tmp_path / "inputs.csv"
+    import_args = ["track", "import", "demo", "t", "--kind", "e2e", "--inputs", str(inputs)]
+    import_args += ["--refs", str(DEMO_DATA / "references.csv")]
     inputs.write_text(
         'MR\n"name[Rosemary], eatType[coffee shop], priceRange[high], '
         'area[city centre]"\n"name[Nowhere]"\n'
     )
-    result = runner.invoke(
-        args=[
-            "track",
-            "import",
-            "demo",
-            "t",
-            "--kind",
-            "e2e",
-            "--inputs",
-            str(inputs),
-            "--refs",
-            str(DEMO_DATA / "references.csv"),
-        ]
-    )
+    result = runner.invoke(args=import_args)
     assert result.exit_code == 1
     assert "inputs.csv, line 3: 1 input MR(s) have no references" in result.output
     inputs.write_text(
         'MR\n"name[Rosemary], eatType[coffee shop], priceRange[high], area[city centre]"\n'
     )
-    result = runner.invoke(
-        args=[
-            "track",
-            "import",
-            "demo",
-            "t",
-            "--kind",
-            "e2e",
-            "--inputs",
-            str(inputs),
-            "--refs",
-            str(DEMO_DATA / "references.csv"),
-        ]
-    )
+    result = runner.invoke(args=import_args)
     assert result.exit_code == 0 and "1 items, 2 references" in result.output
 
 
