@@ -33,7 +33,8 @@ from app.models import (
 )
 from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
-from scorer.profiles import describe_references, described_signature, get_profile
+from scorer.profiles import Profile, describe_references, described_signature, get_profile
+from scorer.references import ReferenceSet
 from worker.settings import Settings
 from worker.storage import LocalStorage
 from worker.testsets import load_references
@@ -61,6 +62,8 @@ class Result:
     annotations: list[list[str]] | None
     described: dict[str, float]
     """Descriptive statistics of the outputs (E2E Tables 9-10), stored under DESCRIBED."""
+    undescribed: tuple[int, Profile, ReferenceSet] | None = None
+    """The test set, when its references' statistics are missing or out of date."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,10 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
         except Exception:
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
-        return _finish_scored(settings, claim, result)
+        outcome = _finish_scored(settings, claim, result)
+    if outcome == "scored" and result.undescribed is not None:
+        describe_test_set(settings, *result.undescribed)  # after the team has its scores
+    return outcome
 
 
 def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
@@ -176,16 +182,25 @@ def _compute(settings: Settings, submission_id: int) -> Result:
     scores = profile.score(outputs, references)
     annotations = profile.annotate(outputs, references) if profile.annotate else None
     described = profile.describe(outputs, references) if profile.describe else None
-    if described and reference_signature != described_signature():
-        describe_test_set(settings, test_set_id, profile, references)
-    return Result(outputs, item_ids, scores, language, annotations, described or {})
+    stale = bool(described) and reference_signature != described_signature()
+    return Result(
+        outputs,
+        item_ids,
+        scores,
+        language,
+        annotations,
+        described or {},
+        undescribed=(test_set_id, profile, references) if stale else None,
+    )
 
 
-def describe_test_set(settings: Settings, test_set_id: int, profile, references) -> None:
+def describe_test_set(
+    settings: Settings, test_set_id: int, profile: Profile, references: ReferenceSet
+) -> None:
     """Store the references' rows of the textual statistics, once per test set and signature.
 
-    Done by the first job that scores against the test set, not by the page that shows them; a
-    failure here is logged and leaves the submission's own scores alone."""
+    Done by the first job that scores against the test set, after its scores are written, not
+    by the page that shows them; a failure here is logged and changes no submission."""
     try:
         rows = describe_references(profile, references)
         with session_scope(settings.database_url) as session:
