@@ -128,9 +128,8 @@ def dlevel_comparison(
 ) -> LevelComparison | None:
     from scorer import dlevel
 
-    described = [(label, values) for label, values in reference_rows.items()]
-    described += [(row.system, row.described) for row in rows]
-    described = [(label, v) for label, v in described if v.get("D-level sentences")]
+    candidates = [*reference_rows.items(), *((row.system, row.described) for row in rows)]
+    described = [(label, v) for label, v in candidates if v.get("D-level sentences")]
     if not described:
         return None
     counts = [dlevel.counts_from(values) for _, values in described]
