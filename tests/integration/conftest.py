@@ -119,8 +119,9 @@ def make_stack(tmp_path: Path, request) -> Iterator:
                 os.killpg(process.pid, signal.SIGTERM)
                 try:
                     process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
+                except subprocess.TimeoutExpired:  # still finishing a job (warm shutdown)
                     os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
     for cleanup in reversed(cleanups):
         cleanup()
 
