@@ -15,6 +15,7 @@ from app.services.leaderboard import (
     dlevel_comparison,
     leaderboard,
     reference_statistics,
+    subset_tables,
 )
 from app.services.overview import ordered_tracks, overview
 from app.services.tracks import get_challenge, get_track
@@ -65,6 +66,9 @@ def track(slug: str, track_slug: str):
     profile = get_profile(found.profile)
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
     reference_rows = reference_statistics(db(), found, language) if rows else {}
+    challenge_sets, other_subsets = (
+        subset_tables(db(), found, metrics, rows, language) if rows else ([], [])
+    )
     return render_template(
         "challenges/track.html",
         track=found,
@@ -79,6 +83,9 @@ def track(slug: str, track_slug: str):
         statistics=(STATISTICS + dlevel.SUMMARY) if any(row.described for row in rows) else (),
         reference_rows=reference_rows,
         levels=dlevel_comparison(rows, reference_rows),
+        challenge_sets=challenge_sets,
+        subset_tables=other_subsets,
+        absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
     )
 
 

@@ -15,6 +15,7 @@ from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
 from app.services import DomainError
 from app.services.accounts import create_user, find_or_create_team
+from app.services.drs import STANDARD, import_challenge_set, import_drs_test_set
 from app.services.leaderboard import leaderboard_outputs
 from app.services.submissions import submit_output
 from app.services.tracks import (
@@ -120,7 +121,18 @@ def track() -> None:
 @click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
 @click.option("--language", default=None, help="Test-set language (required for SR'18 kinds).")
 @click.option("--inputs", "inputs_path", type=click.Path(exists=True, path_type=Path))
-@click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--refs",
+    "refs_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="Hidden references (DRS: the .raw sentences; not needed for SBN, which carries them).",
+)
+@click.option(
+    "--subset",
+    default=None,
+    help="DRS: tag the items with this subset (default standard; also long, "
+    "compositional-substitution, compositional-extension).",
+)
 @click.option("--title", default=None)
 @click.option("--deadline", type=click.DateTime(), default=None, help="UTC, e.g. 2017-10-31T23:59")
 @click.option("--daily-limit", type=int, default=None)
@@ -130,19 +142,45 @@ def track_import(
     kind: str,
     language: str | None,
     inputs_path: Path | None,
-    refs_path: Path,
+    refs_path: Path | None,
+    subset: str | None,
     title: str | None,
     deadline: datetime | None,
     daily_limit: int | None,
 ) -> None:
-    """Create a track (or add a language's test set) from test inputs and hidden references."""
-    if kind in SR18_TITLES and (not language or not inputs_path):
-        raise click.UsageError(f"--kind {kind} needs --language and --inputs (the CoNLL-U file)")
+    """Create a track (or add a language's test set) from test inputs and hidden references.
+
+    DRS: one test set per language; importing again with --subset appends items tagged with
+    that subset (before any submission)."""
+    if kind in SR18_TITLES and (not language or not inputs_path or not refs_path):
+        raise click.UsageError(
+            f"--kind {kind} needs --language, --inputs (the CoNLL-U file) and --refs"
+        )
+    if kind == "drs" and (not language or not inputs_path):
+        raise click.UsageError("--kind drs needs --language and --inputs (clause format or SBN)")
+    if kind == "e2e" and not refs_path:
+        raise click.UsageError("--kind e2e needs --refs (the mr,ref CSV)")
+    if subset and kind != "drs":
+        raise click.UsageError("--subset is for DRS tracks")
     options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
     try:
         with session_scope(_settings().database_url) as session:
             found = get_challenge(session, challenge_slug)
-            if kind in SR18_TITLES:
+            if kind == "drs":
+                test_set, added = import_drs_test_set(
+                    session,
+                    found,
+                    track_slug,
+                    language,
+                    inputs_path.read_bytes(),
+                    refs_path.read_bytes() if refs_path else None,
+                    subset=subset or STANDARD,
+                    inputs_name=inputs_path.name,
+                    sentences_name=refs_path.name if refs_path else inputs_path.name,
+                    **options,
+                )
+                click.echo(f"{added} {subset or STANDARD} items added")
+            elif kind in SR18_TITLES:
                 test_set = import_sr18_test_set(
                     session,
                     found,
@@ -175,6 +213,54 @@ def track_import(
     click.echo(
         f"track {challenge_slug}/{track_slug} ({test_language}): {n_items} items, {n_refs} references"
     )
+
+
+@track.command("challenge-set")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", required=True, help="The test set the challenge items pair with.")
+@click.option(
+    "--name",
+    required=True,
+    help="The set's name: tense, polarity, number, names or quantity (the published files "
+    "name the polarity set test-neg and the number set test-polarity: name it here).",
+)
+@click.option(
+    "--inputs", "inputs_path", required=True, type=click.Path(exists=True, path_type=Path)
+)
+@click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--allow-unmatched",
+    is_flag=True,
+    help="Import items whose original is not in the test set (scored as Chal, unpaired).",
+)
+def track_challenge_set(
+    challenge_slug: str,
+    track_slug: str,
+    language: str,
+    name: str,
+    inputs_path: Path,
+    refs_path: Path,
+    allow_unmatched: bool,
+) -> None:
+    """Append a DRS challenge set (Wang et al. 2021) to a test set, pairing each item with its
+    original test item through the sentence on its third %%% line."""
+    try:
+        with session_scope(_settings().database_url) as session:
+            report = import_challenge_set(
+                session,
+                get_track(session, challenge_slug, track_slug),
+                language,
+                name,
+                inputs_path.read_bytes(),
+                refs_path.read_bytes(),
+                inputs_name=inputs_path.name,
+                sentences_name=refs_path.name,
+                allow_unmatched=allow_unmatched,
+            )
+    except (DomainError, InputError) as error:
+        _fail(error)
+    click.echo(report.describe())
 
 
 @track.command("similarity")

@@ -74,6 +74,13 @@ def main(
         _print_comparison(profile, outputs, other, references, as_json)
         return
     scores = profile.score(outputs, references)
+    if profile.absent_metrics:
+        from scorer.embeddings import INSTALL_HINT
+
+        click.echo(
+            f"note: {', '.join(profile.absent_metrics)} left out: not installed ({INSTALL_HINT})",
+            err=True,
+        )
     described = _described(profile, outputs, references) if describe else {}
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}

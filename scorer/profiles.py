@@ -1,6 +1,6 @@
 """Track profiles: how a track's outputs are read, normalised and which metrics score them.
 
-A registry keyed by profile name (``e2e``; SR'18 and DRS register here as they land), so the web
+A registry keyed by profile name (``e2e``, ``sr18``, ``drs``), so the web
 app, the worker and ``nlg-score`` resolve the same behaviour from one name.
 """
 
@@ -20,15 +20,15 @@ from scorer.io import e2e, sr18
 from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
-from scorer.normalise import normalise_e2e, normalise_sr18
+from scorer.normalise import collapse_whitespace, normalise_e2e, normalise_sr18
 from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
 
-JVM_METRICS = frozenset({"METEOR"})
+JVM_METRICS = frozenset({"METEOR", "METEOR-x100"})
 """Metrics computed in a Java process: started first, so Python metrics run meanwhile."""
 
-PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr"})
+PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr", "METEOR-x100", "ROUGE_L-x100"})
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,24 @@ class Profile:
         )
         return names[:at] + self.derived + names[at:]
 
+    @property
+    def available_metrics(self) -> tuple[str, ...]:
+        """The metrics this installation can compute (embedding similarity needs an extra)."""
+        return tuple(m for m in self.metrics if get_metric(m).available())
+
+    @property
+    def absent_metrics(self) -> tuple[str, ...]:
+        """Shown names of the metrics left out here, with why (for pages and ``nlg-score``)."""
+        return tuple(n for n, m in self.metric_ids.items() if m not in self.available_metrics)
+
+    def optional_columns_missing(self, present: Sequence[str]) -> list[str]:
+        """Columns of optional metrics (embedding similarity) that no score has."""
+        return [
+            name
+            for name, metric in self.metric_ids.items()
+            if metric in EMBEDDING_METRICS and name not in present
+        ]
+
     def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
         return [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
@@ -84,7 +102,11 @@ class Profile:
             from scorer.tokenizers.ptb import ptb_tokenize
 
             ptb_tokenize(list(outputs))  # one JVM call, memoised for every PTB metric
-        metrics = [m for m in self.metrics if references.inputs is not None or not _needs_inputs(m)]
+        metrics = [
+            m
+            for m in self.available_metrics
+            if references.inputs is not None or not _needs_inputs(m)
+        ]
         results: dict[str, np.ndarray] = {}
         with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
             background = {
@@ -117,7 +139,29 @@ class Profile:
         self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
     ) -> list[MetricScore]:
         """Score normalised outputs against per-item references with every profile metric."""
-        values = self.scores_from_statistics(self.statistics(outputs, references))
+        return self._metric_scores(
+            self.scores_from_statistics(self.statistics(outputs, references))
+        )
+
+    def score_subsets(
+        self,
+        outputs: Sequence[str],
+        references: ReferenceSet | Sequence[Sequence[str]],
+        subsets: dict[str, Sequence[int]],
+    ) -> dict[str, list[MetricScore]]:
+        """Scores of each subset (name -> item positions, repeats allowed) from one pass over
+        all items: every metric's corpus figure is a function of summed item statistics."""
+        statistics = self.statistics(outputs, references)
+        return {
+            name: self._metric_scores(
+                self.scores_from_statistics(
+                    {m: rows[np.asarray(positions, dtype=int)] for m, rows in statistics.items()}
+                )
+            )
+            for name, positions in subsets.items()
+        }
+
+    def _metric_scores(self, values: dict[str, float]) -> list[MetricScore]:
         return [
             MetricScore(
                 name,
@@ -142,10 +186,14 @@ class Profile:
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
-        if "METEOR" in self.metrics:
+        if JVM_METRICS & set(self.metrics):
             from scorer.metrics.meteor import warm_up
 
             warm_up()
+        if EMBEDDING_METRICS & set(self.metrics):
+            from scorer import embeddings
+
+            embeddings.warm_up()
 
 
 def annotate_slot_errors(
@@ -264,8 +312,33 @@ def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list
     return sentences
 
 
+def read_drs_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
+    """One generated text per DRS, in test order (plain lines or ``# text =`` blocks)."""
+    texts = sr18.read_sentences(data, filename)
+    if len(texts) != len(inputs):
+        raise InputError(
+            f"expected {len(inputs)} texts (one per DRS, in test order, challenge-set items "
+            f"included), found {len(texts)}",
+            filename=filename,
+        )
+    return texts
+
+
+def read_drs_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
+    """``nlg-score --profile drs``: the ``.raw`` sentences, or an SBN file's text column."""
+    from scorer.io import drs
+
+    if drs.looks_like_sbn(data):
+        return [
+            e2e.ReferenceItem(item.drs, (item.text,)) for item in drs.read_sbn_file(data, filename)
+        ]
+    return [e2e.ReferenceItem("", (text,)) for text in drs.read_sentences(data, filename)]
+
+
 SER_METRICS = ("SER", "OK%", "A%", "M%", "A+M%")
 SR18_METRICS = ("BLEU-sr18", "NIST-sr18", "DIST", "DIST_char", "coverage")
+DRS_METRICS = ("BLEU-sacre", "METEOR-x100", "ROUGE_L-x100", "chrF", "F_BERT", "F_DISC", "F_CONT")
+EMBEDDING_METRICS = frozenset({"F_BERT", "F_DISC", "F_CONT"})
 
 PROFILES: dict[str, Profile] = {
     "e2e": Profile(
@@ -288,6 +361,15 @@ PROFILES: dict[str, Profile] = {
         normalise=normalise_sr18,
         read_raw_outputs=read_sr18_outputs,
         read_references=read_sr18_references,
+        primary_metric="BLEU",
+    ),
+    "drs": Profile(
+        name="drs",
+        metrics=DRS_METRICS,
+        normalisation="drs-v1:ws",
+        normalise=collapse_whitespace,
+        read_raw_outputs=read_drs_outputs,
+        read_references=read_drs_references,
         primary_metric="BLEU",
     ),
 }

@@ -37,7 +37,7 @@ from scorer.profiles import Profile, describe_references, described_signature, g
 from scorer.references import ReferenceSet
 from worker.settings import Settings
 from worker.storage import LocalStorage
-from worker.testsets import load_references
+from worker.testsets import load_references, load_subsets
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,8 @@ class Result:
 
     outputs: list[str]
     item_ids: list[int]
-    scores: list[MetricScore]
+    scores: dict[str, list[MetricScore]]
+    """By subset: ``""`` the headline, then named subsets (DRS challenge sets, PMB 5 sets)."""
     language: str
     annotations: list[list[str]] | None
     described: dict[str, float]
@@ -172,6 +173,7 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
         item_ids, references = load_references(session, test_set.id)
+        subsets = load_subsets(session, test_set.id, item_ids)
         profile = get_profile(track.profile)
         filename = submission.filename
         digest = submission.file_sha256
@@ -179,7 +181,7 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         test_set_id, reference_signature = test_set.id, test_set.described_signature
     data = LocalStorage(settings.uploads_path).get(digest)
     outputs = profile.read_outputs(data, references.inputs, filename)
-    scores = profile.score(outputs, references)
+    scores = profile.score_subsets(outputs, references, subsets)
     annotations = profile.annotate(outputs, references) if profile.annotate else None
     described = profile.describe(outputs, references) if profile.describe else None
     stale = bool(described) and reference_signature != described_signature()
@@ -224,11 +226,13 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
             Score(
                 submission_id=claim.submission_id,
                 metric=score.metric,
+                subset=subset,
                 language=result.language,
                 value=score.value,
                 signature=score.signature,
             )
-            for score in result.scores
+            for subset, scores in result.scores.items()
+            for score in scores
         )
         if result.described:
             signature = described_signature()

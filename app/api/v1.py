@@ -10,7 +10,12 @@ from app.models import Submission, User
 from app.services import DomainError
 from app.services.access import can_see_submission
 from app.services.accounts import user_for_token
-from app.services.leaderboard import default_language, leaderboard, reference_statistics
+from app.services.leaderboard import (
+    default_language,
+    leaderboard,
+    reference_statistics,
+    subset_sizes,
+)
 from app.services.overview import overview
 from app.services.submissions import submit_output
 from app.services.tracks import get_challenge, get_track
@@ -140,12 +145,22 @@ def get_leaderboard(slug: str, track_slug: str):
                     "scores": row.scores,
                     "signatures": row.signatures,
                     "described": row.described,
+                    "subsets": row.subsets,
                 }
                 for row in rows
             ],
             "references": reference_statistics(db(), track, language),
+            "subsets": {
+                name: {"items": size, "paired_with_originals": paired}
+                for name, (size, paired) in _subset_sizes(track, language).items()
+            },
         }
     )
+
+
+def _subset_sizes(track, language: str | None) -> dict[str, tuple[int, int]]:
+    test_set = track.test_set_for(language or default_language(track))
+    return subset_sizes(db(), test_set.id) if test_set is not None else {}
 
 
 @bp.get("/challenges/<slug>/overview")

@@ -2,7 +2,15 @@
 
 from app.models.accounts import Membership, Role, Team, User, hash_token
 from app.models.base import Base, utcnow
-from app.models.challenges import Challenge, ChallengeOrganiser, Item, Reference, TestSet, Track
+from app.models.challenges import (
+    Challenge,
+    ChallengeOrganiser,
+    Item,
+    ItemSubset,
+    Reference,
+    TestSet,
+    Track,
+)
 from app.models.submissions import DESCRIBED, Output, Score, Submission, SubmissionStatus, System
 
 __all__ = [
@@ -11,6 +19,7 @@ __all__ = [
     "Challenge",
     "ChallengeOrganiser",
     "Item",
+    "ItemSubset",
     "Membership",
     "Output",
     "Reference",

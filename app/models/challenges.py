@@ -79,6 +79,9 @@ class TestSet(Base):
     # worker: with D-level they take seconds to minutes, too long for a page view.
     described: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     described_signature: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    split_report: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """How close each test item is to its nearest training item (Zhang et al. 2024, Eq. 3),
+    computed when an organiser gives the track's training file; organisers only."""
 
     track: Mapped[Track] = relationship(back_populates="test_sets")
     items: Mapped[list[Item]] = relationship(
@@ -94,11 +97,32 @@ class Item(Base):
     test_set_id: Mapped[int] = mapped_column(ForeignKey("test_sets.id", ondelete="CASCADE"))
     position: Mapped[int] = mapped_column(Integer)
     input_text: Mapped[str] = mapped_column(Text)
+    original_id: Mapped[int | None] = mapped_column(
+        ForeignKey("items.id", ondelete="SET NULL"), nullable=True
+    )
+    """A challenge-set item's unmodified test item (Wang et al. 2021: scored Orig vs Chal)."""
 
     test_set: Mapped[TestSet] = relationship(back_populates="items")
     references: Mapped[list[Reference]] = relationship(
         back_populates="item", order_by="Reference.position", cascade="all, delete-orphan"
     )
+    subsets: Mapped[list[ItemSubset]] = relationship(
+        back_populates="item", order_by="ItemSubset.name", cascade="all, delete-orphan"
+    )
+
+
+class ItemSubset(Base):
+    """A named subset an item belongs to (PMB 5 "standard", "long"; a challenge set "tense");
+    an item may be in any number of them, and each is scored on its own."""
+
+    __tablename__ = "item_subsets"
+    __table_args__ = (UniqueConstraint("item_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+
+    item: Mapped[Item] = relationship(back_populates="subsets")
 
 
 class Reference(Base):

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, System, Track
+from app.models import (
+    DESCRIBED,
+    Item,
+    ItemSubset,
+    Output,
+    Score,
+    Submission,
+    SubmissionStatus,
+    System,
+    Track,
+)
 from app.services import DomainError
 from scorer.profiles import Profile, get_profile
 from scorer.references import ReferenceSet
-from worker.testsets import load_references
+from worker.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 
 
 @dataclass
@@ -27,6 +37,8 @@ class LeaderboardRow:
     signatures: dict[str, str] = field(default_factory=dict)
     described: dict[str, float] = field(default_factory=dict)
     """Descriptive statistics of the outputs (E2E Tables 9-10)."""
+    subsets: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Scores on named subsets (DRS: ``long``; challenge set ``tense`` and ``tense:orig``)."""
 
 
 def default_language(track: Track) -> str | None:
@@ -102,7 +114,95 @@ def _row(system: System, submission: Submission, scores: list[Score]) -> Leaderb
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
         described={s.metric: s.value for s in scores if s.subset == DESCRIBED},
+        subsets=_by_subset(scores),
     )
+
+
+def _by_subset(scores: list[Score]) -> dict[str, dict[str, float]]:
+    subsets: dict[str, dict[str, float]] = {}
+    for score in scores:
+        if score.subset and score.subset != DESCRIBED:
+            subsets.setdefault(score.subset, {})[score.metric] = score.value
+    return subsets
+
+
+@dataclass(frozen=True)
+class ChallengeSetRow:
+    system: str
+    pairs: dict[str, tuple[float, float]]
+    """Metric -> (score on the original items, score on the challenge items)."""
+
+
+@dataclass(frozen=True)
+class ChallengeSetTable:
+    """One challenge set, Wang et al. (2021) Table 4: Orig vs Chal per metric and system."""
+
+    name: str
+    size: int
+    paired: int
+    metrics: list[str]
+    rows: list[ChallengeSetRow]
+
+
+@dataclass(frozen=True)
+class SubsetTable:
+    """Scores on a named subset that has no originals (PMB 5 long / compositional sets)."""
+
+    name: str
+    size: int
+    metrics: list[str]
+    rows: list[tuple[str, dict[str, float]]]
+
+
+def subset_tables(
+    session: Session, track: Track, metrics: list[str], rows: list[LeaderboardRow], language: str
+) -> tuple[list[ChallengeSetTable], list[SubsetTable]]:
+    """The test set's challenge sets (Orig vs Chal) and other named subsets, with each
+    leaderboard row's scores on them."""
+    test_set = track.test_set_for(language)
+    if test_set is None:
+        return [], []
+    sizes = subset_sizes(session, test_set.id)
+    challenges, others = [], []
+    for name, (size, paired) in sizes.items():
+        if name == HEADLINE_SUBSET:
+            continue
+        if paired:
+            chal = f"{name}{CHAL}" if paired < size else name
+            table_rows = [
+                ChallengeSetRow(
+                    row.system,
+                    {
+                        m: (row.subsets[f"{name}{ORIG}"][m], row.subsets[chal][m])
+                        for m in metrics
+                        if m in row.subsets.get(f"{name}{ORIG}", {})
+                        and m in row.subsets.get(chal, {})
+                    },
+                )
+                for row in rows
+            ]
+            challenges.append(ChallengeSetTable(name, size, paired, metrics, table_rows))
+        else:
+            table = [(row.system, row.subsets[name]) for row in rows if name in row.subsets]
+            others.append(SubsetTable(name, size, metrics, table))
+    return challenges, others
+
+
+def subset_sizes(session: Session, test_set_id: int) -> dict[str, tuple[int, int]]:
+    """Subset name -> (items, items paired with an original), in the order they were added."""
+    found = session.execute(
+        select(
+            ItemSubset.name,
+            func.count(Item.id),
+            func.count(Item.original_id),
+            func.min(Item.position),
+        )
+        .join(Item)
+        .where(Item.test_set_id == test_set_id)
+        .group_by(ItemSubset.name)
+        .order_by(func.min(Item.position))
+    ).all()
+    return {name: (size, paired) for name, size, paired, _ in found}
 
 
 def reference_statistics(

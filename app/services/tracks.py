@@ -13,13 +13,21 @@ from app.services import DomainError, add_unique
 from scorer.errors import InputError
 from scorer.io import conllu, e2e, sr18
 
-TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18"}
-"""Task kind -> scorer profile. DRS kinds are added with their issue."""
+TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18", "drs": "drs"}
+"""Task kind -> scorer profile."""
 
 MULTILINGUAL = "mul"
 """Track.language of a track with one test set per language (ISO 639-2 "multiple languages")."""
 
 SR18_TITLES = {"sr-shallow": "Shallow track", "sr-deep": "Deep track"}
+
+
+def language_code(language: str) -> str:
+    """A test set's language as an ISO 639 code (``en``), or a clear refusal."""
+    code = language.strip().lower()
+    if not code.isalpha() or not 2 <= len(code) <= 3:
+        raise DomainError(f"language must be an ISO 639 code such as 'en', got {language!r}")
+    return code
 
 
 def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
@@ -136,9 +144,7 @@ def import_sr18_test_set(
     """
     if kind not in SR18_TITLES:
         raise DomainError(f"kind {kind!r} is not an SR'18 kind ({', '.join(SR18_TITLES)})")
-    language = language.strip().lower()
-    if not language.isalpha() or not 2 <= len(language) <= 3:
-        raise DomainError(f"language must be an ISO 639 code such as 'en', got {language!r}")
+    language = language_code(language)
     trees = conllu.read_trees(inputs_conllu, inputs_name)
     sentences = sr18.read_sentences(references, references_name)
     if len(trees) != len(sentences):

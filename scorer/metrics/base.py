@@ -33,6 +33,11 @@ class Metric:
     needs_inputs: bool = False
     """Whether ``segment_statistics`` reads ``references.inputs`` (skipped when absent)."""
 
+    @classmethod
+    def available(cls) -> bool:
+        """Whether this installation can compute the metric (optional extras)."""
+        return True
+
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         """One row of additive statistics per item (shape: items x k)."""
         raise NotImplementedError

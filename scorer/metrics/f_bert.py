@@ -1,0 +1,21 @@
+"""F_BERT: token-embedding F1 under greedy alignment, formula in
+``scorer.metrics.token_alignment``. Needs the ``semantic`` extra.
+
+Citation: Zhang, Kishore, Wu, Weinberger & Artzi (2019), BERTScore: Evaluating text
+generation with BERT, ICLR.
+"""
+
+from __future__ import annotations
+
+from scorer.metrics import register
+from scorer.metrics.token_alignment import AlignmentF, greedy
+
+
+class FBert(AlignmentF):
+    name = "F_BERT"
+    align = staticmethod(greedy)
+
+
+@register("F_BERT")
+def make_f_bert() -> FBert:
+    return FBert()

@@ -1,0 +1,36 @@
+"""A metric shown on another scale: the DRS-to-text papers print METEOR and ROUGE-L x100
+(Wang et al. 2021 Table 3: 51.8, 84.9) where the E2E scripts print 0-1 (0.4703, 0.7257).
+Same statistics, same computation; only the figure and its signature change."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.metrics import get_metric, register
+from scorer.metrics.base import Metric
+
+
+class Scaled(Metric):
+    def __init__(self, base: Metric, factor: float) -> None:
+        self._base = base
+        self._factor = factor
+        self.name = base.name
+        self.higher_is_better = base.higher_is_better
+        self.needs_inputs = base.needs_inputs
+        self.signature = f"{base.signature}|scale:x{factor:g}"
+
+    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+        return self._base.segment_statistics(hypotheses, references)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return self._factor * float(self._base.score_from_totals(totals))
+
+
+@register("METEOR-x100")
+def make_meteor_x100() -> Scaled:
+    return Scaled(get_metric("METEOR"), 100)
+
+
+@register("ROUGE_L-x100")
+def make_rouge_l_x100() -> Scaled:
+    return Scaled(get_metric("ROUGE_L"), 100)

@@ -1,0 +1,82 @@
+"""F_BERT / F_DISC / F_CONT (Jin & Gildea 2022): the alignments on vectors worked by hand, then
+the real local model on real sentences (CI installs the semantic extra)."""
+
+import numpy as np
+import pytest
+
+from scorer.metrics.token_alignment import continuous, discrete, greedy
+from scorer.profiles import get_profile
+from tests.support.paths import require_semantic
+
+A, B = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+C = np.array([0.6, 0.8])  # cos(C, A) = 0.6, cos(C, B) = 0.8
+
+
+def test_three_token_hypothesis_with_a_repeat_worked_by_hand():
+    """Hypothesis (a, a, b) against reference (a, b), all vectors of norm 1.
+
+    greedy: every hypothesis token finds a perfect match, so do both reference tokens:
+        P = R = F = 1.
+    discrete: only two pairs can be matched one-to-one, each with similarity 1:
+        P = 2/3, R = 2/2, F = 2 (2/3)(1) / (5/3) = 0.8.
+    continuous: masses h = (1/3, 1/3, 1/3), r = (1/2, 1/2); the cheapest plan sends 1/2 of the
+    two a's to reference a (cost 0), the remaining 1/6 to reference b (cost 1) and b to b:
+        P = 1/3 [3 (1/2) + 3 (1/3)] = 5/6, R = 1/2 [2 (1/2) + 2 (1/3)] = 5/6, F = 5/6.
+    """
+    hypothesis, reference = np.stack([A, A, B]), np.stack([A, B])
+    assert greedy(hypothesis, reference) == pytest.approx((1.0, 1.0, 1.0))
+    assert discrete(hypothesis, reference) == pytest.approx((2 / 3, 1.0, 0.8))
+    assert continuous(hypothesis, reference) == pytest.approx((5 / 6, 5 / 6, 5 / 6))
+
+
+def test_partial_similarities_and_masses_from_norms_by_hand():
+    """Hypothesis (c, 2a) against reference (a, b): cosines c·a = 0.6, c·b = 0.8, a·a = 1.
+
+    greedy: P = (0.8 + 1) / 2 = 0.9; R = (max(0.6, 1) + max(0.8, 0)) / 2 = 0.9.
+    discrete: c-b, a-a gives 1.8 (better than c-a, a-b: 0.6): P = R = 0.9.
+    continuous: masses by norm, h = (1/3, 2/3), r = (1/2, 1/2). The plan keeps a on a as far as
+    it goes: T(a, a) = 1/2, T(a, b) = 1/6, T(c, b) = 1/3 (cost 1/6 + 0.2/3 = 0.2333; any mass of
+    c on a costs more). P = 1/2 [3 (1/3)(0.8) + 3/2 ((1/2)(1) + (1/6)(0))] = 1/2 (0.8 + 0.75)
+    = 0.775; R = 1/2 [2 (1/2)(1) + 2 ((1/6)(0) + (1/3)(0.8))] = 1/2 (1 + 0.5333) = 0.76667.
+    """
+    hypothesis, reference = np.stack([C, 2 * A]), np.stack([A, B])
+    assert greedy(hypothesis, reference) == pytest.approx((0.9, 0.9, 0.9))
+    assert discrete(hypothesis, reference) == pytest.approx((0.9, 0.9, 0.9))
+    p, r, f = continuous(hypothesis, reference)
+    assert (p, r) == pytest.approx((0.775, 0.766667), abs=1e-5)
+    assert f == pytest.approx(2 * p * r / (p + r))
+
+
+def test_real_model_discrete_is_below_greedy_on_a_repetitive_output():
+    """The paper's point: greedy alignment credits repeated tokens; one-to-one does not."""
+    require_semantic()
+    profile = get_profile("drs")
+    references = [["Tom was carrying a bucket of water."], ["Mary called us."]]
+    repetitive = ["Tom Tom was carrying a bucket bucket bucket of water water.", "Mary called us."]
+    scores = {s.metric: s.value for s in profile.score(repetitive, references)}
+    assert scores["F_DISC"] < scores["F_BERT"]
+    assert scores["F_CONT"] < scores["F_BERT"]
+    exact = {s.metric: s.value for s in profile.score(["Mary called us."], [["Mary called us."]])}
+    for metric in ("F_BERT", "F_DISC", "F_CONT"):
+        assert exact[metric] == pytest.approx(100.0)
+    paraphrase = {
+        s.metric: s.value for s in profile.score(["Tom carried a pail of water."], [references[0]])
+    }
+    unrelated = {
+        s.metric: s.value for s in profile.score(["The stock market fell."], [references[0]])
+    }
+    for metric in ("F_BERT", "F_DISC", "F_CONT"):
+        assert paraphrase[metric] > unrelated[metric]
+    # An empty output scores 0 on its item: the corpus mean halves.
+    half = {s.metric: s.value for s in profile.score(["", "Mary called us."], references)}
+    assert half["F_DISC"] == pytest.approx(50.0)
+
+
+def test_the_model_weights_are_checked_against_the_upstream_hash(tmp_path):
+    require_semantic()
+    from scorer import embeddings
+
+    embeddings.verify_weights(embeddings.model_path())  # the installed copy is upstream's
+    (tmp_path / "model.safetensors").write_bytes(b"not the weights")
+    with pytest.raises(embeddings.ModelUnavailable, match="not the upstream"):
+        embeddings.verify_weights(tmp_path)
