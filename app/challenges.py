@@ -9,7 +9,7 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import Challenge, Item, Output, Submission, System
 from app.services import DomainError
-from app.services.access import can_see_submission
+from app.services.access import can_see_submission, is_organiser_of
 from app.services.leaderboard import (
     default_language,
     dlevel_comparison,
@@ -86,6 +86,17 @@ def track(slug: str, track_slug: str):
         challenge_sets=challenge_sets,
         subset_tables=other_subsets,
         absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
+        split_report=_split_report(found, language),
+    )
+
+
+def _split_report(track, language: str | None) -> dict | None:
+    """The train/test overlap report: it is computed from hidden references, so organisers only."""
+    test_set = track.test_set_for(language) if language else None
+    if test_set is None or not test_set.split_report:
+        return None
+    return (
+        test_set.split_report if is_organiser_of(db(), current_user, track.challenge_id) else None
     )
 
 

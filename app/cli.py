@@ -16,7 +16,7 @@ from app.models import ChallengeOrganiser, Role
 from app.services import DomainError
 from app.services.accounts import create_user, find_or_create_team
 from app.services.drs import STANDARD, import_challenge_set, import_drs_test_set
-from app.services.leaderboard import leaderboard_outputs
+from app.services.leaderboard import default_language, leaderboard_outputs
 from app.services.submissions import submit_output
 from app.services.tracks import (
     SR18_TITLES,
@@ -26,6 +26,7 @@ from app.services.tracks import (
     get_track,
     import_e2e_track,
     import_sr18_test_set,
+    store_split_report,
 )
 from scorer.errors import InputError
 from scorer.similarity import similarity_matrix
@@ -261,6 +262,46 @@ def track_challenge_set(
     except (DomainError, InputError) as error:
         _fail(error)
     click.echo(report.describe())
+
+
+@track.command("split-report")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", default=None, help="Test set (default: the track's language).")
+@click.option(
+    "--train",
+    "train_path",
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="The training file (E2E mr,ref CSV; DRS SBN file or .raw sentences).",
+)
+def track_split_report(
+    challenge_slug: str, track_slug: str, language: str | None, train_path: Path
+) -> None:
+    """How close each test reference is to its nearest training text (Zhang et al. 2024,
+    Eq. 3, Fig. 3): the word-overlap histogram and the near-duplicate share, kept for the
+    organisers' view of the track page."""
+    try:
+        with session_scope(_settings().database_url) as session:
+            found = get_track(session, challenge_slug, track_slug)
+            report = store_split_report(
+                session,
+                found,
+                language or default_language(found) or found.language,
+                train_path.read_bytes(),
+                train_path.name,
+            )
+    except (DomainError, InputError) as error:
+        _fail(error)
+    click.echo(
+        f"{report['test_items']} test texts vs {report['train_items']} training texts: "
+        f"mean nearest overlap {report['mean']:.3f}, median {report['median']:.3f}; "
+        f"{report['near_duplicates']} near-duplicates (>= {report['near_duplicate_threshold']}, "
+        f"{100 * report['near_duplicate_share']:.1f}%), {report['identical']} identical"
+    )
+    peak = max(count for _, _, count in report["bins"]) or 1
+    for low, high, count in report["bins"]:
+        click.echo(f"{low:.1f}-{high:.1f} {count:6d} {'#' * round(40 * count / peak)}")
 
 
 @track.command("similarity")

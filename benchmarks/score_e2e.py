@@ -105,13 +105,14 @@ def build_test_set(workdir: Path) -> tuple[Path, list[Path]]:
     return refs_csv, variants
 
 
-def cold_run(refs: Path, hyp: Path) -> tuple[float, int]:
+def cold_run(refs: Path, hyp: Path, profile: str = "e2e") -> tuple[float, int]:
+    """``nlg-score`` in a new process: wall time and peak memory of its process tree."""
     command = [
         sys.executable,
         "-m",
         "scorer.cli",
         "--profile",
-        "e2e",
+        profile,
         "--refs",
         str(refs),
         "--hyp",

@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 from app.models import Challenge, Item, Reference, TestSet, Track
 from app.services import DomainError, add_unique
 from scorer.errors import InputError
-from scorer.io import conllu, e2e, sr18
+from scorer.io import conllu, drs, e2e, sr18
+from scorer.split_overlap import overlap_report
+from worker.testsets import load_references, load_subsets
 
 TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18", "drs": "drs"}
 """Task kind -> scorer profile."""
@@ -187,3 +189,35 @@ def import_sr18_test_set(
     session.add(test_set)
     session.flush()
     return test_set
+
+
+def training_texts(kind: str, data: bytes, filename: str) -> list[str]:
+    """The texts of a track's training file: E2E's ``mr,ref`` CSV (every reference), a DRS
+    SBN file (its text column) or one sentence per line (a PMB ``.raw`` file)."""
+    if kind == "e2e":
+        return [ref for item in e2e.read_dataset_csv(data, filename) for ref in item.references]
+    if kind == "drs" and drs.looks_like_sbn(data):
+        return [item.text or "" for item in drs.read_sbn_file(data, filename)]
+    return sr18.read_sentences(data, filename)
+
+
+def store_split_report(
+    session: Session, track: Track, language: str, data: bytes, filename: str
+) -> dict:
+    """Compare the test set's references with a training file and keep the report on the test
+    set (organisers see it on the track page)."""
+    test_set = track.test_set_for(language_code(language))
+    if test_set is None:
+        raise DomainError(f"track {track.slug!r} has no {language!r} test set")
+    trains = [text for text in training_texts(track.kind, data, filename) if text.strip()]
+    if not trains:
+        raise InputError("has no training texts", filename=filename)
+    item_ids, references = load_references(session, test_set.id)
+    headline = load_subsets(session, test_set.id, item_ids)[""]
+    tests = [ref for k in headline for ref in references[k]]
+    report = overlap_report(tests, trains)
+    report["train_file"] = filename
+    report["train_sha256"] = hashlib.sha256(data).hexdigest()
+    test_set.split_report = report
+    session.flush()
+    return report
