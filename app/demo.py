@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from app.db import session_scope
 from app.models import Challenge, Track
 from app.services.accounts import find_or_create_team
+from app.services.drs import import_challenge_set, import_drs_test_set
 from app.services.submissions import submit_output
 from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from worker.jobs import score_submission
@@ -21,6 +22,8 @@ DEMO_DATA = Path(__file__).parent / "demo_data"
 SR18_DATA = DEMO_DATA / "sr18"
 DEMO_SLUG = "demo-e2e"
 SR18_SLUG = "demo-sr18"
+DRS_DATA = DEMO_DATA / "drs"
+DRS_SLUG = "demo-drs"
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,11 @@ def seed_demo(app: Flask) -> str:
     settings = app.extensions["nlgboard.settings"]
     messages, submission_ids = [], []
     with session_scope(settings.database_url) as session:
-        for slug, build in ((DEMO_SLUG, _e2e_demo), (SR18_SLUG, _sr18_demo)):
+        for slug, build in (
+            (DEMO_SLUG, _e2e_demo),
+            (SR18_SLUG, _sr18_demo),
+            (DRS_SLUG, _drs_demo),
+        ):
             if session.scalar(select(Challenge).where(Challenge.slug == slug)):
                 messages.append(f"demo challenge {slug} already present")
                 continue
@@ -109,6 +116,38 @@ def _sr18_demo(session: Session) -> dict[Track, list[Run]]:
         )
         tracks[slug] = test_set.track
     return {tracks[slug]: runs for slug, runs in SR18_RUNS.items()}
+
+
+def _drs_demo(session: Session) -> dict[Track, list[Run]]:
+    challenge = create_challenge(
+        session,
+        DRS_SLUG,
+        "Demo: DRS-to-text",
+        "Four invented DRSs in clause format, with a tense and a polarity challenge set.",
+    )
+    test_set, _ = import_drs_test_set(
+        session,
+        challenge,
+        "gen",
+        "en",
+        (DRS_DATA / "test.txt").read_bytes(),
+        (DRS_DATA / "test.txt.raw").read_bytes(),
+    )
+    for name in ("tense", "polarity"):
+        import_challenge_set(
+            session,
+            test_set.track,
+            "en",
+            name,
+            (DRS_DATA / f"{name}.txt").read_bytes(),
+            (DRS_DATA / f"{name}.txt.raw").read_bytes(),
+        )
+    return {
+        test_set.track: [
+            Run("Concept lemmas", None, DRS_DATA / "baseline_output.txt", "en"),
+            Run("char-lstm", "Groningen demo", DRS_DATA / "team_output.txt", "en"),
+        ]
+    }
 
 
 def _submit(app: Flask, session: Session, track: Track, runs: list[Run]) -> list[int]:

@@ -95,6 +95,9 @@ def test_demo_seed_is_idempotent(runner, client):
     first = runner.invoke(args=["demo"]).output
     assert "demo-e2e created with 2 scored runs" in first
     assert "demo-sr18 created with 7 scored runs" in first
+    assert "demo-drs created with 2 scored runs" in first
     assert "demo-sr18 already present" in runner.invoke(args=["demo"]).output
     matrix = client.get("/api/v1/challenges/demo-sr18/overview").json
     assert [row["team"] for row in matrix["rows"]] == ["Word Order Lab", "Linearise", "Input order"]
+    drs = client.get("/challenges/demo-drs/tracks/gen").get_data(as_text=True)
+    assert 'id="challenge-tense"' in drs and "char-lstm" in drs
