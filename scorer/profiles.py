@@ -300,28 +300,29 @@ def read_sr18_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
     return [e2e.ReferenceItem("", (text,)) for text in sentences]
 
 
+def _one_text_per_input(
+    data: bytes, inputs: Sequence[str], filename: str, expected: str
+) -> list[str]:
+    texts = sr18.read_sentences(data, filename)
+    if len(texts) != len(inputs):
+        raise InputError(
+            f"expected {len(inputs)} {expected}, found {len(texts)}", filename=filename
+        )
+    return texts
+
+
 def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
     """Read one language's SR'18 outputs: one sentence per input tree, in input order."""
-    sentences = sr18.read_sentences(data, filename)
-    if len(sentences) != len(inputs):
-        raise InputError(
-            f"expected {len(inputs)} sentences (one per input tree, in input order), "
-            f"found {len(sentences)}",
-            filename=filename,
-        )
-    return sentences
+    return _one_text_per_input(
+        data, inputs, filename, "sentences (one per input tree, in input order)"
+    )
 
 
 def read_drs_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
     """One generated text per DRS, in test order (plain lines or ``# text =`` blocks)."""
-    texts = sr18.read_sentences(data, filename)
-    if len(texts) != len(inputs):
-        raise InputError(
-            f"expected {len(inputs)} texts (one per DRS, in test order, challenge-set items "
-            f"included), found {len(texts)}",
-            filename=filename,
-        )
-    return texts
+    return _one_text_per_input(
+        data, inputs, filename, "texts (one per DRS, in test order, challenge-set items included)"
+    )
 
 
 def read_drs_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:

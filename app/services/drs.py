@@ -29,7 +29,7 @@ from app.models import (
     Track,
 )
 from app.services import DomainError
-from app.services.tracks import MULTILINGUAL, language_code
+from app.services.tracks import language_code, multilingual_track
 from scorer.errors import InputError
 from scorer.io import drs
 from worker.testsets import HEADLINE_SUBSET
@@ -98,7 +98,9 @@ def import_drs_test_set(
     language = language_code(language)
     items = drs.read_test_set(inputs, inputs_name, sentences, sentences_name)
     _check_texts(items, sentences_name if sentences is not None else inputs_name)
-    track = _drs_track(session, challenge, slug, title, deadline, daily_limit)
+    track = multilingual_track(
+        session, challenge, slug, "drs", title or "DRS-to-text", deadline, daily_limit
+    )
     test_set = track.test_set_for(language)
     if test_set is None:
         test_set = TestSet(
@@ -110,25 +112,7 @@ def import_drs_test_set(
         session.flush()
     else:
         _check_no_submissions(session, test_set)
-        if session.scalar(
-            select(ItemSubset.id)
-            .join(Item)
-            .where(Item.test_set_id == test_set.id, ItemSubset.name == subset)
-            .limit(1)
-        ):
-            raise DomainError(f"the {language} test set of {slug!r} already has a {subset!r} set")
-    start = _next_position(session, test_set)
-    session.add_all(
-        Item(
-            test_set=test_set,
-            position=start + k,
-            input_text=item.drs,
-            references=[Reference(position=0, text=item.text)],
-            subsets=[ItemSubset(name=subset)],
-        )
-        for k, item in enumerate(items)
-    )
-    session.flush()
+    _append_items(session, test_set, subset, items, [None] * len(items))
     return test_set, len(items)
 
 
@@ -177,14 +161,30 @@ def import_challenge_set(
             "in the test set (nothing imported; --allow-unmatched imports them unpaired):\n"
             + "\n".join(f"block {block}: {sentence!r}" for block, sentence in report.unmatched)
         )
+    _append_items(session, test_set, name, items, links)
+    return report
+
+
+def _append_items(
+    session: Session,
+    test_set: TestSet,
+    subset: str,
+    items: list[drs.DrsItem],
+    originals: list[int | None],
+) -> None:
+    """Add items tagged ``subset`` after the test set's last item (a subset is added once)."""
     if session.scalar(
         select(ItemSubset.id)
         .join(Item)
-        .where(Item.test_set_id == test_set.id, ItemSubset.name == name)
+        .where(Item.test_set_id == test_set.id, ItemSubset.name == subset)
         .limit(1)
     ):
-        raise DomainError(f"the {language} test set of {track.slug!r} already has a {name!r} set")
-    start = _next_position(session, test_set)
+        raise DomainError(
+            f"the {test_set.language} test set of {test_set.track.slug!r} already has a "
+            f"{subset!r} set"
+        )
+    last = session.scalar(select(func.max(Item.position)).where(Item.test_set_id == test_set.id))
+    start = 0 if last is None else last + 1
     session.add_all(
         Item(
             test_set=test_set,
@@ -192,40 +192,11 @@ def import_challenge_set(
             input_text=item.drs,
             original_id=original,
             references=[Reference(position=0, text=item.text)],
-            subsets=[ItemSubset(name=name)],
+            subsets=[ItemSubset(name=subset)],
         )
-        for k, (item, original) in enumerate(zip(items, links))
+        for k, (item, original) in enumerate(zip(items, originals))
     )
     session.flush()
-    return report
-
-
-def _drs_track(
-    session: Session,
-    challenge: Challenge,
-    slug: str,
-    title: str | None,
-    deadline: datetime | None,
-    daily_limit: int | None,
-) -> Track:
-    track = session.scalar(
-        select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)
-    )
-    if track is None:
-        track = Track(
-            challenge=challenge,
-            slug=slug,
-            title=title or "DRS-to-text",
-            kind="drs",
-            language=MULTILINGUAL,
-            profile="drs",
-            deadline=deadline,
-            daily_limit=daily_limit,
-        )
-        session.add(track)
-    elif track.kind != "drs":
-        raise DomainError(f"track {slug!r} is a {track.kind} track, not drs")
-    return track
 
 
 def _check_texts(items: list[drs.DrsItem], filename: str) -> None:
@@ -246,11 +217,6 @@ def _check_no_submissions(session: Session, test_set: TestSet) -> None:
             f"the {test_set.language} test set already has {count} submission(s); items cannot "
             "be added to it now (create a new track for the extended test set)"
         )
-
-
-def _next_position(session: Session, test_set: TestSet) -> int:
-    last = session.scalar(select(func.max(Item.position)).where(Item.test_set_id == test_set.id))
-    return 0 if last is None else last + 1
 
 
 def _originals_by_sentence(session: Session, test_set: TestSet) -> tuple[dict[str, int], set[str]]:

@@ -158,23 +158,9 @@ def import_sr18_test_set(
     empty = [index for index, sentence in enumerate(sentences) if not sentence]
     if empty:
         raise InputError(f"reference sentence {empty[0] + 1} is empty", filename=references_name)
-    track = session.scalar(
-        select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)
+    track = multilingual_track(
+        session, challenge, slug, kind, title or SR18_TITLES[kind], deadline, daily_limit
     )
-    if track is None:
-        track = Track(
-            challenge=challenge,
-            slug=slug,
-            title=title or SR18_TITLES[kind],
-            kind=kind,
-            language=MULTILINGUAL,
-            profile=TRACK_KINDS[kind],
-            deadline=deadline,
-            daily_limit=daily_limit,
-        )
-        session.add(track)
-    elif track.kind != kind:
-        raise DomainError(f"track {slug!r} is a {track.kind} track, not {kind}")
     if track.test_set_for(language) is not None:
         raise DomainError(f"track {slug!r} already has a {language} test set")
     test_set = TestSet(
@@ -189,6 +175,36 @@ def import_sr18_test_set(
     session.add(test_set)
     session.flush()
     return test_set
+
+
+def multilingual_track(
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    title: str,
+    deadline: datetime | None,
+    daily_limit: int | None,
+) -> Track:
+    """The track ``slug`` of kind ``kind`` (one test set per language), created if new."""
+    track = session.scalar(
+        select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)
+    )
+    if track is None:
+        track = Track(
+            challenge=challenge,
+            slug=slug,
+            title=title,
+            kind=kind,
+            language=MULTILINGUAL,
+            profile=TRACK_KINDS[kind],
+            deadline=deadline,
+            daily_limit=daily_limit,
+        )
+        session.add(track)
+    elif track.kind != kind:
+        raise DomainError(f"track {slug!r} is a {track.kind} track, not {kind}")
+    return track
 
 
 def training_texts(kind: str, data: bytes, filename: str) -> list[str]:
