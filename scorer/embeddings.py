@@ -40,7 +40,7 @@ def available() -> bool:
     """Whether the ``semantic`` extra is installed (torch, transformers, the model)."""
     return all(
         importlib.util.find_spec(name) is not None
-        for name in ("torch", "transformers", "ot", MODEL_PACKAGE)
+        for name in ("torch", "transformers", MODEL_PACKAGE)
     )
 
 
