@@ -36,8 +36,10 @@ class ModelUnavailable(RuntimeError):
     """The embedding model is not installed, or its weights are not the upstream ones."""
 
 
+@cache
 def available() -> bool:
-    """Whether the ``semantic`` extra is installed (torch, transformers, the model)."""
+    """Whether the ``semantic`` extra is installed (torch, transformers, the model); asked
+    before every scoring, answered once per process."""
     return all(
         importlib.util.find_spec(name) is not None
         for name in ("torch", "transformers", MODEL_PACKAGE)

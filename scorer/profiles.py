@@ -139,9 +139,7 @@ class Profile:
         self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
     ) -> list[MetricScore]:
         """Score normalised outputs against per-item references with every profile metric."""
-        return self._metric_scores(
-            self.scores_from_statistics(self.statistics(outputs, references))
-        )
+        return self.score_subsets(outputs, references, {"": range(len(outputs))})[""]
 
     def score_subsets(
         self,
@@ -152,24 +150,24 @@ class Profile:
         """Scores of each subset (name -> item positions, repeats allowed) from one pass over
         all items: every metric's corpus figure is a function of summed item statistics."""
         statistics = self.statistics(outputs, references)
-        return {
-            name: self._metric_scores(
-                self.scores_from_statistics(
-                    {m: rows[np.asarray(positions, dtype=int)] for m, rows in statistics.items()}
-                )
+        by_subset = {
+            name: self.scores_from_statistics(
+                {m: rows[np.asarray(positions, dtype=int)] for m, rows in statistics.items()}
             )
             for name, positions in subsets.items()
         }
-
-    def _metric_scores(self, values: dict[str, float]) -> list[MetricScore]:
-        return [
-            MetricScore(
-                name,
-                value,
-                f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}",
-            )
-            for name, value in sorted(values.items(), key=lambda kv: self._column_index(kv[0]))
-        ]
+        names = {name for values in by_subset.values() for name in values}
+        signatures = {
+            name: f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}"
+            for name in names
+        }
+        return {
+            subset: [
+                MetricScore(name, value, signatures[name])
+                for name, value in sorted(values.items(), key=lambda kv: self._column_index(kv[0]))
+            ]
+            for subset, values in by_subset.items()
+        }
 
     def _column_index(self, name: str) -> int:
         return self.columns.index(name) if name in self.columns else len(self.columns)

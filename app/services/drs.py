@@ -30,7 +30,6 @@ from app.models import (
 )
 from app.services import DomainError
 from app.services.tracks import language_code, multilingual_track
-from scorer.errors import InputError
 from scorer.io import drs
 from worker.testsets import HEADLINE_SUBSET
 
@@ -97,7 +96,6 @@ def import_drs_test_set(
     check_subset_name(subset)
     language = language_code(language)
     items = drs.read_test_set(inputs, inputs_name, sentences, sentences_name)
-    _check_texts(items, sentences_name if sentences is not None else inputs_name)
     track = multilingual_track(
         session, challenge, slug, "drs", title or "DRS-to-text", deadline, daily_limit
     )
@@ -142,7 +140,6 @@ def import_challenge_set(
         raise DomainError(f"track {track.slug!r} has no {language} test set to pair with")
     _check_no_submissions(session, test_set)
     items = drs.read_clause_test_set(inputs, sentences, inputs_name, sentences_name)
-    _check_texts(items, sentences_name)
     originals, duplicated = _originals_by_sentence(session, test_set)
     report = ChallengeImport(name, len(items), 0)
     links: list[int | None] = []
@@ -197,12 +194,6 @@ def _append_items(
         for k, (item, original) in enumerate(zip(items, originals))
     )
     session.flush()
-
-
-def _check_texts(items: list[drs.DrsItem], filename: str) -> None:
-    missing = next((k for k, item in enumerate(items, start=1) if not item.text), None)
-    if missing:
-        raise InputError(f"item {missing} has no reference sentence", filename=filename)
 
 
 def _check_no_submissions(session: Session, test_set: TestSet) -> None:

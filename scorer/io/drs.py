@@ -19,6 +19,7 @@ are dropped from the stored input.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -173,10 +174,7 @@ def read_clause_test_set(
             "block i goes with line i",
             filename=sentences_name,
         )
-    return [
-        DrsItem(item.drs, text, item.header_sentence, item.document, item.line)
-        for item, text in zip(items, texts)
-    ]
+    return [dataclasses.replace(item, text=text) for item, text in zip(items, texts)]
 
 
 def read_sbn_file(data: bytes, filename: str = "drs.sbn") -> list[DrsItem]:
@@ -274,7 +272,7 @@ def read_test_set(
                 f"has {len(texts)} sentences but {inputs_name} has {len(items)} SBN items",
                 filename=sentences_name,
             )
-        return [DrsItem(i.drs, t, None, i.document, i.line) for i, t in zip(items, texts)]
+        return [dataclasses.replace(item, text=text) for item, text in zip(items, texts)]
     if sentences is None:
         raise InputError(
             "is in clause format, which carries no sentences: give the .raw file of references "

@@ -1,7 +1,6 @@
 """DRS tracks in the app: import per language and subset, challenge sets paired with their
 originals, scores per subset, and Wang et al.'s Table 4 (Orig vs Chal) on the page and API."""
 
-import io
 import math
 
 import pytest
@@ -11,6 +10,7 @@ from app.db import session_scope
 from app.models import Item, ItemSubset, Score
 from tests.support.paths import DEMO_DATA, drs_file
 from tests.unit.factories import participant
+from tests.unit.test_sr18_tracks import post, run_queue
 
 DEMO = DEMO_DATA / "drs"
 API = "/api/v1/challenges/drs/tracks/gen"
@@ -38,20 +38,9 @@ def demo_drs_track(runner) -> None:
 
 def upload(client, settings, data: bytes, system: str = "charlstm") -> int:
     token = participant(settings, f"{system}@example.org", team=f"team-{system}")
-    response = client.post(
-        f"{API}/submissions",
-        data={"file": (io.BytesIO(data), "en_out.txt"), "system": system, "language": "en"},
-        headers={"Authorization": f"Bearer {token}"},
-        content_type="multipart/form-data",
-    )
+    response = post(client, token, data, "en_out.txt", system, "en", url=API)
     assert response.status_code == 202, response.get_json()
     return response.get_json()["id"]
-
-
-def run_queue(app) -> None:
-    queue = app.extensions["nlgboard.queue"]
-    queue.start()
-    queue.join()
 
 
 def test_real_dev_sets_import_through_the_cli(runner, settings):
@@ -186,12 +175,7 @@ def test_track_page_and_api_show_table_4_with_the_drop(app, client, runner, sett
 def test_upload_must_cover_the_challenge_items_too(client, runner, settings):
     demo_drs_track(runner)
     token = participant(settings, "short@example.org", team="short")
-    response = client.post(
-        f"{API}/submissions",
-        data={"file": (io.BytesIO(b"a\nb\nc\nd\n"), "en_out.txt"), "system": "s", "language": "en"},
-        headers={"Authorization": f"Bearer {token}"},
-        content_type="multipart/form-data",
-    )
+    response = post(client, token, b"a\nb\nc\nd\n", "en_out.txt", "s", "en", url=API)
     assert response.status_code == 400
     assert "expected 7 texts" in response.get_json()["error"]
 
