@@ -1,0 +1,5 @@
+"""Analysis of human judgements: RankME + TrueSkill, Direct Assessment, ROSE, metric correlation.
+
+Pure data in, tables out: nothing here imports the web app, so an organiser can run the same
+analysis offline with ``nlg-human``.
+"""

@@ -1,0 +1,165 @@
+"""``nlg-human``: the board's human-evaluation analysis, offline, on judgement files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from scorer.errors import InputError
+from scorer.human import correlation, direct_assessment, rose, trueskill_rank
+from scorer.human.judgements import read_judgements, read_ratings
+from scorer.io.table import read_table, require_columns
+
+FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def _fail(error: Exception) -> None:
+    click.echo(f"error: {error}", err=True)
+    sys.exit(2)
+
+
+def _emit(payload: dict, as_json: bool, lines: list[str]) -> None:
+    click.echo(json.dumps(payload, indent=2, ensure_ascii=False) if as_json else "\n".join(lines))
+
+
+@click.group()
+def main() -> None:
+    """Rank systems from human judgements as the E2E, SR'18 and DRS organisers did."""
+
+
+@main.command()
+@click.option("--ratings", "path", required=True, type=FILE, help="E2E RankME CSV or long CSV.")
+@click.option("--criterion", default=None, help="quality or naturalness (or a long-CSV name).")
+@click.option("--runs", default=trueskill_rank.RUNS, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=2018, show_default=True, type=int)
+@click.option(
+    "--draw-probability",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    help="Default: the share of tied comparisons in the file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def trueskill(
+    path: Path,
+    criterion: str | None,
+    runs: int,
+    seed: int,
+    draw_probability: float | None,
+    as_json: bool,
+) -> None:
+    """TrueSkill over RankME with bootstrap rank ranges and clusters (E2E Table 11)."""
+    try:
+        ratings = read_ratings(path.read_bytes(), path.name, criterion)
+        comparisons = trueskill_rank.pairwise(r.scores for r in ratings.rankings)
+        result = trueskill_rank.bootstrap(
+            comparisons, runs=runs, seed=seed, draw_probability=draw_probability
+        )
+    except (InputError, ValueError) as error:
+        _fail(error)
+    for note in ratings.clipped[:5]:
+        click.echo(f"note: clipped to 0-100: {note}", err=True)
+    for note in ratings.skipped[:5]:
+        click.echo(f"note: not a number, output left out: {note}", err=True)
+    lines = [
+        (
+            f"{ratings.criterion}: {len(ratings.rankings)} rankings, "
+            f"{len(comparisons)} comparisons, {runs} runs, "
+            f"draw probability {result.draw_probability:.3f}"
+        ),
+        f"{'#':>2} {'TrueSkill':>9} {'Rank':>7}  System",
+    ]
+    previous = None
+    for row in result.rows:
+        if previous is not None and row.cluster != previous:
+            lines.append("   " + "·" * 24)
+        lines.append(
+            f"{row.cluster:>2} {row.mu:>9.3f} {f'{row.best_rank}-{row.worst_rank}':>7}  {row.system}"
+        )
+        previous = row.cluster
+    _emit({"criterion": ratings.criterion, **ratings.notes(), **result.to_dict()}, as_json, lines)
+
+
+@main.command()
+@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV with ``kind``.")
+@click.option("--criterion", required=True, help="e.g. meaning-similarity or readability.")
+@click.option("--heatmap", type=click.Path(dir_okay=False, path_type=Path), help="SVG to write.")
+@click.option("--json", "as_json", is_flag=True)
+def da(path: Path, criterion: str, heatmap: Path | None, as_json: bool) -> None:
+    """Direct Assessment: QC filter, raw and z averages, Wilcoxon rank-sum (SR'18 Tables 6-8)."""
+    try:
+        result = direct_assessment.analyse(read_judgements(path.read_bytes(), path.name), criterion)
+    except InputError as error:
+        _fail(error)
+    if not result.systems:
+        _fail(ValueError(f"no kept judgements for criterion {criterion!r}"))
+    if heatmap:
+        from scorer.human.heatmap import heatmap_svg
+
+        names = [row.system for row in result.systems]
+        heatmap.write_text(heatmap_svg(names, result.p_values, criterion), encoding="utf-8")
+    kept = sum(check.kept for check in result.annotators)
+    lines = [
+        f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control",
+        f"{'%':>6} {'z':>7} {'n':>6} {'Assess.':>8}  System",
+    ]
+    lines += [
+        f"{row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
+        for row in result.systems
+    ]
+    _emit(result.to_dict(), as_json, lines)
+
+
+@main.command("rose")
+@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV with ``subset``.")
+@click.option("--json", "as_json", is_flag=True)
+def rose_command(path: Path, as_json: bool) -> None:
+    """ROSE = semantics x grammaticality x phenomenon per system and subset (Wang et al. Table 4)."""
+    try:
+        rows = rose.analyse(read_judgements(path.read_bytes(), path.name))
+    except InputError as error:
+        _fail(error)
+    lines = [f"{'Sem.':>6} {'Gram.':>6} {'Phen.':>6} {'ROSE':>6} {'n':>5}  System / subset"]
+    lines += [
+        f"{r.semantics:>6.1f} {r.grammaticality:>6.1f} {r.phenomenon:>6.1f} {r.rose:>6.1f} "
+        f"{r.outputs:>5}  {r.system} / {r.subset or '(all)'}"
+        for r in rows
+    ]
+    _emit({"rows": [r.__dict__ for r in rows]}, as_json, lines)
+
+
+@main.command()
+@click.option(
+    "--scores", "path", required=True, type=FILE, help="CSV: system, the human score, metrics."
+)
+@click.option("--human", "human_column", required=True, help="Column holding the human score.")
+@click.option("--json", "as_json", is_flag=True)
+def correlate(path: Path, human_column: str, as_json: bool) -> None:
+    """Pearson r of each metric with the human score, Williams test between metrics (Table 9)."""
+    try:
+        header, records = read_table(path.read_bytes(), path.name)
+        require_columns(header, ("system", human_column), path.name)
+        metrics = [c for c in header if c not in ("system", human_column)]
+        table: dict[str, dict[str, float]] = {name: {} for name in [human_column, *metrics]}
+        for record in records:
+            for name, column in table.items():
+                try:
+                    column[record.values["system"]] = float(record.values[name])
+                except ValueError:
+                    raise InputError(
+                        f"{name} {record.values[name]!r} is not a number",
+                        filename=path.name,
+                        line=record.line,
+                    ) from None
+        human = table.pop(human_column)
+        result = correlation.correlate(human, table)
+    except (InputError, ValueError) as error:
+        _fail(error)
+    best = set(result.best)
+    lines = [f"{len(result.systems)} systems; * = not significantly worse than any other metric"]
+    lines += [
+        f"{metric:>12} r = {r:.3f}{' *' if metric in best else ''}"
+        for metric, r in result.pearson.items()
+    ]
+    _emit(result.to_dict(), as_json, lines)

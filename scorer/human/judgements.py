@@ -1,0 +1,200 @@
+"""Human judgements as they are read from files or the database, and their two file layouts.
+
+Two layouts are read:
+
+* the E2E challenge's published RankME CSVs (tuetschek/e2e-eval ``human_ratings/quality.csv`` and
+  ``naturalness.csv``): one row per crowd worker and MR, systems in ``sys1..sys5`` and their
+  0-100 scores in ``quality1..5`` or ``natur1..5``;
+* a long CSV, one judgement per row: ``item,system,annotator,criterion,score`` and, optionally,
+  ``kind`` (a Direct Assessment quality-control role) and ``subset`` (a challenge subset).
+
+Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
+value is clipped into the scale, so 111111 counts as 100. Only the order of the five scores
+reaches TrueSkill, and a value above the top of the slider says "best" without saying how much
+better than another 100. Empty or non-numeric values leave that output out of the row's ranking;
+the other outputs of the row still count. Every clip and every skip is reported with its line.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scorer.errors import InputError
+from scorer.io.table import Record, read_table, require_columns
+
+SCALE = (0.0, 100.0)
+#: Criterion names and the column prefix the E2E files use for them.
+RANKME_COLUMNS = {"quality": "quality", "naturalness": "natur"}
+#: Direct Assessment quality-control roles (SR'18 Sect. 3.2.1, after WMT'17).
+DA_KINDS = ("genuine", "repeat", "damaged", "reference")
+LONG_COLUMNS = ("item", "system", "annotator", "criterion", "score")
+#: The E2E sample's worker-id column carries a pseudonym as its header.
+_PSEUDONYM_HEADER = re.compile(r"^w[0-9a-f]{10}$")
+_WORKER_HEADERS = ("_worker_id", "worker_id")
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One annotator's score of one system's output for one item under one criterion."""
+
+    item: str
+    system: str
+    annotator: str
+    criterion: str
+    score: float
+    kind: str = "genuine"
+    subset: str = ""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """RankME: one annotator's scores of several systems' outputs for the same item."""
+
+    item: str
+    annotator: str
+    criterion: str
+    scores: dict[str, float]
+
+
+@dataclass
+class RatingsFile:
+    """What a ratings file held, and what was changed or left out while reading it."""
+
+    criterion: str
+    rankings: list[Ranking]
+    clipped: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def notes(self) -> dict[str, object]:
+        return {
+            "rankings": len(self.rankings),
+            "clipped": len(self.clipped),
+            "skipped": len(self.skipped),
+            "clipped_values": self.clipped[:50],
+            "skipped_values": self.skipped[:50],
+        }
+
+
+def clip(value: float) -> float:
+    low, high = SCALE
+    return min(max(value, low), high)
+
+
+def read_ratings(data: bytes, filename: str, criterion: str | None = None) -> RatingsFile:
+    """RankME rankings from either layout (the E2E one is recognised by its ``sys1`` column)."""
+    header, records = read_table(data, filename)
+    if "sys1" in header:
+        return _read_e2e(header, records, filename, criterion)
+    judgements = _long_judgements(header, records, filename)
+    criteria = sorted({judgement.criterion for judgement in judgements})
+    chosen = _choose_criterion(criterion, criteria, filename)
+    return RatingsFile(chosen, rankings_of(j for j in judgements if j.criterion == chosen))
+
+
+def rankings_of(judgements: Iterable[Judgement]) -> list[Ranking]:
+    """Group scores by (item, annotator, criterion): each group is one ranking."""
+    groups: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    for judgement in judgements:
+        key = (judgement.item, judgement.annotator, judgement.criterion)
+        groups[key][judgement.system] = judgement.score
+    return [
+        Ranking(item, annotator, criterion, scores)
+        for (item, annotator, criterion), scores in groups.items()
+    ]
+
+
+def read_judgements(data: bytes, filename: str) -> list[Judgement]:
+    """Judgements from the long layout; a bad score or kind is refused with its line."""
+    header, records = read_table(data, filename)
+    return _long_judgements(header, records, filename)
+
+
+def _choose_criterion(wanted: str | None, available: list[str], filename: str) -> str:
+    if wanted is not None and wanted in available:
+        return wanted
+    if wanted is None and len(available) == 1:
+        return available[0]
+    if not available:
+        raise InputError("holds no judgements", filename=filename)
+    choice = f"--criterion {wanted} is not among" if wanted else "choose --criterion from"
+    raise InputError(f"{choice} {', '.join(available)}", filename=filename)
+
+
+def _read_e2e(
+    header: list[str], records: list[Record], filename: str, criterion: str | None
+) -> RatingsFile:
+    present = [name for name, prefix in RANKME_COLUMNS.items() if f"{prefix}1" in header]
+    chosen = _choose_criterion(criterion, present, filename)
+    prefix = RANKME_COLUMNS[chosen]
+    systems = sorted((c for c in header if re.fullmatch(r"sys\d+", c)), key=lambda c: int(c[3:]))
+    require_columns(header, tuple(f"{prefix}{c[3:]}" for c in systems) + ("mr_id",), filename)
+    worker = next((c for c in _WORKER_HEADERS if c in header), None) or next(
+        (c for c in header if _PSEUDONYM_HEADER.match(c)), None
+    )
+    result = RatingsFile(chosen, [])
+    for record in records:
+        scores: dict[str, float] = {}
+        for column in systems:
+            system = record.values[column].strip()
+            rating_column = f"{prefix}{column[3:]}"
+            raw = record.values[rating_column].strip()
+            where = f"line {record.line} {rating_column}={raw!r}"
+            if not system:
+                continue
+            try:
+                value = float(raw)
+            except ValueError:
+                result.skipped.append(where)
+                continue
+            if not math.isfinite(value):
+                result.skipped.append(where)
+                continue
+            if clip(value) != value:
+                result.clipped.append(where)
+            scores[system] = clip(value)
+        annotator = record.values[worker].strip() if worker else f"row{record.line}"
+        result.rankings.append(Ranking(record.values["mr_id"].strip(), annotator, chosen, scores))
+    return result
+
+
+def _long_judgements(header: list[str], records: list[Record], filename: str) -> list[Judgement]:
+    require_columns(header, LONG_COLUMNS, filename)
+    judgements = []
+    for record in records:
+        values = {name: value.strip() for name, value in record.values.items()}
+        for name in LONG_COLUMNS[:4]:
+            if not values[name]:
+                raise InputError(f"empty {name}", filename=filename, line=record.line)
+        try:
+            score = float(values["score"])
+        except ValueError:
+            score = math.nan
+        if not SCALE[0] <= score <= SCALE[1]:
+            raise InputError(
+                f"score {values['score']!r} is not a number from 0 to 100",
+                filename=filename,
+                line=record.line,
+            )
+        kind = values.get("kind") or "genuine"
+        if kind not in DA_KINDS:
+            raise InputError(
+                f"kind {kind!r} is not one of {', '.join(DA_KINDS)}",
+                filename=filename,
+                line=record.line,
+            )
+        judgements.append(
+            Judgement(
+                item=values["item"],
+                system=values["system"],
+                annotator=values["annotator"],
+                criterion=values["criterion"],
+                score=score,
+                kind=kind,
+                subset=values.get("subset", ""),
+            )
+        )
+    return judgements

@@ -1,0 +1,54 @@
+"""CSV files with a header row, read with the line each record starts on (for error messages)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from scorer.errors import InputError
+from scorer.io.text import decode_text
+
+
+@dataclass(frozen=True)
+class Record:
+    line: int
+    values: dict[str, str]
+
+
+def read_table(data: bytes, filename: str) -> tuple[list[str], list[Record]]:
+    """Header and records of a UTF-8 CSV; blank lines skipped, ragged rows refused."""
+    text = decode_text(data, filename)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records: list[Record] = []
+    header: list[str] | None = None
+    try:
+        line = reader.line_num + 1
+        for row in reader:
+            if row and any(cell.strip() for cell in row):
+                if header is None:
+                    header = [name.strip() for name in row]
+                elif len(row) != len(header):
+                    raise InputError(
+                        f"{len(row)} fields where the header has {len(header)}",
+                        filename=filename,
+                        line=line,
+                    )
+                else:
+                    records.append(Record(line, dict(zip(header, row, strict=True))))
+            line = reader.line_num + 1
+    except csv.Error as error:
+        raise InputError(f"malformed CSV: {error}", filename=filename, line=line) from None
+    if header is None:
+        raise InputError("is empty: expected a header row and records", filename=filename)
+    return header, records
+
+
+def require_columns(header: list[str], wanted: tuple[str, ...], filename: str) -> None:
+    missing = [name for name in wanted if name not in header]
+    if missing:
+        raise InputError(
+            f"lacks the column(s) {', '.join(missing)} (header: {', '.join(header)})",
+            filename=filename,
+            line=1,
+        )

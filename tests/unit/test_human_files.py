@@ -1,0 +1,137 @@
+"""Reading judgement files, and ``nlg-human`` on them."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scorer.errors import InputError
+from scorer.human.cli import main
+from scorer.human.judgements import read_judgements, read_ratings
+from tests.support.human import da_hit, rankme_campaign
+from tests.support.paths import e2e_file
+
+E2E_HEADER = "_unit_id,_worker_id,mr_id,sys1,sys2,sys3,quality1,quality2,quality3\n"
+
+
+def test_out_of_range_rankme_values_are_clipped_and_reported():
+    data = (
+        E2E_HEADER + "1,w1,7,slug,tgen,chen,111111,100,-5\n2,w2,7,slug,tgen,chen,x,,90\n"
+    ).encode()
+    ratings = read_ratings(data, "quality.csv")
+    first, second = ratings.rankings
+    assert first.scores == {"slug": 100.0, "tgen": 100.0, "chen": 0.0}
+    assert second.scores == {"chen": 90.0} and second.annotator == "w2"
+    assert ratings.clipped == ["line 2 quality1='111111'", "line 2 quality3='-5'"]
+    assert ratings.skipped == ["line 3 quality1='x'", "line 3 quality2=''"]
+
+
+def test_criterion_must_be_in_the_file():
+    data = (E2E_HEADER + "1,w1,7,slug,tgen,chen,1,2,3\n").encode()
+    with pytest.raises(InputError, match="--criterion naturalness is not among quality"):
+        read_ratings(data, "quality.csv", "naturalness")
+
+
+def test_long_csv_errors_name_the_line():
+    header = "item,system,annotator,criterion,score\n"
+    with pytest.raises(InputError, match=r"j.csv, line 3: score '150'"):
+        read_judgements((header + "1,a,x,quality,50\n1,b,x,quality,150\n").encode(), "j.csv")
+    with pytest.raises(InputError, match=r"line 1: lacks the column\(s\) score"):
+        read_judgements(b"item,system,annotator,criterion\n1,a,x,q\n", "j.csv")
+    with pytest.raises(InputError, match="line 2: kind 'fake'"):
+        read_judgements(b"item,system,annotator,criterion,score,kind\n1,a,x,q,5,fake\n", "j.csv")
+    with pytest.raises(InputError, match="line 2: 4 fields where the header has 5"):
+        read_judgements((header + "1,a,x,quality\n").encode(), "j.csv")
+
+
+def test_long_csv_groups_into_rankings_per_item_and_annotator():
+    rows = "".join(
+        f"{item},{system},{annotator},quality,{score}\n"
+        for item, system, annotator, score in [
+            (1, "a", "x", 90), (1, "b", "x", 80), (1, "a", "y", 10), (1, "b", "y", 20),
+        ]
+    )  # fmt: skip
+    ratings = read_ratings(("item,system,annotator,criterion,score\n" + rows).encode(), "l.csv")
+    assert [r.scores for r in ratings.rankings] == [{"a": 90, "b": 80}, {"a": 10, "b": 20}]
+
+
+def test_trueskill_command_on_the_published_layout():
+    path = e2e_file("human_ratings_quality_sample.csv")
+    result = CliRunner().invoke(
+        main, ["trueskill", "--ratings", str(path), "--runs", "20", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["criterion"] == "quality" and payload["comparisons"] == 400
+    assert payload["runs"] == 20 and len(payload["systems"]) == 19
+    first = payload["systems"][0]
+    assert set(first) == {"cluster", "system", "mu", "sigma", "rank", "comparisons"}
+    assert first["cluster"] == 1 and first["rank"][0] == 1
+
+
+def test_trueskill_command_prints_table_11_layout(tmp_path):
+    path = tmp_path / "long.csv"
+    quality = {"slug": 95, "tgen": 60, "zhang": 58, "chen": 20, "sheff2": 18, "x": 40}
+    lines = ["item,system,annotator,criterion,score"]
+    for number, scores in enumerate(rankme_campaign(quality, rankings=300, noise=5)):
+        lines += [f"{number},{s},a{number % 7},quality,{v:g}" for s, v in scores.items()]
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path), "--runs", "30"])
+    assert result.exit_code == 0, result.output
+    table = result.output.splitlines()
+    cluster, _, ranks, system = table[2].split()
+    assert (cluster, ranks, system) == ("1", "1-1", "slug")
+    assert "·" * 24 in result.output
+    assert {table[-1].split()[-1], table[-2].split()[-1]} == {"chen", "sheff2"}
+
+
+def test_da_command_writes_the_table_and_a_heatmap(tmp_path):
+    quality = {"adapt": 80, "osu": 70, "axe": 35}
+    judgements = da_hit("a1", quality, 15, careful=True, seed=1) + da_hit(
+        "a2", quality, 15, careful=False, seed=2
+    )
+    path = tmp_path / "da.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score,kind\n"
+        + "".join(
+            f"{j.item},{j.system},{j.annotator},{j.criterion},{j.score:g},{j.kind}\n"
+            for j in judgements
+        )
+    )
+    svg = tmp_path / "heat.svg"
+    result = CliRunner().invoke(
+        main, ["da", "--judgements", str(path), "--criterion", "readability", "--heatmap", str(svg)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 of 2 annotators passed quality control" in result.output
+    assert result.output.splitlines()[2].endswith("adapt")
+    assert svg.read_text().startswith("<?xml") and "osu" in svg.read_text()
+
+
+def test_correlate_and_rose_commands(tmp_path):
+    scores = tmp_path / "scores.csv"
+    scores.write_text(
+        "system,human,BLEU,DIST\na,1,0.1,5\nb,2,0.25,3\nc,3,0.3,9\nd,4,0.45,1\ne,5,0.5,4\n"
+    )
+    result = CliRunner().invoke(
+        main, ["correlate", "--scores", str(scores), "--human", "human", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["pearson"]["BLEU"] > 0.98
+    judgements = tmp_path / "rose.csv"
+    judgements.write_text(
+        "item,system,annotator,criterion,score,subset\n"
+        "1,char,e,semantics,1,tense\n1,char,e,grammaticality,1,tense\n"
+        "1,char,e,phenomenon,0,tense\n"
+    )
+    result = CliRunner().invoke(main, ["rose", "--judgements", str(judgements)])
+    assert result.exit_code == 0, result.output
+    assert "100.0  100.0    0.0    0.0     1  char / tense" in result.output
+
+
+def test_bad_files_exit_2_with_the_place(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("item,system,annotator,criterion,score\n1,a,x,quality,abc\n")
+    result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path)])
+    assert result.exit_code == 2
+    assert "error: bad.csv, line 2: score 'abc' is not a number from 0 to 100" in result.output

@@ -1,0 +1,104 @@
+"""TrueSkill over RankME: the update against the trueskill package, rank ranges, clusters."""
+
+import numpy as np
+import pytest
+import trueskill
+
+from scorer.human import trueskill_rank
+from scorer.human.judgements import read_ratings
+from tests.support.human import rankme_campaign
+from tests.support.paths import e2e_file
+
+# E2E Table 11 (quality): rank ranges in TrueSkill order, and the clusters printed there.
+TABLE_11_RANGES = [
+    (1, 1), (2, 4), (2, 5), (3, 5), (3, 6), (5, 7), (6, 8), (7, 10), (8, 10), (8, 12), (10, 13),
+    (10, 14), (11, 14), (11, 14), (15, 16), (15, 16), (17, 19), (17, 19), (17, 19), (20, 21),
+    (20, 21),
+]  # fmt: skip
+TABLE_11_CLUSTERS = [1] + [2] * 13 + [3] * 2 + [4] * 3 + [5] * 2
+
+
+@pytest.mark.parametrize("draw_probability", [0.05, 0.45])
+def test_each_update_is_trueskills_own_two_player_rule(draw_probability):
+    rng = np.random.default_rng(7)
+    env = trueskill_rank.environment(draw_probability)
+    systems = 5
+    ratings = [env.create_rating() for _ in range(systems)]
+    mu = np.full((1, systems), env.mu)
+    var = np.full((1, systems), env.sigma**2)
+    for _ in range(400):
+        a, b = rng.choice(systems, size=2, replace=False)
+        tied = bool(rng.random() < 0.3)
+        ratings[a], ratings[b] = trueskill.rate_1vs1(ratings[a], ratings[b], tied, env=env)
+        trueskill_rank.rate(mu, var, np.array([a]), np.array([b]), np.array([tied]), env)
+    # The package's erfc is a 1e-7 approximation; ours is scipy's.
+    assert mu[0] == pytest.approx([r.mu for r in ratings], abs=1e-6)
+    assert np.sqrt(var[0]) == pytest.approx([r.sigma for r in ratings], abs=1e-6)
+
+
+def test_pairwise_turns_one_ranking_into_ten_comparisons_with_ties():
+    comparisons = trueskill_rank.pairwise([{"a": 90, "b": 100, "c": 90, "d": 10, "e": 50}])
+    assert len(comparisons) == 10
+    names = comparisons.systems
+    outcomes = {
+        (names[f], names[s], bool(t))
+        for f, s, t in zip(comparisons.first, comparisons.second, comparisons.tied, strict=True)
+    }
+    assert ("b", "a", False) in outcomes and ("a", "c", True) in outcomes
+    assert ("e", "d", False) in outcomes
+    assert comparisons.tie_share == pytest.approx(0.1)
+
+
+def test_rank_range_is_the_central_95_percent():
+    ranks = np.array([1] * 4 + [2] * 191 + [3] * 3 + [9, 9])
+    assert trueskill_rank.rank_range(ranks) == (2, 2)
+    assert trueskill_rank.rank_range(np.array([1] * 6 + [2] * 188 + [3] * 6)) == (1, 3)
+
+
+def test_clusters_merge_overlapping_ranges_as_table_11_does():
+    assert trueskill_rank.clusters(TABLE_11_RANGES) == TABLE_11_CLUSTERS
+    assert trueskill_rank.clusters([(1, 2), (2, 3), (3, 4), (5, 5)]) == [1, 1, 1, 2]
+
+
+def test_a_known_ordering_is_recovered_with_its_clusters():
+    quality = {"best": 95, "good1": 75, "good2": 73, "good3": 71, "poor1": 40, "poor2": 38}
+    rows = rankme_campaign(quality, rankings=600, noise=6, seed=1)
+    result = trueskill_rank.bootstrap(trueskill_rank.pairwise(rows), runs=60, seed=3)
+    order = [row.system for row in result.rows]
+    assert order[0] == "best" and set(order[1:4]) == {"good1", "good2", "good3"}
+    assert set(order[4:]) == {"poor1", "poor2"}
+    clusters = {row.system: row.cluster for row in result.rows}
+    assert clusters["best"] == 1
+    assert clusters["good1"] == clusters["good3"] == 2
+    assert clusters["poor1"] == clusters["poor2"] == 3
+    assert result.rows[0].best_rank == result.rows[0].worst_rank == 1
+
+
+def test_separated_systems_get_a_strict_total_order():
+    quality = {f"s{rank}": 100 - 12 * rank for rank in range(6)}
+    rows = rankme_campaign(quality, rankings=500, noise=5, seed=2)
+    result = trueskill_rank.bootstrap(trueskill_rank.pairwise(rows), runs=40)
+    assert [row.system for row in result.rows] == list(quality)
+    assert [row.cluster for row in result.rows] == [1, 2, 3, 4, 5, 6]
+    assert all(row.mu > later.mu for row, later in zip(result.rows, result.rows[1:]))
+
+
+def test_the_published_e2e_sample_reads_as_forty_rankings():
+    ratings = read_ratings(e2e_file("human_ratings_quality_sample.csv").read_bytes(), "q.csv")
+    assert ratings.criterion == "quality" and len(ratings.rankings) == 40
+    assert not ratings.clipped and not ratings.skipped
+    first = ratings.rankings[0]
+    assert first.item == "1" and first.annotator == "w1d177704e2"
+    assert list(first.scores) == ["tnt1", "tr2", "zhang", "slug", "tgen"]
+    assert len(trueskill_rank.pairwise(r.scores for r in ratings.rankings)) == 400
+
+
+def test_bootstrap_refuses_an_empty_campaign():
+    with pytest.raises(ValueError, match="no pairwise comparisons"):
+        trueskill_rank.bootstrap(trueskill_rank.pairwise([{"a": 50}]))
+
+
+def test_the_environment_is_the_trueskill_package():
+    env = trueskill_rank.environment(0.3)
+    assert isinstance(env, trueskill.TrueSkill)
+    assert (env.mu, env.sigma, env.beta, env.tau) == (0.0, 0.5, 0.25, 0.005)
