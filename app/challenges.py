@@ -10,6 +10,7 @@ from app.extensions import db
 from app.models import Challenge, Item, Output, Submission, System
 from app.services import DomainError
 from app.services.access import can_see_submission, is_organiser_of
+from app.services.human_results import human_tables
 from app.services.leaderboard import (
     default_language,
     dlevel_comparison,
@@ -87,6 +88,8 @@ def track(slug: str, track_slug: str):
         subset_tables=other_subsets,
         absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
         split_report=_split_report(found, language),
+        human_tables=human_tables(db(), found, language),
+        is_organiser=is_organiser_of(db(), current_user, found.challenge_id),
     )
 
 

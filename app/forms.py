@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import EmailField, PasswordField, SelectField, StringField
-from wtforms.validators import DataRequired, EqualTo, Length, Regexp
+from wtforms import (
+    BooleanField,
+    EmailField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Regexp
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
@@ -42,3 +49,47 @@ class UploadForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     """A button-only form (e.g. mark primary): just the CSRF token."""
+
+
+class CampaignForm(FlaskForm):
+    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE)."""
+
+    name = StringField(
+        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
+    )
+    method = SelectField(
+        "Method", choices=[("rankme", "RankME"), ("da", "Direct Assessment"), ("rose", "ROSE")]
+    )
+    criterion = SelectField(
+        "Criterion",
+        choices=[
+            ("quality", "quality (RankME)"),
+            ("naturalness", "naturalness (RankME)"),
+            ("meaning-similarity", "meaning similarity (DA)"),
+            ("readability", "readability (DA)"),
+            ("rose", "semantics, grammaticality, phenomenon (ROSE)"),
+        ],
+    )
+    systems = StringField("Systems (comma-separated; empty = the primary systems)")
+    include_baselines = BooleanField("Include the baselines")
+    include_human = BooleanField("Include the human references as a system")
+    items = IntegerField("Items", default=100, validators=[NumberRange(min=1, max=100000)])
+    subset = StringField("Challenge set (ROSE: its items and their originals)")
+    annotators_per_hit = IntegerField(
+        "Annotators per HIT", default=3, validators=[NumberRange(min=1, max=100)]
+    )
+
+
+class ImportJudgementsForm(FlaskForm):
+    name = StringField(
+        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
+    )
+    method = SelectField(
+        "Method", choices=[("rankme", "RankME"), ("da", "Direct Assessment"), ("rose", "ROSE")]
+    )
+    criterion = StringField("Criterion", validators=[DataRequired(), Length(max=64)])
+    file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
+
+
+class LinksForm(FlaskForm):
+    count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])

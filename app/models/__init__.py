@@ -11,16 +11,33 @@ from app.models.challenges import (
     TestSet,
     Track,
 )
+from app.models.human import (
+    HUMAN_SYSTEM,
+    AnnotationLink,
+    Campaign,
+    CampaignUnit,
+    HitAssignment,
+    Judgement,
+    Method,
+    UnitEntry,
+)
 from app.models.submissions import DESCRIBED, Output, Score, Submission, SubmissionStatus, System
 
 __all__ = [
     "DESCRIBED",
+    "HUMAN_SYSTEM",
+    "AnnotationLink",
     "Base",
+    "Campaign",
+    "CampaignUnit",
     "Challenge",
     "ChallengeOrganiser",
+    "HitAssignment",
     "Item",
     "ItemSubset",
+    "Judgement",
     "Membership",
+    "Method",
     "Output",
     "Reference",
     "Role",
@@ -31,6 +48,7 @@ __all__ = [
     "Team",
     "TestSet",
     "Track",
+    "UnitEntry",
     "User",
     "hash_token",
     "utcnow",

@@ -19,6 +19,7 @@ class Role(enum.StrEnum):
     PARTICIPANT = "participant"
     ORGANISER = "organiser"
     ADMIN = "admin"
+    ANNOTATOR = "annotator"
 
 
 class User(UserMixin, Base):

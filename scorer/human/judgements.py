@@ -6,7 +6,8 @@ Two layouts are read:
   ``naturalness.csv``): one row per crowd worker and MR, systems in ``sys1..sys5`` and their
   0-100 scores in ``quality1..5`` or ``natur1..5``;
 * a long CSV, one judgement per row: ``item,system,annotator,criterion,score`` and, optionally,
-  ``kind`` (a Direct Assessment quality-control role) and ``subset`` (a challenge subset).
+  ``kind`` (a Direct Assessment quality-control role), ``subset`` (a challenge subset) and
+  ``unit`` (what was shown together: one RankME ranking per unit and annotator).
 
 Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
 value is clipped into the scale, so 111111 counts as 100. Only the order of the five scores
@@ -48,16 +49,19 @@ class Judgement:
     score: float
     kind: str = "genuine"
     subset: str = ""
+    unit: str = ""
+    """What was shown together (a RankME page); judgements of one unit form one ranking."""
 
 
 @dataclass(frozen=True)
 class Ranking:
-    """RankME: one annotator's scores of several systems' outputs for the same item."""
+    """RankME: one annotator's scores of several systems' outputs shown together."""
 
     item: str
     annotator: str
     criterion: str
     scores: dict[str, float]
+    unit: str = ""
 
 
 @dataclass
@@ -96,14 +100,14 @@ def read_ratings(data: bytes, filename: str, criterion: str | None = None) -> Ra
 
 
 def rankings_of(judgements: Iterable[Judgement]) -> list[Ranking]:
-    """Group scores by (item, annotator, criterion): each group is one ranking."""
-    groups: dict[tuple[str, str, str], dict[str, float]] = defaultdict(dict)
+    """Group scores by (item, unit, annotator, criterion): each group is one ranking."""
+    groups: dict[tuple[str, str, str, str], dict[str, float]] = defaultdict(dict)
     for judgement in judgements:
-        key = (judgement.item, judgement.annotator, judgement.criterion)
+        key = (judgement.item, judgement.unit, judgement.annotator, judgement.criterion)
         groups[key][judgement.system] = judgement.score
     return [
-        Ranking(item, annotator, criterion, scores)
-        for (item, annotator, criterion), scores in groups.items()
+        Ranking(item, annotator, criterion, scores, unit)
+        for (item, unit, annotator, criterion), scores in groups.items()
     ]
 
 
@@ -157,7 +161,9 @@ def _read_e2e(
                 result.clipped.append(where)
             scores[system] = clip(value)
         annotator = record.values[worker].strip() if worker else f"row{record.line}"
-        result.rankings.append(Ranking(record.values["mr_id"].strip(), annotator, chosen, scores))
+        result.rankings.append(
+            Ranking(record.values["mr_id"].strip(), annotator, chosen, scores, f"line{record.line}")
+        )
     return result
 
 
@@ -195,6 +201,7 @@ def _long_judgements(header: list[str], records: list[Record], filename: str) ->
                 score=score,
                 kind=kind,
                 subset=values.get("subset", ""),
+                unit=values.get("unit", ""),
             )
         )
     return judgements

@@ -55,3 +55,42 @@ def sr18_tracks(settings: Settings, challenge: str = "sr18", **options) -> None:
                 SR18_REFS[language],
                 **options,
             )
+
+
+def scored_system(
+    session,
+    challenge: str,
+    track: str,
+    name: str,
+    scores: dict[str, float],
+    *,
+    primary: bool = True,
+    baseline: bool = False,
+    language: str | None = None,
+) -> None:
+    """A system with one scored submission whose outputs are ``<name> says <item>``: what human
+    evaluation pages need, without running the scorer."""
+    from app.models import Output, Score, Submission, SubmissionStatus, System
+    from app.services.tracks import get_track
+
+    found = get_track(session, challenge, track)
+    test_set = found.test_set_for(language)
+    system = System(track_id=found.id, name=name, is_primary=primary, is_baseline=baseline)
+    submission = Submission(
+        system=system,
+        language=test_set.language,
+        filename="out.txt",
+        file_sha256="0" * 64,
+        status=SubmissionStatus.SCORED,
+    )
+    session.add_all([system, submission])
+    session.flush()
+    session.add_all(
+        Output(submission_id=submission.id, item_id=item.id, text=f"{name} says {item.position}")
+        for item in test_set.items
+    )
+    session.add_all(
+        Score(submission_id=submission.id, metric=metric, value=value, signature="test")
+        for metric, value in scores.items()
+    )
+    session.flush()

@@ -1,0 +1,299 @@
+"""Human evaluation pages: organisers set campaigns up and publish results; annotators judge.
+
+Annotator pages show texts only, never system names, and work without JavaScript (number fields,
+radio buttons); with JavaScript a slider mirrors each number field.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+
+from app.extensions import db
+from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
+from app.models import Campaign, CampaignUnit, Method, Role
+from app.services import DomainError
+from app.services.access import is_organiser_of
+from app.services.annotation import (
+    Annotator,
+    create_links,
+    current_assignment,
+    hits_of,
+    link_annotator,
+    next_unit,
+    progress,
+    record,
+)
+from app.services.campaigns import CampaignSpec, create_campaign, get_campaign, track_campaigns
+from app.services.human_results import analyse, campaign_table, export_csv, import_judgements
+from app.services.tracks import get_track
+from scorer.errors import InputError
+from scorer.human.rose import DIMENSIONS
+
+bp = Blueprint("human", __name__)
+TRACK = "/challenges/<slug>/tracks/<track_slug>/human"
+
+
+def _organised_track(slug: str, track_slug: str):
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    if not is_organiser_of(db(), current_user, track.challenge_id):
+        abort(404)
+    return track
+
+
+def _organised_campaign(slug: str, track_slug: str, name: str) -> Campaign:
+    track = _organised_track(slug, track_slug)
+    try:
+        return get_campaign(db(), track, name)
+    except DomainError:
+        abort(404)
+
+
+@bp.route(TRACK, methods=["GET", "POST"])
+@login_required
+def campaigns(slug: str, track_slug: str):
+    track = _organised_track(slug, track_slug)
+    form = CampaignForm(prefix="new")
+    upload = ImportJudgementsForm(prefix="import")
+    if form.validate_on_submit():
+        spec = CampaignSpec(
+            name=form.name.data,
+            method=form.method.data,
+            criterion=form.criterion.data,
+            language=request.args.get("lang"),
+            systems=[s.strip() for s in (form.systems.data or "").split(",") if s.strip()] or None,
+            include_baselines=form.include_baselines.data,
+            include_human=form.include_human.data,
+            items=form.items.data,
+            subset=form.subset.data or None,
+            annotators_per_hit=form.annotators_per_hit.data,
+        )
+        try:
+            campaign = create_campaign(db(), track, spec)
+            db().commit()
+        except DomainError as error:
+            db().rollback()
+            form.name.errors.append(f"Refused: {error}. Nothing was stored.")
+        else:
+            flash(f"Campaign {campaign.name} created with {len(campaign.units)} units.", "info")
+            return redirect(
+                url_for("human.campaign", slug=slug, track_slug=track_slug, name=campaign.name)
+            )
+    return render_template(
+        "human/campaigns.html",
+        track=track,
+        campaigns=track_campaigns(db(), track, published_only=False),
+        form=form,
+        upload=upload,
+    )
+
+
+@bp.route(TRACK + "/import", methods=["POST"])
+@login_required
+def import_file(slug: str, track_slug: str):
+    track = _organised_track(slug, track_slug)
+    upload = ImportJudgementsForm(prefix="import")
+    if not upload.validate_on_submit():
+        for field, errors in upload.errors.items():
+            flash(f"Import refused: {field}: {'; '.join(errors)}", "error")
+        return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
+    data = upload.file.data.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
+    try:
+        if len(data) > current_app.config["UPLOAD_MAX_BYTES"]:
+            raise DomainError("the file is larger than the upload limit")
+        campaign = import_judgements(
+            db(), track, upload.name.data, upload.method.data, upload.criterion.data.strip(),
+            data, upload.file.data.filename or "judgements.csv",
+        )  # fmt: skip
+        db().commit()
+    except (DomainError, InputError) as error:
+        db().rollback()
+        flash(f"Import refused: {error}. Nothing was stored.", "error")
+        return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
+    flash(f"Imported {campaign.imported['judgements']} judgements into {campaign.name}.", "info")
+    return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=campaign.name))
+
+
+@bp.route(TRACK + "/<name>")
+@login_required
+def campaign(slug: str, track_slug: str, name: str):
+    found = _organised_campaign(slug, track_slug, name)
+    results = found.results or {}
+    return render_template(
+        "human/campaign.html",
+        campaign=found,
+        track=found.track,
+        hits=len(hits_of(db(), found)),
+        table=campaign_table(db(), found) if found.results else None,
+        quality_control=results.get("annotators")
+        if isinstance(results.get("annotators"), dict)
+        else None,
+        action=ActionForm(),
+        links_form=LinksForm(),
+    )
+
+
+@bp.route(TRACK + "/<name>/links", methods=["POST"])
+@login_required
+def links(slug: str, track_slug: str, name: str):
+    found = _organised_campaign(slug, track_slug, name)
+    form = LinksForm()
+    if not form.validate_on_submit():
+        abort(400)
+    tokens = create_links(db(), found, form.count.data)
+    db().commit()
+    urls = [url_for("human.link_unit", token=token, _external=True) for token in tokens]
+    return render_template("human/links.html", campaign=found, track=found.track, urls=urls)
+
+
+@bp.route(TRACK + "/<name>/<action>", methods=["POST"])
+@login_required
+def act(slug: str, track_slug: str, name: str, action: str):
+    found = _organised_campaign(slug, track_slug, name)
+    if not ActionForm().validate_on_submit() or action not in ("analyse", "publish", "open"):
+        abort(400)
+    try:
+        if action == "analyse":
+            analyse(db(), found)
+            flash("Results computed.", "info")
+        elif action == "publish":
+            if found.results is None and not found.is_published:
+                raise DomainError("compute the results before publishing them")
+            found.is_published = not found.is_published
+        else:
+            found.is_open = not found.is_open
+        db().commit()
+    except DomainError as error:
+        db().rollback()
+        flash(str(error), "error")
+    return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=name))
+
+
+@bp.route(TRACK + "/<name>/judgements.csv")
+@login_required
+def judgements_csv(slug: str, track_slug: str, name: str):
+    found = _organised_campaign(slug, track_slug, name)
+    return Response(
+        export_csv(db(), found),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f"attachment; filename={found.name}-judgements.csv"},
+    )
+
+
+@bp.route(TRACK + "/<name>/heatmap.svg")
+def heatmap(slug: str, track_slug: str, name: str):
+    """The DA significance heatmap: public once published, organisers before."""
+    try:
+        track = get_track(db(), slug, track_slug)
+        found = get_campaign(db(), track, name)
+    except DomainError:
+        abort(404)
+    visible = found.is_published or is_organiser_of(db(), current_user, track.challenge_id)
+    if not visible or not found.results or "heatmap_svg" not in found.results:
+        abort(404)
+    return Response(found.results["heatmap_svg"], mimetype="image/svg+xml")
+
+
+# Annotators ---------------------------------------------------------------------------------
+
+
+def _may_annotate(campaign: Campaign) -> bool:
+    return current_user.role == Role.ANNOTATOR or is_organiser_of(
+        db(), current_user, campaign.track.challenge_id
+    )
+
+
+@bp.route("/annotate")
+@login_required
+def annotate_index():
+    if current_user.role not in (Role.ANNOTATOR, Role.ORGANISER, Role.ADMIN):
+        abort(403)
+    open_campaigns = [
+        c for c in db().query(Campaign).filter(Campaign.is_open.is_(True)).order_by(Campaign.id)
+        if _may_annotate(c)
+    ]  # fmt: skip
+    return render_template("human/annotate_index.html", campaigns=open_campaigns)
+
+
+@bp.route("/annotate/<int:campaign_id>", methods=["GET", "POST"])
+@login_required
+def account_unit(campaign_id: int):
+    found = db().get(Campaign, campaign_id)
+    if found is None or not _may_annotate(found):
+        abort(404)
+    annotator = Annotator(f"u{current_user.id}", current_user.id)
+    return _annotate(found, annotator, url_for("human.account_unit", campaign_id=campaign_id))
+
+
+@bp.route("/annotate/link/<token>", methods=["GET", "POST"])
+def link_unit(token: str):
+    try:
+        found, annotator = link_annotator(db(), token)
+    except DomainError as error:
+        return render_template("human/done.html", message=str(error)), 410
+    return _annotate(found, annotator, url_for("human.link_unit", token=token))
+
+
+def _annotate(found: Campaign, annotator: Annotator, here: str):
+    """Show the next unit of the annotator's HIT (GET) or store the page they answered (POST)."""
+    try:
+        assignment = current_assignment(db(), found, annotator)
+        db().commit()
+    except DomainError as error:
+        db().rollback()
+        return render_template("human/done.html", message=str(error))
+    if assignment is None:
+        return render_template("human/done.html", message="Nothing left to judge here. Thank you!")
+    error = None
+    if request.method == "POST":
+        if not ActionForm().validate_on_submit():
+            abort(400)
+        unit = db().get(CampaignUnit, request.form.get("unit", type=int) or 0)
+        if unit is None:
+            abort(400)
+        try:
+            record(db(), found, assignment, unit, annotator, request.form)
+            db().commit()
+        except DomainError as refused:
+            db().rollback()
+            error = str(refused)
+        else:
+            if assignment.completed_at is not None:
+                message = "HIT done. Thank you!"
+                if annotator.link is None:
+                    message += " Load the page again for the next HIT, if there is one."
+                return render_template("human/done.html", message=message, again=here)
+            return redirect(here)
+    unit = next_unit(db(), assignment)
+    if unit is None:
+        return render_template("human/done.html", message="HIT done. Thank you!")
+    done, total = progress(db(), assignment)
+    return render_template(
+        "human/unit.html",
+        campaign=found,
+        unit=unit,
+        action=ActionForm(),
+        here=here,
+        done=done,
+        total=total,
+        error=error,
+        previous=request.form if error else {},
+        dimensions=DIMENSIONS,
+        reference=unit.item.references[0].text
+        if found.show_reference and unit.item.references
+        else None,
+        is_rose=found.method == Method.ROSE,
+    )

@@ -1,0 +1,301 @@
+"""Human-evaluation campaigns: what an organiser sets up, and the units annotators will see.
+
+RankME (E2E Sect. 7.2): each unit is one input with the outputs of five different systems in
+random order; an item's systems are spread over as many units as needed. DA (SR'18 Sect. 3.2.1):
+one output per unit, in HITs of 100 of which 20 are quality control (7 repeats, 7 damaged copies,
+6 references), each placed after the output it copies. ROSE (Wang et al. 2021): one output per
+unit with three yes/no questions; a challenge set's items are judged beside their originals.
+
+A campaign that puts references in front of annotators (a meaning-similarity criterion, the human
+references as a system, DA's reference checks) can only be set up once the track's deadline has
+passed: until then references are hidden from everyone but the organisers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import (
+    HUMAN_SYSTEM,
+    Campaign,
+    CampaignUnit,
+    Item,
+    Method,
+    Output,
+    Track,
+    UnitEntry,
+    utcnow,
+)
+from app.services import DomainError, add_unique
+from app.services.leaderboard import default_language, leaderboard
+from scorer.human.damage import damage
+
+#: Criteria per method, and whether each shows the input and the reference by default.
+CRITERIA: dict[str, dict[str, tuple[bool, bool]]] = {
+    Method.RANKME: {"quality": (True, False), "naturalness": (False, False)},
+    Method.DA: {"meaning-similarity": (False, True), "readability": (False, False)},
+    Method.ROSE: {"rose": (True, True)},
+}
+HIT_SIZES = {Method.RANKME: 10, Method.DA: 100, Method.ROSE: 20}
+RANKME_SYSTEMS = 5
+DA_CONTROLS = {"repeat": 7, "damaged": 7, "reference": 6}
+
+
+@dataclass
+class CampaignSpec:
+    name: str
+    method: str
+    criterion: str
+    language: str | None = None
+    systems: Sequence[str] | None = None
+    """System names; default: the primary systems (plus baselines if asked)."""
+    include_baselines: bool = False
+    include_human: bool = False
+    items: int = 100
+    show_input: bool | None = None
+    show_reference: bool | None = None
+    hit_size: int | None = None
+    annotators_per_hit: int = 3
+    subset: str | None = None
+    """ROSE on a challenge set: its items and their originals."""
+    seed: int = 2018
+
+
+def get_campaign(session: Session, track: Track, name: str) -> Campaign:
+    campaign = session.scalar(
+        select(Campaign).where(Campaign.track_id == track.id, Campaign.name == name)
+    )
+    if campaign is None:
+        raise DomainError(f"no human evaluation {name!r} on track {track.slug!r}")
+    return campaign
+
+
+def track_campaigns(session: Session, track: Track, published_only: bool) -> list[Campaign]:
+    query = select(Campaign).where(Campaign.track_id == track.id).order_by(Campaign.id)
+    if published_only:
+        query = query.where(Campaign.is_published.is_(True))
+    return list(session.scalars(query))
+
+
+def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
+    """Check the method, criterion and settings; returns (show_input, show_reference)."""
+    if spec.method not in CRITERIA:
+        raise DomainError(f"method {spec.method!r} is not one of {', '.join(CRITERIA)}")
+    criteria = CRITERIA[spec.method]
+    if spec.criterion not in criteria:
+        raise DomainError(
+            f"criterion {spec.criterion!r} is not one of {', '.join(criteria)} for {spec.method}"
+        )
+    if spec.items < 1:
+        raise DomainError("a campaign needs at least one item")
+    if spec.annotators_per_hit < 1:
+        raise DomainError("each HIT needs at least one annotator")
+    minimum = 20 + 1 if spec.method == Method.DA else 1
+    if spec.hit_size is not None and spec.hit_size < minimum:
+        raise DomainError(f"HITs of {spec.method} hold at least {minimum} units")
+    show_input, show_reference = criteria[spec.criterion]
+    show_input = show_input if spec.show_input is None else spec.show_input
+    show_reference = show_reference if spec.show_reference is None else spec.show_reference
+    shows_references = show_reference or spec.include_human or spec.method == Method.DA
+    if shows_references and not _deadline_passed(track):
+        raise DomainError(
+            "this campaign shows references to annotators (reference shown, human references "
+            "as a system, or DA's reference checks); references stay hidden until the track's "
+            "deadline has passed" + ("" if track.deadline else ": give the track a deadline first")
+        )
+    return show_input, show_reference
+
+
+def _deadline_passed(track: Track) -> bool:
+    if track.deadline is None:
+        return False
+    deadline = track.deadline
+    return (deadline if deadline.tzinfo else deadline.replace(tzinfo=utcnow().tzinfo)) <= utcnow()
+
+
+def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campaign:
+    """Build a campaign and all its units from the systems' stored outputs."""
+    show_input, show_reference = validate(track, spec)
+    language = spec.language or default_language(track)
+    test_set = track.test_set_for(language)
+    if test_set is None:
+        raise DomainError(f"track {track.slug!r} has no {language!r} test set")
+    outputs = _system_outputs(session, track, language, spec)
+    rng = random.Random(spec.seed)
+    items = _chosen_items(session, test_set.id, spec, rng)
+    campaign = Campaign(
+        track_id=track.id,
+        language=language,
+        name=spec.name,
+        method=spec.method,
+        criterion=spec.criterion,
+        show_input=show_input,
+        show_reference=show_reference,
+        hit_size=spec.hit_size or HIT_SIZES[spec.method],
+        annotators_per_hit=spec.annotators_per_hit,
+    )
+    add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
+    if spec.include_human:
+        outputs[HUMAN_SYSTEM] = (None, {item.id: _reference(item) for item, _ in items})
+    build = {Method.RANKME: _rankme_units, Method.DA: _da_units, Method.ROSE: _single_units}
+    units = build[spec.method](campaign, items, outputs, rng)
+    for position, unit in enumerate(units):
+        unit.position = position
+    campaign.units = units
+    session.flush()
+    return campaign
+
+
+Outputs = dict[str, tuple[int | None, dict[int, str]]]
+"""system name -> (system id, item id -> output text)."""
+
+
+def _system_outputs(session: Session, track: Track, language: str, spec: CampaignSpec) -> Outputs:
+    _, rows = leaderboard(session, track, language=language, include_secondary=True)
+    if spec.systems:
+        by_name = {row.system: row for row in rows}
+        unknown = [name for name in spec.systems if name not in by_name]
+        if unknown:
+            raise DomainError(
+                f"no scored submission for {', '.join(unknown)} "
+                f"(systems: {', '.join(sorted(by_name))})"
+            )
+        chosen = [by_name[name] for name in spec.systems]
+    else:
+        chosen = [
+            row
+            for row in rows
+            if (row.is_primary and not row.is_baseline)
+            or (spec.include_baselines and row.is_baseline)
+        ]
+    if len(chosen) + spec.include_human < (2 if spec.method == Method.RANKME else 1):
+        raise DomainError("not enough systems with scored outputs for this campaign")
+    return {
+        row.system: (
+            row.system_id,
+            dict(
+                session.execute(
+                    select(Output.item_id, Output.text).where(
+                        Output.submission_id == row.submission_id
+                    )
+                ).all()
+            ),
+        )
+        for row in chosen
+    }
+
+
+def _chosen_items(
+    session: Session, test_set_id: int, spec: CampaignSpec, rng: random.Random
+) -> list[tuple[Item, str]]:
+    """(item, subset label) pairs in test order: a random sample, or a challenge set and its
+    originals."""
+    query = (
+        select(Item)
+        .where(Item.test_set_id == test_set_id)
+        .options(selectinload(Item.references), selectinload(Item.subsets))
+        .order_by(Item.position)
+    )
+    items = list(session.scalars(query))
+    if spec.subset:
+        tagged = [i for i in items if any(s.name == spec.subset for s in i.subsets)]
+        if not tagged:
+            raise DomainError(f"no items in subset {spec.subset!r}")
+        chosen = sorted(rng.sample(tagged, min(spec.items, len(tagged))), key=lambda i: i.position)
+        by_id = {i.id: i for i in items}
+        pairs = [(i, spec.subset) for i in chosen]
+        pairs += [
+            (by_id[i.original_id], f"{spec.subset}:orig") for i in chosen if i.original_id in by_id
+        ]
+        return pairs
+    standard = [i for i in items if not i.subsets] or items
+    chosen = sorted(rng.sample(standard, min(spec.items, len(standard))), key=lambda i: i.position)
+    return [(item, "") for item in chosen]
+
+
+def _reference(item: Item) -> str:
+    return item.references[0].text if item.references else ""
+
+
+def _entry(slot: int, system: str, outputs: Outputs, item: Item, text: str | None = None):
+    system_id, texts = outputs.get(system, (None, {}))
+    return UnitEntry(
+        slot=slot,
+        system_id=system_id,
+        system_name=system,
+        text=texts.get(item.id, "") if text is None else text,
+    )
+
+
+def _rankme_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+    systems = list(outputs)
+    units = []
+    for item, subset in items:
+        order = rng.sample(systems, len(systems))
+        groups = [order[k : k + RANKME_SYSTEMS] for k in range(0, len(order), RANKME_SYSTEMS)]
+        last = groups[-1]
+        if len(groups) > 1 and len(last) < RANKME_SYSTEMS:
+            others = [s for s in systems if s not in last]
+            last += rng.sample(others, RANKME_SYSTEMS - len(last))
+        for group in groups:
+            shown = rng.sample(group, len(group))
+            units.append(
+                CampaignUnit(
+                    hit=len(units) // campaign.hit_size,
+                    item=item,
+                    subset=subset,
+                    entries=[_entry(slot, s, outputs, item) for slot, s in enumerate(shown)],
+                )
+            )
+    return units
+
+
+def _single_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+    pairs = [(item, subset, system) for item, subset in items for system in outputs]
+    rng.shuffle(pairs)
+    return [
+        _unit(k // campaign.hit_size, item, subset, _entry(0, system, outputs, item))
+        for k, (item, subset, system) in enumerate(pairs)
+    ]
+
+
+def _da_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+    """Genuine outputs in HITs of hit_size - 20, each HIT topped up with its quality control."""
+    genuine = [(item, subset, system) for item, subset in items for system in outputs]
+    rng.shuffle(genuine)
+    per_hit = campaign.hit_size - sum(DA_CONTROLS.values())
+    donors = [texts.get(item.id, "") for _, texts in outputs.values() for item, _ in items]
+    units: list[CampaignUnit] = []
+    for hit, start in enumerate(range(0, len(genuine), per_hit)):
+        originals = [
+            _unit(hit, item, subset, _entry(0, system, outputs, item))
+            for item, subset, system in genuine[start : start + per_hit]
+        ]
+        hit_units = list(originals)
+        for kind, count in DA_CONTROLS.items():
+            for original in rng.sample(originals, min(count, len(originals))):
+                shown = original.entries[0]
+                text = {
+                    "repeat": shown.text,
+                    "damaged": damage(shown.text, donors, rng),
+                    "reference": _reference(original.item),
+                }[kind]
+                if kind == "reference" and not text:
+                    continue
+                entry = _entry(0, shown.system_name, outputs, original.item, text)
+                control = _unit(hit, original.item, original.subset, entry, kind)
+                after = hit_units.index(original)
+                hit_units.insert(rng.randint(after + 1, len(hit_units)), control)
+        units += hit_units
+    return units
+
+
+def _unit(
+    hit: int, item: Item, subset: str, entry: UnitEntry, kind: str = "genuine"
+) -> CampaignUnit:
+    return CampaignUnit(hit=hit, item=item, subset=subset, kind=kind, entries=[entry])

@@ -1,0 +1,249 @@
+"""Human-evaluation results: importing judgements collected elsewhere, analysing a campaign with
+``scorer.human`` and the tables the track page shows beside the automatic metrics."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.models import Campaign, Judgement, Method, Track, utcnow
+from app.services import DomainError, add_unique
+from app.services.campaigns import CRITERIA
+from app.services.leaderboard import default_language, leaderboard
+from scorer.errors import InputError
+from scorer.human import correlation, direct_assessment, rose, trueskill_rank
+from scorer.human import judgements as files
+from scorer.human.heatmap import heatmap_svg
+from scorer.profiles import get_profile
+
+EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
+
+
+def import_judgements(
+    session: Session,
+    track: Track,
+    name: str,
+    method: str,
+    criterion: str,
+    data: bytes,
+    filename: str,
+    language: str | None = None,
+) -> Campaign:
+    """A closed campaign holding the file's judgements: the E2E RankME layout or the long CSV.
+
+    The whole file is read and checked before anything is stored; a bad file stores nothing.
+    """
+    if method not in CRITERIA:
+        raise DomainError(f"method {method!r} is not one of {', '.join(CRITERIA)}")
+    notes: dict = {"file": filename}
+    if method == Method.RANKME:
+        ratings = files.read_ratings(data, filename, criterion)
+        rows = [
+            files.Judgement(r.item, system, r.annotator, r.criterion, score, unit=r.unit)
+            for r in ratings.rankings
+            for system, score in r.scores.items()
+        ]
+        notes.update(ratings.notes())
+    else:
+        rows = files.read_judgements(data, filename)
+        if method == Method.DA:
+            rows = [row for row in rows if row.criterion == criterion]
+        if not rows:
+            raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
+    notes["judgements"] = len(rows)
+    campaign = Campaign(
+        track_id=track.id,
+        language=language or default_language(track) or track.language,
+        name=name,
+        method=method,
+        criterion=criterion,
+        show_input=False,
+        show_reference=False,
+        hit_size=1,
+        annotators_per_hit=1,
+        is_open=False,
+        imported=notes,
+    )
+    add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
+    session.add_all(
+        Judgement(
+            campaign_id=campaign.id,
+            unit_key=row.unit or f"{row.item}/{row.annotator}",
+            item_key=row.item,
+            system_name=row.system,
+            annotator=row.annotator,
+            criterion=row.criterion,
+            score=row.score,
+            kind=row.kind,
+            subset=row.subset,
+        )
+        for row in rows
+    )
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise DomainError(
+            f"{filename}: an annotator scores the same output twice in one unit; "
+            "give each ranking its own unit"
+        ) from None
+    return campaign
+
+
+def campaign_judgements(session: Session, campaign: Campaign) -> list[files.Judgement]:
+    return [
+        files.Judgement(
+            j.item_key,
+            j.system_name,
+            j.annotator,
+            j.criterion,
+            j.score,
+            j.kind,
+            j.subset,
+            j.unit_key,
+        )
+        for j in session.scalars(
+            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+        )
+    ]
+
+
+def export_csv(session: Session, campaign: Campaign) -> str:
+    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for j in campaign_judgements(session, campaign):
+        writer.writerow(
+            [j.item, j.system, j.annotator, j.criterion, f"{j.score:g}", j.kind, j.subset, j.unit]
+        )
+    return buffer.getvalue()
+
+
+def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
+    """Compute and store the campaign's results (TrueSkill, DA or ROSE) and their correlation
+    with the track's automatic metrics."""
+    judgements = campaign_judgements(session, campaign)
+    if not judgements:
+        raise DomainError(f"{campaign.name!r} has no judgements yet")
+    if campaign.method == Method.RANKME:
+        comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
+        try:
+            result = trueskill_rank.bootstrap(comparisons, runs=runs)
+        except ValueError as error:
+            raise DomainError(str(error)) from None
+        results = result.to_dict()
+        human = {row["system"]: row["mu"] for row in results["systems"]}
+    elif campaign.method == Method.DA:
+        result = direct_assessment.analyse(judgements, campaign.criterion)
+        results = result.to_dict()
+        if result.systems:
+            names = [row.system for row in result.systems]
+            results["heatmap_svg"] = heatmap_svg(names, result.p_values, campaign.criterion)
+        human = {row.system: row.z for row in result.systems}
+    else:
+        try:
+            rows = rose.analyse(judgements)
+        except InputError as error:
+            raise DomainError(str(error)) from None
+        results = {"rows": [row.__dict__ for row in rows]}
+        human = {row.system: row.rose for row in rows if not row.subset.endswith(":orig")}
+    results["judgements"] = len(judgements)
+    results["annotator_count"] = len({j.annotator for j in judgements})
+    results["correlation"] = _correlation(session, campaign, human)
+    campaign.results = results
+    campaign.results_at = utcnow()
+    return results
+
+
+def _metric_scores(session: Session, campaign: Campaign) -> dict[str, dict[str, float]]:
+    """system name (case-folded) -> metric -> headline score, from the leaderboard."""
+    _metrics, rows = leaderboard(
+        session, campaign.track, language=campaign.language, include_secondary=True
+    )
+    return {row.system.casefold(): row.scores for row in rows}
+
+
+def _correlation(session: Session, campaign: Campaign, human: dict[str, float]) -> dict | None:
+    scores = _metric_scores(session, campaign)
+    matched = {name: value for name, value in human.items() if name.casefold() in scores}
+    if len(matched) < 3:
+        return None
+    profile = get_profile(campaign.track.profile)
+    metrics = {
+        metric: {name: scores[name.casefold()][metric] for name in matched}
+        for metric in profile.columns
+        if all(metric in scores[name.casefold()] for name in matched)
+    }
+    return correlation.correlate(matched, metrics).to_dict() if metrics else None
+
+
+@dataclass(frozen=True)
+class HumanTable:
+    """A published campaign as the track page shows it: rows with the automatic scores."""
+
+    campaign: Campaign
+    columns: list[str]
+    rows: list[dict]
+    metrics: list[str]
+
+
+def human_tables(session: Session, track: Track, language: str | None) -> list[HumanTable]:
+    """The published campaigns of ``track`` (in ``language``) with results."""
+    from app.services.campaigns import track_campaigns
+
+    return [
+        campaign_table(session, campaign)
+        for campaign in track_campaigns(session, track, published_only=True)
+        if campaign.results is not None and (not language or campaign.language == language)
+    ]
+
+
+def campaign_table(session: Session, campaign: Campaign) -> HumanTable:
+    results = campaign.results or {}
+    if campaign.method == Method.RANKME:
+        columns = ["#", "TrueSkill", "Rank"]
+        rows = [
+            _table_row(
+                r["system"], [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])], r["cluster"]
+            )
+            for r in results.get("systems", [])
+        ]
+    elif campaign.method == Method.DA:
+        columns = ["%", "z", "n", "Assess."]
+        rows = [
+            _table_row(r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]])
+            for r in results.get("systems", [])
+        ]
+    else:
+        columns = ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"]
+        rows = [
+            _table_row(
+                r["system"],
+                [r["subset"] or "all"]
+                + [
+                    f"{r[name]:.1f}"
+                    for name in ("semantics", "grammaticality", "phenomenon", "rose")
+                ],
+            )
+            for r in results.get("rows", [])
+        ]
+    metrics = list(get_profile(campaign.track.profile).columns[:5])
+    scores = _metric_scores(session, campaign)
+    for row in rows:
+        automatic = scores.get(row["system"].casefold(), {})
+        row["metrics"] = [automatic.get(metric) for metric in metrics]
+    return HumanTable(campaign, columns, rows, metrics)
+
+
+def _range(ranks: list[int]) -> str:
+    return f"{ranks[0]}–{ranks[1]}"
+
+
+def _table_row(system: str, values: list, cluster: int | None = None) -> dict:
+    return {"system": system, "values": values, "cluster": cluster}

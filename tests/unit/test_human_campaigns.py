@@ -1,0 +1,272 @@
+"""Human evaluation in the app: campaigns, annotator pages, one-time links, imports, results."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from app.db import session_scope
+from app.models import (
+    AnnotationLink,
+    Campaign,
+    CampaignUnit,
+    ChallengeOrganiser,
+    Judgement,
+    Role,
+    Track,
+)
+from app.services import DomainError
+from app.services.accounts import create_user
+from app.services.campaigns import CampaignSpec, create_campaign
+from app.services.tracks import get_track
+from tests.support.paths import e2e_file
+from tests.unit.factories import demo_track, scored_system
+
+SYSTEMS = ["slug", "tgen", "chen", "sheff2", "zhang", "adapt"]
+TRACK_URL = "/challenges/demo/tracks/main"
+
+
+@pytest.fixture
+def track_with_systems(app, settings):
+    """Track demo/main with six primary systems and a baseline; users of every role."""
+    demo_track(settings)
+    with session_scope(settings.database_url) as session:
+        for rank, name in enumerate(SYSTEMS):
+            scored_system(
+                session, "demo", "main", name, {"BLEU": 0.7 - rank / 20, "NIST": 8 - rank}
+            )
+        scored_system(
+            session, "demo", "main", "baseline", {"BLEU": 0.6}, primary=False, baseline=True
+        )
+        create_user(session, "org@example.org", "password123", Role.ORGANISER)
+        create_user(session, "ann@example.org", "password123", Role.ANNOTATOR)
+        create_user(session, "par@example.org", "password123", Role.PARTICIPANT)
+        own = create_user(session, "org2@example.org", "password123", Role.ORGANISER)
+        challenge = get_track(session, "demo", "main").challenge
+        session.add(ChallengeOrganiser(challenge_id=challenge.id, user_id=own.id))
+
+
+def organiser(app):
+    client = app.test_client()
+    login(client, "org2@example.org")
+    return client
+
+
+def login(client, email):
+    response = client.post("/login", data={"email": email, "password": "password123"})
+    assert response.status_code == 302, response.data
+
+
+def create(session, **spec):
+    track = get_track(session, "demo", "main")
+    return create_campaign(session, track, CampaignSpec(**spec))
+
+
+def test_rankme_units_show_five_different_systems_each(settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        campaign = create(session, name="quality", method="rankme", criterion="quality", items=10)
+        assert campaign.show_input and not campaign.show_reference
+        units = campaign.units
+        assert len(units) == 20 and {u.hit for u in units} == {0, 1}
+        for unit in units:
+            names = [entry.system_name for entry in unit.entries]
+            assert len(names) == 5 == len(set(names)) and "baseline" not in names
+        per_item = {}
+        for unit in units:
+            per_item.setdefault(unit.item_id, set()).update(e.system_name for e in unit.entries)
+        assert all(names == set(SYSTEMS) for names in per_item.values())
+        naturalness = create(session, name="nat", method="rankme", criterion="naturalness", items=2)
+        assert not naturalness.show_input
+
+
+def test_campaigns_showing_references_wait_for_the_deadline(settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        with pytest.raises(DomainError, match="give the track a deadline first"):
+            create(session, name="da", method="da", criterion="readability")
+        track = session.scalar(select(Track))
+        track.deadline = datetime.now(UTC) + timedelta(days=1)
+        with pytest.raises(DomainError, match="references stay hidden until the track's deadline"):
+            create(session, name="rm", method="rankme", criterion="quality", include_human=True)
+        track.deadline = datetime.now(UTC) - timedelta(days=1)
+        campaign = create(session, name="da", method="da", criterion="readability", hit_size=40)
+        units = campaign.units
+        genuine = [u for u in units if u.kind == "genuine"]
+        assert len(genuine) == 60
+        by_hit = {}
+        for unit in units:
+            by_hit.setdefault(unit.hit, []).append(unit)
+        first = by_hit[0]
+        assert sum(u.kind == "genuine" for u in first) == 20
+        assert {u.kind for u in first} == {"genuine", "repeat", "damaged", "reference"}
+        for position, unit in enumerate(first):
+            if unit.kind in ("repeat", "damaged"):
+                original = next(
+                    k for k, u in enumerate(first)
+                    if u.kind == "genuine" and u.item_id == unit.item_id
+                    and u.entries[0].system_name == unit.entries[0].system_name
+                )  # fmt: skip
+                assert original < position
+                if unit.kind == "damaged":
+                    assert unit.entries[0].text != first[original].entries[0].text
+
+
+def test_annotator_judges_a_hit_without_seeing_system_names(app, settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        campaign = create(session, name="quality", method="rankme", criterion="quality", items=2)
+        campaign_id = campaign.id
+    client = app.test_client()
+    login(client, "ann@example.org")
+    url = f"/annotate/{campaign_id}"
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert html.count('type="number"') == 5 and "name[" in html
+    texts = re.findall(r'<p class="output">(.*?)</p>', html)
+    assert len(texts) == 5
+    for name in SYSTEMS:
+        assert f">{name}<" not in html and f'"{name}"' not in html
+    unit = re.search(r'name="unit" value="(\d+)"', html).group(1)
+    refused = client.post(url, data={"unit": unit, "score-0": "50", "score-1": "101"})
+    assert "score from 0 to 100" in refused.get_data(as_text=True)
+    assert "Nothing of this page was stored" in refused.get_data(as_text=True)
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count()).select_from(Judgement)) == 0
+    pages = 0
+    while True:
+        html = client.get(url).get_data(as_text=True)
+        if "HIT done" in html or "Nothing left" in html:
+            break
+        unit = re.search(r'name="unit" value="(\d+)"', html).group(1)
+        scores = {f"score-{k}": str(100 - 10 * k) for k in range(5)}
+        response = client.post(url, data={"unit": unit, **scores})
+        assert response.status_code in (200, 302)
+        pages += 1
+    assert pages == 4
+    again = client.post(url, data={"unit": unit, **scores})
+    assert again.status_code == 200
+    with session_scope(settings.database_url) as session:
+        rows = session.scalars(select(Judgement)).all()
+        assert len(rows) == 20
+        assert {r.annotator for r in rows} == {"u2"} and all(r.created_at for r in rows)
+        assert {r.criterion for r in rows} == {"quality"}
+
+
+def test_one_time_link_is_spent_when_its_hit_is_done(app, settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        create(session, name="quality", method="rankme", criterion="quality", items=1)
+    client = organiser(app)
+    page = client.post(f"{TRACK_URL}/human/quality/links", data={"count": "2"})
+    urls = re.findall(r"<code>(http[^<]+)</code>", page.get_data(as_text=True))
+    assert len(urls) == 2
+    with session_scope(settings.database_url) as session:
+        hashes = session.scalars(select(AnnotationLink.token_hash)).all()
+    assert all(url.rsplit("/", 1)[1] not in hashes for url in urls)
+    crowd = app.test_client()
+    path = urls[0].replace("http://localhost", "")
+    for _ in range(2):
+        html = crowd.get(path).get_data(as_text=True)
+        unit = re.search(r'name="unit" value="(\d+)"', html).group(1)
+        crowd.post(path, data={"unit": unit, **{f"score-{k}": "70" for k in range(5)}})
+    spent = crowd.get(path)
+    assert spent.status_code == 410 and "has been used" in spent.get_data(as_text=True)
+    assert app.test_client().get("/annotate/link/not-a-token").status_code == 410
+    with session_scope(settings.database_url) as session:
+        annotators = set(session.scalars(select(Judgement.annotator)))
+        assert len(annotators) == 1 and next(iter(annotators)).startswith("link")
+
+
+def test_rankme_results_published_beside_the_automatic_metrics(app, settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        create(
+            session,
+            name="quality",
+            method="rankme",
+            criterion="quality",
+            items=10,
+            annotators_per_hit=1,
+        )
+    quality = {name: 100 - 15 * rank for rank, name in enumerate(SYSTEMS)}
+    client = app.test_client()
+    login(client, "ann@example.org")
+    url = "/annotate/1"
+    while True:
+        html = client.get(url).get_data(as_text=True)
+        if "HIT done" in html or "Nothing left" in html:
+            if "Continue" in html:
+                continue
+            break
+        unit_id = int(re.search(r'name="unit" value="(\d+)"', html).group(1))
+        with session_scope(settings.database_url) as session:
+            entries = session.get(CampaignUnit, unit_id).entries
+            scores = {f"score-{e.slot}": str(quality[e.system_name]) for e in entries}
+        client.post(url, data={"unit": unit_id, **scores})
+    org = organiser(app)
+    assert org.post(f"{TRACK_URL}/human/quality/publish").status_code == 302
+    assert "compute the results before" in org.get(f"{TRACK_URL}/human/quality").get_data(
+        as_text=True
+    )
+    org.post(f"{TRACK_URL}/human/quality/analyse")
+    org.post(f"{TRACK_URL}/human/quality/publish")
+    public = app.test_client().get(TRACK_URL).get_data(as_text=True)
+    section = public[public.index('id="human-evaluation"') :]
+    order = [section.index(f"<td>{name}</td>") for name in SYSTEMS]
+    assert order == sorted(order)
+    assert "cluster-start" in section and "0.7000" in section
+    with session_scope(settings.database_url) as session:
+        results = session.scalar(select(Campaign)).results
+    assert [row["system"] for row in results["systems"]] == SYSTEMS
+    assert results["correlation"]["pearson"]["BLEU"] > 0.9
+    csv_text = org.get(f"{TRACK_URL}/human/quality/judgements.csv").get_data(as_text=True)
+    assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit\n")
+    assert len(csv_text.splitlines()) == 1 + 20 * 5
+
+
+def test_pages_are_for_organisers_and_annotators_only(app, settings, track_with_systems):
+    with session_scope(settings.database_url) as session:
+        create(session, name="quality", method="rankme", criterion="quality", items=1)
+    participant = app.test_client()
+    login(participant, "par@example.org")
+    assert participant.get(f"{TRACK_URL}/human").status_code == 404
+    assert participant.get(f"{TRACK_URL}/human/quality/judgements.csv").status_code == 404
+    assert participant.get("/annotate/1").status_code == 404
+    assert participant.get("/annotate").status_code == 403
+    other = app.test_client()
+    login(other, "org@example.org")  # organiser, but not of this challenge
+    assert other.get(f"{TRACK_URL}/human").status_code == 404
+    assert app.test_client().get(f"{TRACK_URL}/human/quality/heatmap.svg").status_code == 404
+
+
+def test_published_e2e_ratings_import_and_rank(app, settings, track_with_systems):
+    path = e2e_file("human_ratings_quality_sample.csv")
+    runner = app.test_cli_runner()
+    result = runner.invoke(
+        args=["human", "import", "demo", "main", "e2e-quality", "--method", "rankme",
+              "--criterion", "quality", "--file", str(path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "imported 200 judgements" in result.output
+    result = runner.invoke(
+        args=["human", "analyse", "demo", "main", "e2e-quality", "--publish", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert '"comparisons": 400' in result.output
+    page = app.test_client().get(TRACK_URL).get_data(as_text=True)
+    assert "RankME + TrueSkill" in page and "<td>slug-alt</td>" in page
+    exported = runner.invoke(args=["human", "export", "demo", "main", "e2e-quality"]).output
+    assert len(exported.splitlines()) == 201
+
+
+def test_a_bad_import_stores_nothing(app, settings, track_with_systems, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "item,system,annotator,criterion,score\n1,slug,a,quality,50\n1,tgen,a,quality,x\n"
+    )
+    result = app.test_cli_runner().invoke(
+        args=["human", "import", "demo", "main", "q", "--method", "rankme", "--criterion", "quality", "--file", str(bad)]
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "bad.csv, line 3: score 'x' is not a number from 0 to 100" in result.output
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count()).select_from(Campaign)) == 0
+        assert session.scalar(select(func.count()).select_from(Judgement)) == 0
