@@ -170,6 +170,7 @@ def _read_e2e(
 def _long_judgements(header: list[str], records: list[Record], filename: str) -> list[Judgement]:
     require_columns(header, LONG_COLUMNS, filename)
     judgements = []
+    seen: dict[tuple[str, ...], int] = {}
     for record in records:
         values = {name: value.strip() for name, value in record.values.items()}
         for name in LONG_COLUMNS[:4]:
@@ -192,6 +193,16 @@ def _long_judgements(header: list[str], records: list[Record], filename: str) ->
                 filename=filename,
                 line=record.line,
             )
+        key = tuple(values.get(name, "") for name in (*LONG_COLUMNS[:4], "kind", "unit"))
+        if key in seen:
+            raise InputError(
+                f"annotator {values['annotator']} scores {values['system']} on item "
+                f"{values['item']} again (first on line {seen[key]}); give each ranking its own "
+                "unit",
+                filename=filename,
+                line=record.line,
+            )
+        seen[key] = record.line
         judgements.append(
             Judgement(
                 item=values["item"],

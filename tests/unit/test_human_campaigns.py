@@ -270,3 +270,90 @@ def test_a_bad_import_stores_nothing(app, settings, track_with_systems, tmp_path
     with session_scope(settings.database_url) as session:
         assert session.scalar(select(func.count()).select_from(Campaign)) == 0
         assert session.scalar(select(func.count()).select_from(Judgement)) == 0
+
+
+def judge_all(client, url, answer) -> int:
+    """Answer every page the annotator is given; ``answer(html, unit_id)`` -> form fields."""
+    pages = 0
+    while True:
+        html = client.get(url).get_data(as_text=True)
+        found = re.search(r'name="unit" value="(\d+)"', html)
+        if found is None:
+            return pages
+        client.post(url, data={"unit": found.group(1), **answer(html, int(found.group(1)))})
+        pages += 1
+
+
+def test_da_meaning_similarity_shows_the_reference_and_filters_annotators(
+    app, settings, track_with_systems
+):
+    with session_scope(settings.database_url) as session:
+        session.scalar(select(Track)).deadline = datetime.now(UTC) - timedelta(days=1)
+        create(session, name="meaning", method="da", criterion="meaning-similarity", items=10)
+    quality = {name: 90 - 8 * rank for rank, name in enumerate(SYSTEMS)}
+    client = app.test_client()
+    login(client, "ann@example.org")
+    html = client.get("/annotate/1").get_data(as_text=True)
+    assert "First text" in html and html.count('type="number"') == 1
+    assert '<p class="reference">' in html
+
+    def careful(_html, unit_id):
+        with session_scope(settings.database_url) as session:
+            unit = session.get(CampaignUnit, unit_id)
+            name = unit.entries[0].system_name
+            score = {"genuine": quality.get(name, 50), "repeat": quality.get(name, 50)}
+            return {"score-0": str(score.get(unit.kind, 100 if unit.kind == "reference" else 5))}
+
+    assert judge_all(client, "/annotate/1", careful) == 60 + 20
+    org = organiser(app)
+    assert org.post(f"{TRACK_URL}/human/meaning/analyse").status_code == 302
+    page = org.get(f"{TRACK_URL}/human/meaning").get_data(as_text=True)
+    assert "Quality control: 1 of 1" in page
+    assert org.get(f"{TRACK_URL}/human/meaning/heatmap.svg").status_code == 200
+    assert app.test_client().get(f"{TRACK_URL}/human/meaning/heatmap.svg").status_code == 404
+    org.post(f"{TRACK_URL}/human/meaning/publish")
+    svg = app.test_client().get(f"{TRACK_URL}/human/meaning/heatmap.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    with session_scope(settings.database_url) as session:
+        results = session.scalar(select(Campaign)).results
+    assert [row["system"] for row in results["systems"]] == SYSTEMS
+    assert results["systems"][0]["n"] == 10 and results["systems"][0]["raw"] == 90
+    assert results["wilcoxon"]["slug"]["adapt"] < 0.05
+
+
+def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
+    from tests.unit.test_drs_tracks import demo_drs_track
+
+    demo_drs_track(runner)
+    with session_scope(settings.database_url) as session:
+        session.scalar(select(Track)).deadline = datetime.now(UTC) - timedelta(days=1)
+        for name in ("charlstm", "wordlstm"):
+            scored_system(session, "drs", "gen", name, {"BLEU": 50.0}, language="en")
+        user = create_user(session, "exp@example.org", "password123", Role.ANNOTATOR)
+        assert user.role == Role.ANNOTATOR
+        track = get_track(session, "drs", "gen")
+        campaign = create_campaign(
+            session, track, CampaignSpec("tense", "rose", "rose", "en", subset="tense", items=5)
+        )
+        assert {u.subset for u in campaign.units} == {"tense", "tense:orig"}
+        assert len(campaign.units) == 2 * 2 * 2
+    client = app.test_client()
+    login(client, "exp@example.org")
+    html = client.get(f"/annotate/{campaign.id}").get_data(as_text=True)
+    assert html.count('type="radio"') == 6 and "<pre" in html
+
+    def expert(_html, unit_id):
+        with session_scope(settings.database_url) as session:
+            unit = session.get(CampaignUnit, unit_id)
+            right = "1" if unit.subset == "tense:orig" else "0"
+            return {"semantics": "1", "grammaticality": "1", "phenomenon": right}
+
+    assert judge_all(client, f"/annotate/{campaign.id}", expert) == 8
+    with session_scope(settings.database_url) as session:
+        found = session.get(Campaign, campaign.id)
+        from app.services.human_results import analyse
+
+        rows = {(r["system"], r["subset"]): r for r in analyse(session, found)["rows"]}
+    assert rows[("charlstm", "tense:orig")]["rose"] == 100
+    assert rows[("charlstm", "tense")]["rose"] == 0
+    assert rows[("charlstm", "tense")]["semantics"] == 100
