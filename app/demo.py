@@ -13,8 +13,14 @@ from app.db import session_scope
 from app.models import Challenge, Track
 from app.services.accounts import find_or_create_team
 from app.services.drs import import_challenge_set, import_drs_test_set
+from app.services.human_results import analyse, import_judgements
 from app.services.submissions import submit_output
-from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
+from app.services.tracks import (
+    create_challenge,
+    get_track,
+    import_e2e_track,
+    import_sr18_test_set,
+)
 from worker.jobs import score_submission
 from worker.storage import LocalStorage
 
@@ -75,7 +81,22 @@ def seed_demo(app: Flask) -> str:
             messages.append(f"demo challenge {slug} created with {len(ids)} scored runs")
     for submission_id in submission_ids:
         score_submission(submission_id, settings)
+    if any(message.startswith(f"demo challenge {DEMO_SLUG} created") for message in messages):
+        with session_scope(settings.database_url) as session:
+            messages.append(_human_demo(session))
     return "\n".join(messages)
+
+
+def _human_demo(session: Session) -> str:
+    """Our invented RankME judgements of the two E2E demo runs, ranked and published."""
+    track = get_track(session, DEMO_SLUG, "main")
+    path = DEMO_DATA / "human_quality.csv"
+    campaign = import_judgements(
+        session, track, "quality", "rankme", "quality", path.read_bytes(), path.name
+    )
+    analyse(session, campaign)
+    campaign.is_published = True
+    return f"demo human evaluation: {campaign.imported['judgements']} RankME judgements ranked"
 
 
 def _e2e_demo(session: Session) -> dict[Track, list[Run]]:

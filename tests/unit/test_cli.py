@@ -101,3 +101,7 @@ def test_demo_seed_is_idempotent(runner, client):
     assert [row["team"] for row in matrix["rows"]] == ["Word Order Lab", "Linearise", "Input order"]
     drs = client.get("/challenges/demo-drs/tracks/gen").get_data(as_text=True)
     assert 'id="challenge-tense"' in drs and "char-lstm" in drs
+    assert "demo human evaluation: 60 RankME judgements ranked" in first
+    e2e = client.get("/challenges/demo-e2e/tracks/main").get_data(as_text=True)
+    human = e2e[e2e.index('id="human-evaluation"') :]
+    assert human.index("<td>demo-seq2seq</td>") < human.index("<td>Template baseline</td>")

@@ -117,6 +117,8 @@ def test_annotator_judges_a_hit_without_seeing_system_names(app, settings, track
         campaign_id = campaign.id
     client = app.test_client()
     login(client, "ann@example.org")
+    listing = client.get("/annotate").get_data(as_text=True)
+    assert f'href="/annotate/{campaign_id}"' in listing and 'href="/annotate">Annotate' in listing
     url = f"/annotate/{campaign_id}"
     page = client.get(url)
     assert page.status_code == 200
