@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -54,6 +54,14 @@ class Track(Base):
     def test_set_for(self, language: str | None = None) -> TestSet | None:
         language = language or self.language
         return next((ts for ts in self.test_sets if ts.language == language), None)
+
+    @property
+    def deadline_passed(self) -> bool:
+        """Whether the deadline is behind us (naive values are UTC); False without one."""
+        if self.deadline is None:
+            return False
+        deadline = self.deadline if self.deadline.tzinfo else self.deadline.replace(tzinfo=UTC)
+        return utcnow() > deadline
 
     @property
     def languages(self) -> list[str]:

@@ -29,7 +29,6 @@ from app.models import (
     Output,
     Track,
     UnitEntry,
-    utcnow,
 )
 from app.services import DomainError, add_unique
 from app.services.leaderboard import default_language, leaderboard
@@ -95,27 +94,20 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
         raise DomainError("a campaign needs at least one item")
     if spec.annotators_per_hit < 1:
         raise DomainError("each HIT needs at least one annotator")
-    minimum = 20 + 1 if spec.method == Method.DA else 1
+    minimum = sum(DA_CONTROLS.values()) + 1 if spec.method == Method.DA else 1
     if spec.hit_size is not None and spec.hit_size < minimum:
         raise DomainError(f"HITs of {spec.method} hold at least {minimum} units")
     show_input, show_reference = criteria[spec.criterion]
     show_input = show_input if spec.show_input is None else spec.show_input
     show_reference = show_reference if spec.show_reference is None else spec.show_reference
     shows_references = show_reference or spec.include_human or spec.method == Method.DA
-    if shows_references and not _deadline_passed(track):
+    if shows_references and not track.deadline_passed:
         raise DomainError(
             "this campaign shows references to annotators (reference shown, human references "
             "as a system, or DA's reference checks); references stay hidden until the track's "
             "deadline has passed" + ("" if track.deadline else ": give the track a deadline first")
         )
     return show_input, show_reference
-
-
-def _deadline_passed(track: Track) -> bool:
-    if track.deadline is None:
-        return False
-    deadline = track.deadline
-    return (deadline if deadline.tzinfo else deadline.replace(tzinfo=utcnow().tzinfo)) <= utcnow()
 
 
 def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campaign:

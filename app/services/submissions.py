@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import PurePosixPath
 
 from sqlalchemy import func, select
@@ -77,7 +77,7 @@ def submit_output(
     except DomainError:
         session.rollback()
         raise
-    late = track.deadline is not None and utcnow() > _aware(track.deadline)
+    late = track.deadline_passed
     submissions = [
         Submission(
             system=system,
@@ -215,7 +215,3 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
 def set_primary(session: Session, system: System, primary: bool) -> None:
     system.is_primary = primary
     session.commit()
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
