@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import String, cast, func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import (
@@ -26,7 +25,7 @@ from app.models import (
     hash_token,
     utcnow,
 )
-from app.services import DomainError
+from app.services import DomainError, add_unique
 from scorer.human.rose import DIMENSIONS
 
 
@@ -105,12 +104,7 @@ def current_assignment(
                 annotator=annotator.label,
                 link_id=annotator.link.id if annotator.link else None,
             )
-            session.add(assignment)
-            try:
-                session.flush()
-            except IntegrityError:
-                session.rollback()
-                raise DomainError("this HIT was just taken; reload the page") from None
+            add_unique(session, assignment, duplicate="this HIT was just taken; reload the page")
             return assignment
     return None
 
@@ -191,27 +185,26 @@ def record(
         raise DomainError("this unit is not part of your HIT")
     answers = parse_answers(campaign, unit, form)
     entries: dict[int, UnitEntry] = {entry.slot: entry for entry in unit.entries}
-    session.add_all(
-        Judgement(
-            campaign_id=campaign.id,
-            entry_id=entries[slot].id,
-            unit_key=str(unit.id),
-            item_key=str(unit.item.position + 1),
-            system_name=entries[slot].system_name,
-            annotator=annotator.label,
-            criterion=criterion,
-            score=score,
-            kind=unit.kind,
-            subset=unit.subset,
-            user_id=annotator.user_id,
-        )
-        for (slot, criterion), score in answers.items()
+    add_unique(
+        session,
+        *(
+            Judgement(
+                campaign_id=campaign.id,
+                entry_id=entries[slot].id,
+                unit_key=str(unit.id),
+                item_key=str(unit.item.position + 1),
+                system_name=entries[slot].system_name,
+                annotator=annotator.label,
+                criterion=criterion,
+                score=score,
+                kind=unit.kind,
+                subset=unit.subset,
+                user_id=annotator.user_id,
+            )
+            for (slot, criterion), score in answers.items()
+        ),
+        duplicate="you have already judged this page",
     )
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        raise DomainError("you have already judged this page") from None
     if next_unit(session, assignment) is None:
         assignment.completed_at = utcnow()
         if annotator.link is not None:

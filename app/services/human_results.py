@@ -8,7 +8,6 @@ import io
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Campaign, Judgement, Method, Track, utcnow
@@ -70,28 +69,25 @@ def import_judgements(
         imported=notes,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
-    session.add_all(
-        Judgement(
-            campaign_id=campaign.id,
-            unit_key=row.unit or f"{row.item}/{row.annotator}",
-            item_key=row.item,
-            system_name=row.system,
-            annotator=row.annotator,
-            criterion=row.criterion,
-            score=row.score,
-            kind=row.kind,
-            subset=row.subset,
-        )
-        for row in rows
+    add_unique(
+        session,
+        *(
+            Judgement(
+                campaign_id=campaign.id,
+                unit_key=row.unit or f"{row.item}/{row.annotator}",
+                item_key=row.item,
+                system_name=row.system,
+                annotator=row.annotator,
+                criterion=row.criterion,
+                score=row.score,
+                kind=row.kind,
+                subset=row.subset,
+            )
+            for row in rows
+        ),
+        duplicate=f"{filename}: an annotator scores the same output twice in one unit; "
+        "give each ranking its own unit",
     )
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        raise DomainError(
-            f"{filename}: an annotator scores the same output twice in one unit; "
-            "give each ranking its own unit"
-        ) from None
     return campaign
 
 
