@@ -74,7 +74,7 @@ def import_judgements(
         *(
             Judgement(
                 campaign_id=campaign.id,
-                unit_key=row.unit or f"{row.item}/{row.annotator}",
+                unit_key=row.unit or f"{row.item}/{row.annotator}/{row.kind}",
                 item_key=row.item,
                 system_name=row.system,
                 annotator=row.annotator,

@@ -359,3 +359,19 @@ def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
     assert rows[("charlstm", "tense:orig")]["rose"] == 100
     assert rows[("charlstm", "tense")]["rose"] == 0
     assert rows[("charlstm", "tense")]["semantics"] == 100
+
+
+def test_da_import_keeps_a_repeat_beside_its_original(app, settings, track_with_systems, tmp_path):
+    path = tmp_path / "da.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score,kind\n"
+        "1,slug,a,readability,80,genuine\n1,slug,a,readability,78,repeat\n"
+    )
+    result = app.test_cli_runner().invoke(
+        args=["human", "import", "demo", "main", "da", "--method", "da",
+              "--criterion", "readability", "--file", str(path)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with session_scope(settings.database_url) as session:
+        kinds = sorted(session.scalars(select(Judgement.kind)))
+    assert kinds == ["genuine", "repeat"]
