@@ -53,6 +53,7 @@ def track(slug: str, track_slug: str):
     language = request.args.get("lang") or default_language(found)
     if language and found.test_set_for(language) is None:
         abort(404)
+    organiser = is_organiser_of(db(), current_user, found.challenge_id)
     include_secondary = request.args.get("all") == "1"
     descending = request.args.get("order", "desc") != "asc"
     metrics, rows = leaderboard(
@@ -87,20 +88,16 @@ def track(slug: str, track_slug: str):
         challenge_sets=challenge_sets,
         subset_tables=other_subsets,
         absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
-        split_report=_split_report(found, language),
+        split_report=_split_report(found, language) if organiser else None,
         human_tables=human_tables(db(), found, language),
-        is_organiser=is_organiser_of(db(), current_user, found.challenge_id),
+        is_organiser=organiser,
     )
 
 
 def _split_report(track, language: str | None) -> dict | None:
     """The train/test overlap report: it is computed from hidden references, so organisers only."""
     test_set = track.test_set_for(language) if language else None
-    if test_set is None or not test_set.split_report:
-        return None
-    return (
-        test_set.split_report if is_organiser_of(db(), current_user, track.challenge_id) else None
-    )
+    return test_set.split_report if test_set is not None else None
 
 
 @bp.route("/challenges/<slug>/overview")

@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from sqlalchemy import func, select
 
 from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
@@ -35,7 +36,13 @@ from app.services.annotation import (
     record,
 )
 from app.services.campaigns import CampaignSpec, create_campaign, get_campaign, track_campaigns
-from app.services.human_results import analyse, campaign_table, export_csv, import_judgements
+from app.services.human_results import (
+    analyse,
+    campaign_table,
+    export_csv,
+    import_judgements,
+    metric_scores,
+)
 from app.services.tracks import get_track
 from scorer.errors import InputError
 from scorer.human.rose import DIMENSIONS
@@ -137,10 +144,11 @@ def campaign(slug: str, track_slug: str, name: str):
         campaign=found,
         track=found.track,
         hits=len(hits_of(db(), found)),
-        table=campaign_table(db(), found) if found.results else None,
-        quality_control=results.get("annotators")
-        if isinstance(results.get("annotators"), dict)
+        units=db().scalar(select(func.count()).where(CampaignUnit.campaign_id == found.id)),
+        table=campaign_table(found, metric_scores(db(), found.track, found.language))
+        if found.results
         else None,
+        quality_control=results.get("annotators"),
         action=ActionForm(),
         links_form=LinksForm(),
     )

@@ -26,12 +26,11 @@ from app.models import (
     CampaignUnit,
     Item,
     Method,
-    Output,
     Track,
     UnitEntry,
 )
 from app.services import DomainError, add_unique
-from app.services.leaderboard import default_language, leaderboard
+from app.services.leaderboard import default_language, leaderboard, outputs_by_item
 from scorer.human.damage import damage
 
 #: Criteria per method, and whether each shows the input and the reference by default.
@@ -168,17 +167,7 @@ def _system_outputs(session: Session, track: Track, language: str, spec: Campaig
     if len(chosen) + spec.include_human < (2 if spec.method == Method.RANKME else 1):
         raise DomainError("not enough systems with scored outputs for this campaign")
     return {
-        row.system: (
-            row.system_id,
-            dict(
-                session.execute(
-                    select(Output.item_id, Output.text).where(
-                        Output.submission_id == row.submission_id
-                    )
-                ).all()
-            ),
-        )
-        for row in chosen
+        row.system: (row.system_id, outputs_by_item(session, row.submission_id)) for row in chosen
     }
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Campaign, Judgement, Method, Track, utcnow
 from app.services import DomainError, add_unique
-from app.services.campaigns import CRITERIA
+from app.services.campaigns import CRITERIA, track_campaigns
 from app.services.leaderboard import default_language, leaderboard
 from scorer.errors import InputError
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
@@ -157,16 +157,14 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
     return results
 
 
-def _metric_scores(session: Session, campaign: Campaign) -> dict[str, dict[str, float]]:
+def metric_scores(session: Session, track: Track, language: str) -> dict[str, dict[str, float]]:
     """system name (case-folded) -> metric -> headline score, from the leaderboard."""
-    _metrics, rows = leaderboard(
-        session, campaign.track, language=campaign.language, include_secondary=True
-    )
+    _metrics, rows = leaderboard(session, track, language=language, include_secondary=True)
     return {row.system.casefold(): row.scores for row in rows}
 
 
 def _correlation(session: Session, campaign: Campaign, human: dict[str, float]) -> dict | None:
-    scores = _metric_scores(session, campaign)
+    scores = metric_scores(session, campaign.track, campaign.language)
     matched = {name: value for name, value in human.items() if name.casefold() in scores}
     if len(matched) < 3:
         return None
@@ -190,17 +188,21 @@ class HumanTable:
 
 
 def human_tables(session: Session, track: Track, language: str | None) -> list[HumanTable]:
-    """The published campaigns of ``track`` (in ``language``) with results."""
-    from app.services.campaigns import track_campaigns
+    """The published campaigns of ``track`` (in ``language``) with results; the leaderboard's
+    scores are read once per language, not once per campaign."""
+    scores: dict[str, dict[str, dict[str, float]]] = {}
+    tables = []
+    for campaign in track_campaigns(session, track, published_only=True):
+        if campaign.results is None or (language and campaign.language != language):
+            continue
+        if campaign.language not in scores:
+            scores[campaign.language] = metric_scores(session, track, campaign.language)
+        tables.append(campaign_table(campaign, scores[campaign.language]))
+    return tables
 
-    return [
-        campaign_table(session, campaign)
-        for campaign in track_campaigns(session, track, published_only=True)
-        if campaign.results is not None and (not language or campaign.language == language)
-    ]
 
-
-def campaign_table(session: Session, campaign: Campaign) -> HumanTable:
+def campaign_table(campaign: Campaign, scores: dict[str, dict[str, float]]) -> HumanTable:
+    """``scores``: the track's automatic scores by case-folded system name (metric_scores)."""
     results = campaign.results or {}
     if campaign.method == Method.RANKME:
         columns = ["#", "TrueSkill", "Rank"]
@@ -230,7 +232,6 @@ def campaign_table(session: Session, campaign: Campaign) -> HumanTable:
             for r in results.get("rows", [])
         ]
     metrics = list(get_profile(campaign.track.profile).columns[:5])
-    scores = _metric_scores(session, campaign)
     for row in rows:
         automatic = scores.get(row["system"].casefold(), {})
         row["metrics"] = [automatic.get(metric) for metric in metrics]

@@ -255,9 +255,16 @@ def leaderboard_outputs(
     systems = {}
     for row in rows:
         texts = [""] * len(item_ids)
-        for item_id, text in session.execute(
-            select(Output.item_id, Output.text).where(Output.submission_id == row.submission_id)
-        ):
+        for item_id, text in outputs_by_item(session, row.submission_id).items():
             texts[position[item_id]] = text
         systems[row.system] = texts
     return systems, references, get_profile(track.profile)
+
+
+def outputs_by_item(session: Session, submission_id: int) -> dict[int, str]:
+    """A submission's normalised outputs: item id -> text."""
+    return dict(
+        session.execute(
+            select(Output.item_id, Output.text).where(Output.submission_id == submission_id)
+        ).all()
+    )
