@@ -10,11 +10,10 @@ Layouts follow the e2e-dataset release and e2e-metrics' ``measure_scores.py``:
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
 from scorer.errors import InputError
+from scorer.io.table import csv_rows
 from scorer.io.text import decode_text, split_lines
 
 TSV_HEADER = ("mr", "output")
@@ -110,11 +109,4 @@ def read_outputs(data: bytes, filename: str = "outputs") -> tuple[list[str], lis
 
 
 def _csv_rows(data: bytes, filename: str) -> list[list[str]]:
-    text = decode_text(data, filename)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        return [row for row in reader if row]
-    except csv.Error as error:
-        raise InputError(
-            f"malformed CSV: {error}", filename=filename, line=reader.line_num
-        ) from None
+    return [row for _, row in csv_rows(data, filename) if row]

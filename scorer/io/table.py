@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from scorer.errors import InputError
@@ -16,29 +17,35 @@ class Record:
     values: dict[str, str]
 
 
-def read_table(data: bytes, filename: str) -> tuple[list[str], list[Record]]:
-    """Header and records of a UTF-8 CSV; blank lines skipped, ragged rows refused."""
-    text = decode_text(data, filename)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    records: list[Record] = []
-    header: list[str] | None = None
+def csv_rows(data: bytes, filename: str) -> Iterator[tuple[int, list[str]]]:
+    """(line a row starts on, its fields) of a UTF-8 CSV; malformed quoting names the line."""
+    reader = csv.reader(io.StringIO(decode_text(data, filename), newline=""), strict=True)
+    line = 1
     try:
-        line = reader.line_num + 1
         for row in reader:
-            if row and any(cell.strip() for cell in row):
-                if header is None:
-                    header = [name.strip() for name in row]
-                elif len(row) != len(header):
-                    raise InputError(
-                        f"{len(row)} fields where the header has {len(header)}",
-                        filename=filename,
-                        line=line,
-                    )
-                else:
-                    records.append(Record(line, dict(zip(header, row, strict=True))))
+            yield line, row
             line = reader.line_num + 1
     except csv.Error as error:
         raise InputError(f"malformed CSV: {error}", filename=filename, line=line) from None
+
+
+def read_table(data: bytes, filename: str) -> tuple[list[str], list[Record]]:
+    """Header and records of a UTF-8 CSV; blank lines skipped, ragged rows refused."""
+    records: list[Record] = []
+    header: list[str] | None = None
+    for line, row in csv_rows(data, filename):
+        if not any(cell.strip() for cell in row):
+            continue
+        if header is None:
+            header = [name.strip() for name in row]
+        elif len(row) != len(header):
+            raise InputError(
+                f"{len(row)} fields where the header has {len(header)}",
+                filename=filename,
+                line=line,
+            )
+        else:
+            records.append(Record(line, dict(zip(header, row, strict=True))))
     if header is None:
         raise InputError("is empty: expected a header row and records", filename=filename)
     return header, records
