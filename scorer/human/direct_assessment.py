@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,12 +155,10 @@ def z_scores(scores: Sequence[float]) -> list[float]:
 
 
 def output_scores(
-    judgements: Sequence[Judgement],
+    by_annotator: Mapping[str, Sequence[Judgement]],
 ) -> dict[str, dict[str, tuple[float, float, int]]]:
-    """system -> item -> (mean raw, mean z, judgements) over the genuine judgements given."""
-    by_annotator: dict[str, list[Judgement]] = defaultdict(list)
-    for judgement in judgements:
-        by_annotator[judgement.annotator].append(judgement)
+    """system -> item -> (mean raw, mean z, judgements) over the genuine judgements given,
+    z-scores taken over each annotator's own scores."""
     collected: dict[str, dict[str, list[tuple[float, float]]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -204,7 +202,7 @@ def analyse(
         check_annotator(annotator, own, required) for annotator, own in sorted(by_annotator.items())
     )
     kept = {check.annotator for check in checks if check.kept}
-    outputs = output_scores([j for j in chosen if j.annotator in kept])
+    outputs = output_scores({a: own for a, own in by_annotator.items() if a in kept})
     rows = sorted(
         (
             SystemScore(
