@@ -51,8 +51,8 @@ class ActionForm(FlaskForm):
     """A button-only form (e.g. mark primary): just the CSRF token."""
 
 
-class CampaignForm(FlaskForm):
-    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE)."""
+class CampaignNaming(FlaskForm):
+    """What every human-evaluation campaign has: a URL-safe name and a method."""
 
     name = StringField(
         "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
@@ -60,6 +60,11 @@ class CampaignForm(FlaskForm):
     method = SelectField(
         "Method", choices=[("rankme", "RankME"), ("da", "Direct Assessment"), ("rose", "ROSE")]
     )
+
+
+class CampaignForm(CampaignNaming):
+    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE)."""
+
     criterion = SelectField(
         "Criterion",
         choices=[
@@ -80,13 +85,7 @@ class CampaignForm(FlaskForm):
     )
 
 
-class ImportJudgementsForm(FlaskForm):
-    name = StringField(
-        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
-    )
-    method = SelectField(
-        "Method", choices=[("rankme", "RankME"), ("da", "Direct Assessment"), ("rose", "ROSE")]
-    )
+class ImportJudgementsForm(CampaignNaming):
     criterion = StringField("Criterion", validators=[DataRequired(), Length(max=64)])
     file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
 
