@@ -7,13 +7,24 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Challenge, Item, Output, Submission, System
+from app.models import (
+    Challenge,
+    Item,
+    Output,
+    Submission,
+    SubmissionStatistics,
+    SubmissionStatus,
+    System,
+)
 from app.services import DomainError
-from app.services.access import can_see_submission, is_organiser_of
+from app.services.access import can_see_scores, can_see_submission, viewer_of
+from app.services.columns import add_human_scores, beats_baseline, columns
 from app.services.human_results import human_tables
 from app.services.leaderboard import (
     default_language,
+    display_names,
     dlevel_comparison,
+    hidden_names,
     leaderboard,
     reference_statistics,
     subset_tables,
@@ -21,8 +32,10 @@ from app.services.leaderboard import (
 from app.services.overview import ordered_tracks, overview
 from app.services.tracks import get_challenge, get_track
 from scorer import dlevel
+from scorer.metrics import get_metric
 from scorer.profiles import get_profile
 from scorer.textstats import STATISTICS
+from worker.statistics import unpack_statistics
 
 bp = Blueprint("challenges", __name__)
 
@@ -53,12 +66,13 @@ def track(slug: str, track_slug: str):
     language = request.args.get("lang") or default_language(found)
     if language and found.test_set_for(language) is None:
         abort(404)
-    organiser = is_organiser_of(db(), current_user, found.challenge_id)
+    viewer = viewer_of(db(), current_user, found.challenge_id)
     include_secondary = request.args.get("all") == "1"
     descending = request.args.get("order", "desc") != "asc"
     metrics, rows = leaderboard(
         db(),
         found,
+        viewer=viewer,
         language=language,
         include_secondary=include_secondary,
         sort_by=request.args.get("sort"),
@@ -66,6 +80,8 @@ def track(slug: str, track_slug: str):
     )
     sort = request.args.get("sort") if request.args.get("sort") in metrics else None
     profile = get_profile(found.profile)
+    if language:
+        add_human_scores(db(), found, language, rows)
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
     reference_rows = reference_statistics(db(), found, language) if rows else {}
     challenge_sets, other_subsets = (
@@ -75,7 +91,9 @@ def track(slug: str, track_slug: str):
         "challenges/track.html",
         track=found,
         metrics=metrics,
+        groups=columns(metrics, rows, profile),
         rows=rows,
+        beats=beats_baseline(rows, metrics, profile),
         include_secondary=include_secondary,
         sort=sort or default_sort or (metrics[0] if metrics else None),
         descending=descending,
@@ -88,9 +106,10 @@ def track(slug: str, track_slug: str):
         challenge_sets=challenge_sets,
         subset_tables=other_subsets,
         absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
-        split_report=_split_report(found, language) if organiser else None,
-        human_tables=human_tables(db(), found, language),
-        is_organiser=organiser,
+        split_report=_split_report(found, language) if viewer.is_organiser else None,
+        human_tables=human_tables(db(), found, language, hidden_names(db(), found, viewer)),
+        is_organiser=viewer.is_organiser,
+        scores_hidden=not found.scores_public and not viewer.is_organiser,
     )
 
 
@@ -113,10 +132,10 @@ def challenge_overview(slug: str):
 
 @bp.route("/submissions/<int:submission_id>/outputs")
 def submission_outputs(submission_id: int):
-    """Each output beside its input and what the scorer found in it (E2E: slot errors);
-    for the submitting team and the challenge's organisers only."""
+    """Each output beside its input and what the scorer found in it (E2E: slot errors; SR'18:
+    its DIST): for the team and the organisers, and for everyone once test results are out."""
     found = db().get(Submission, submission_id)
-    if found is None or not can_see_submission(db(), current_user, found):
+    if found is None or not _outputs_visible(found):
         abort(404)
     only_errors = request.args.get("errors") == "1"
     rows = (
@@ -129,11 +148,47 @@ def submission_outputs(submission_id: int):
         )
         .all()
     )
+    item_scores = _item_scores(found, len(rows))
+    rows = [
+        (row, {m: values[k] for m, values in item_scores.items()}) for k, row in enumerate(rows)
+    ]
     if only_errors:
-        rows = [row for row in rows if row.annotations]
+        rows = [(row, values) for row, values in rows if row.annotations]
+    viewer = viewer_of(db(), current_user, found.system.track.challenge_id)
+    name = display_names([found.system], viewer)[found.system.id][0]
     return render_template(
-        "challenges/outputs.html", submission=found, rows=rows, only_errors=only_errors
+        "challenges/outputs.html",
+        submission=found,
+        system_name=name,
+        rows=rows,
+        item_metrics=list(item_scores),
+        only_errors=only_errors,
     )
+
+
+def _outputs_visible(submission: Submission) -> bool:
+    if can_see_scores(db(), current_user, submission):
+        return True
+    system = submission.system
+    return (
+        system.track.outputs_public
+        and submission.withdrawn_at is None
+        and submission.status == SubmissionStatus.SCORED
+    )
+
+
+def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:
+    """The profile's per-item metrics (SR'18: DIST) from the stored statistics."""
+    profile = get_profile(submission.system.track.profile)
+    stored = db().get(SubmissionStatistics, submission.id)
+    if stored is None or not profile.item_metrics:
+        return {}
+    statistics = unpack_statistics(stored.data)
+    return {
+        get_metric(m).name: profile.item_scores(statistics, m)
+        for m in profile.item_metrics
+        if m in statistics and len(statistics[m]) == items
+    }
 
 
 @bp.route("/systems/<int:system_id>")
@@ -141,8 +196,20 @@ def system(system_id: int):
     found = db().get(System, system_id)
     if found is None:
         abort(404)
+    viewer = viewer_of(db(), current_user, found.track.challenge_id)
+    name, team = display_names([found], viewer)[found.id]
+    scores_shown = viewer.sees_scores_of(found.track, found)
     visible = [
         (submission, can_see_submission(db(), current_user, submission))
         for submission in reversed(found.submissions)
+        if submission.withdrawn_at is None or viewer.is_organiser
     ]
-    return render_template("challenges/system.html", system=found, submissions=visible)
+    return render_template(
+        "challenges/system.html",
+        system=found,
+        name=name,
+        team=team,
+        submissions=visible,
+        scores_shown=scores_shown,
+        outputs_shown=found.track.outputs_public,
+    )

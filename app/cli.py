@@ -14,6 +14,7 @@ from app.db import session_scope
 from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
 from app.services import DomainError
+from app.services.access import ORGANISERS
 from app.services.accounts import create_user, find_or_create_team
 from app.services.annotation import create_links
 from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
@@ -329,7 +330,7 @@ def track_similarity(
         with session_scope(settings.database_url) as session:
             found = get_track(session, challenge_slug, track_slug)
             systems, references, profile = leaderboard_outputs(
-                session, found, language, include_secondary
+                session, found, language, include_secondary, viewer=ORGANISERS
             )
     except DomainError as error:
         _fail(error)

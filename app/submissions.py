@@ -11,7 +11,15 @@ from app.extensions import db, storage, submission_queue
 from app.forms import ActionForm, UploadForm
 from app.models import Submission, System
 from app.services import DomainError
-from app.services.submissions import set_primary, submit_output
+from app.services.access import can_see_scores
+from app.services.submissions import (
+    ARCHITECTURES,
+    set_anonymous,
+    set_architecture,
+    set_primary,
+    submit_output,
+    withdraw,
+)
 from app.services.tracks import get_track
 from scorer.errors import InputError
 
@@ -97,20 +105,71 @@ def mine():
         submissions=submissions,
         systems=systems,
         action_form=ActionForm(),
+        architectures=ARCHITECTURES,
+        can_see_scores=lambda submission: can_see_scores(db(), current_user, submission),
     )
+
+
+def _own_system(system_id: int) -> System:
+    system = db().get(System, system_id)
+    team = current_user.team
+    if system is None or team is None or system.team_id != team.id:
+        abort(404)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    return system
 
 
 @bp.route("/systems/<int:system_id>/primary", methods=["POST"])
 @login_required
 def toggle_primary(system_id: int):
-    form = ActionForm()
-    system = db().get(System, system_id)
+    system = _own_system(system_id)
+    try:
+        set_primary(db(), system, not system.is_primary)
+    except DomainError as error:
+        flash(f"Refused: {error}.", "error")
+    else:
+        state = "primary" if system.is_primary else "secondary"
+        flash(f"{system.name} is now a {state} system.", "info")
+    return redirect(url_for("submissions.mine"))
+
+
+@bp.route("/systems/<int:system_id>/anonymous", methods=["POST"])
+@login_required
+def toggle_anonymous(system_id: int):
+    system = _own_system(system_id)
+    set_anonymous(db(), system, not system.is_anonymous)
+    if system.is_anonymous:
+        flash(f"{system.name} now shows as 'anonymous' in every public view and export.", "info")
+    else:
+        flash(f"{system.name} shows under its name again.", "info")
+    return redirect(url_for("submissions.mine"))
+
+
+@bp.route("/systems/<int:system_id>/architecture", methods=["POST"])
+@login_required
+def architecture(system_id: int):
+    system = _own_system(system_id)
+    try:
+        set_architecture(db(), system, request.form.get("architecture", ""))
+    except DomainError as error:
+        flash(f"Refused: {error}.", "error")
+    return redirect(url_for("submissions.mine"))
+
+
+@bp.route("/submissions/<int:submission_id>/withdraw", methods=["POST"])
+@login_required
+def withdraw_submission(submission_id: int):
+    found = db().get(Submission, submission_id)
     team = current_user.team
-    if system is None or team is None or system.team_id != team.id:
+    if found is None or team is None or found.system.team_id != team.id:
         abort(404)
-    if not form.validate_on_submit():
+    if not ActionForm().validate_on_submit():
         abort(400)
-    set_primary(db(), system, not system.is_primary)
-    state = "primary" if system.is_primary else "secondary"
-    flash(f"{system.name} is now a {state} system.", "info")
+    try:
+        withdraw(db(), found)
+    except DomainError as error:
+        flash(f"Refused: {error}.", "error")
+    else:
+        flash(f"Submission {found.id} is withdrawn from the public views.", "info")
     return redirect(url_for("submissions.mine"))

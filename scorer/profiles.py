@@ -52,6 +52,8 @@ class Profile:
     """Per-output findings to keep beside each output (E2E: slot errors), or None."""
     primary_metric: str | None = None
     """What the leaderboard sorts by by default (E2E Table 8: the normalised average)."""
+    item_metrics: tuple[str, ...] = ()
+    """Registry ids of metrics worth showing per output on its own (SR'18: DIST)."""
 
     @cached_property
     def metric_ids(self) -> dict[str, str]:
@@ -121,6 +123,11 @@ class Profile:
                 results[name] = future.result()
         return {name: results[name] for name in metrics}
 
+    def item_scores(self, statistics: dict[str, np.ndarray], metric_id: str) -> list[float]:
+        """One metric computed on each item alone, from the stored per-item statistics."""
+        metric = get_metric(metric_id)
+        return [float(metric.score_from_totals(row)) for row in statistics[metric_id]]
+
     def scores_from_statistics(
         self, statistics: dict[str, np.ndarray], weights: np.ndarray | None = None
     ) -> dict[str, float]:
@@ -149,7 +156,12 @@ class Profile:
     ) -> dict[str, list[MetricScore]]:
         """Scores of each subset (name -> item positions, repeats allowed) from one pass over
         all items: every metric's corpus figure is a function of summed item statistics."""
-        statistics = self.statistics(outputs, references)
+        return self.subset_scores(self.statistics(outputs, references), subsets)
+
+    def subset_scores(
+        self, statistics: dict[str, np.ndarray], subsets: dict[str, Sequence[int]]
+    ) -> dict[str, list[MetricScore]]:
+        """``score_subsets`` from statistics already computed (the worker keeps them)."""
         by_subset = {
             name: self.scores_from_statistics(
                 {m: rows[np.asarray(positions, dtype=int)] for m, rows in statistics.items()}
@@ -157,10 +169,7 @@ class Profile:
             for name, positions in subsets.items()
         }
         names = {name for values in by_subset.values() for name in values}
-        signatures = {
-            name: f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}"
-            for name in names
-        }
+        signatures = {name: self.column_signature(name) for name in names}
         return {
             subset: [
                 MetricScore(name, value, signatures[name])
@@ -175,6 +184,10 @@ class Profile:
     def higher_is_better(self, name: str) -> bool:
         """Direction of the column ``name`` (SER and the miss/add shares fall as systems improve)."""
         return name not in self.metric_ids or get_metric(self.metric_ids[name]).higher_is_better
+
+    def column_signature(self, name: str) -> str:
+        """The full signature stored with a score of the column ``name``."""
+        return f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}"
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""
@@ -361,6 +374,7 @@ PROFILES: dict[str, Profile] = {
         read_raw_outputs=read_sr18_outputs,
         read_references=read_sr18_references,
         primary_metric="BLEU",
+        item_metrics=("DIST",),
     ),
     "drs": Profile(
         name="drs",
@@ -370,6 +384,7 @@ PROFILES: dict[str, Profile] = {
         read_raw_outputs=read_drs_outputs,
         read_references=read_drs_references,
         primary_metric="BLEU",
+        item_metrics=("chrF",),
     ),
 }
 

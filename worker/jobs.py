@@ -25,6 +25,7 @@ from app.models import (
     Output,
     Score,
     Submission,
+    SubmissionStatistics,
     SubmissionStatus,
     System,
     TestSet,
@@ -36,6 +37,7 @@ from scorer.metrics.base import MetricScore
 from scorer.profiles import Profile, describe_references, described_signature, get_profile
 from scorer.references import ReferenceSet
 from worker.settings import Settings
+from worker.statistics import pack_statistics
 from worker.storage import LocalStorage
 from worker.testsets import load_references, load_subsets
 
@@ -63,6 +65,8 @@ class Result:
     annotations: list[list[str]] | None
     described: dict[str, float]
     """Descriptive statistics of the outputs (E2E Tables 9-10), stored under DESCRIBED."""
+    statistics: bytes = b""
+    """Per-item metric statistics (``pack_statistics``), for significance and intervals."""
     undescribed: tuple[int, Profile, ReferenceSet] | None = None
     """The test set, when its references' statistics are missing or out of date."""
 
@@ -181,7 +185,8 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         test_set_id, reference_signature = test_set.id, test_set.described_signature
     data = LocalStorage(settings.uploads_path).get(digest)
     outputs = profile.read_outputs(data, references.inputs, filename)
-    scores = profile.score_subsets(outputs, references, subsets)
+    statistics = profile.statistics(outputs, references)
+    scores = profile.subset_scores(statistics, subsets)
     annotations = profile.annotate(outputs, references) if profile.annotate else None
     described = profile.describe(outputs, references) if profile.describe else None
     stale = bool(described) and reference_signature != described_signature()
@@ -192,6 +197,7 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         language,
         annotations,
         described or {},
+        statistics=pack_statistics(statistics),
         undescribed=(test_set_id, profile, references) if stale else None,
     )
 
@@ -222,6 +228,15 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
             return "skipped"
         session.execute(delete(Score).where(Score.submission_id == claim.submission_id))
         session.execute(delete(Output).where(Output.submission_id == claim.submission_id))
+        session.execute(
+            delete(SubmissionStatistics).where(
+                SubmissionStatistics.submission_id == claim.submission_id
+            )
+        )
+        if result.statistics:
+            session.add(
+                SubmissionStatistics(submission_id=claim.submission_id, data=result.statistics)
+            )
         session.add_all(
             Score(
                 submission_id=claim.submission_id,

@@ -8,7 +8,7 @@ from werkzeug.utils import secure_filename
 from app.extensions import db, storage, submission_queue
 from app.models import Submission, User
 from app.services import DomainError
-from app.services.access import can_see_submission
+from app.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.services.accounts import user_for_token
 from app.services.leaderboard import (
     default_language,
@@ -92,6 +92,8 @@ def get_submission(submission_id: int):
     submission = db().get(Submission, submission_id)
     if submission is None or not can_see_submission(db(), user, submission):
         return error(404, f"no submission {submission_id} visible to you")
+    shown = can_see_scores(db(), user, submission)
+    headline = [score for score in submission.scores if not score.subset] if shown else []
     return jsonify(
         {
             "id": submission.id,
@@ -102,12 +104,10 @@ def get_submission(submission_id: int):
             "late": submission.is_late,
             "created_at": submission.created_at.isoformat(),
             "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
-            "scores": {
-                score.metric: score.value for score in submission.scores if not score.subset
-            },
-            "signatures": {
-                score.metric: score.signature for score in submission.scores if not score.subset
-            },
+            "withdrawn": submission.withdrawn_at is not None,
+            "scores_hidden": not shown,
+            "scores": {score.metric: score.value for score in headline},
+            "signatures": {score.metric: score.signature for score in headline},
         }
     )
 
@@ -121,9 +121,12 @@ def get_leaderboard(slug: str, track_slug: str):
     language = request.args.get("language") or None
     if language and track.test_set_for(language) is None:
         return error(404, f"track {track_slug!r} has no {language!r} test set")
+    user = token_user()
+    viewer = viewer_of(db(), user, track.challenge_id) if user is not None else PUBLIC
     metrics, rows = leaderboard(
         db(),
         track,
+        viewer=viewer,
         language=language,
         include_secondary=request.args.get("all") == "1",
         sort_by=request.args.get("sort"),
@@ -134,6 +137,8 @@ def get_leaderboard(slug: str, track_slug: str):
             "challenge": slug,
             "track": track_slug,
             "language": language or default_language(track),
+            "phase": track.phase,
+            "published": track.scores_public,
             "metrics": metrics,
             "rows": [
                 {
@@ -142,6 +147,7 @@ def get_leaderboard(slug: str, track_slug: str):
                     "baseline": row.is_baseline,
                     "primary": row.is_primary,
                     "late": row.is_late,
+                    "architecture": row.architecture,
                     "scores": row.scores,
                     "signatures": row.signatures,
                     "described": row.described,

@@ -3,6 +3,9 @@
 from app.models.accounts import Membership, Role, Team, User, hash_token
 from app.models.base import Base, utcnow
 from app.models.challenges import (
+    DEVELOPMENT,
+    PHASES,
+    TEST,
     Challenge,
     ChallengeOrganiser,
     Item,
@@ -21,11 +24,22 @@ from app.models.human import (
     Method,
     UnitEntry,
 )
-from app.models.submissions import DESCRIBED, Output, Score, Submission, SubmissionStatus, System
+from app.models.submissions import (
+    DESCRIBED,
+    Output,
+    Score,
+    Submission,
+    SubmissionStatistics,
+    SubmissionStatus,
+    System,
+)
 
 __all__ = [
     "DESCRIBED",
+    "DEVELOPMENT",
     "HUMAN_SYSTEM",
+    "PHASES",
+    "TEST",
     "AnnotationLink",
     "Base",
     "Campaign",
@@ -43,6 +57,7 @@ __all__ = [
     "Role",
     "Score",
     "Submission",
+    "SubmissionStatistics",
     "SubmissionStatus",
     "System",
     "Team",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.models.base import Base, UTCDateTime, utcnow
@@ -33,6 +33,12 @@ class ChallengeOrganiser(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
 
 
+DEVELOPMENT = "development"
+TEST = "test"
+PHASES = (DEVELOPMENT, TEST)
+"""Development: scores public at once. Test: hidden until the organisers publish them."""
+
+
 class Track(Base):
     __tablename__ = "tracks"
     __table_args__ = (UniqueConstraint("challenge_id", "slug"),)
@@ -46,6 +52,14 @@ class Track(Base):
     profile: Mapped[str] = mapped_column(String(32))
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
     daily_limit: Mapped[int | None] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16), default=DEVELOPMENT, server_default=DEVELOPMENT)
+    is_published: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    hide_own_scores: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Test phase: hide a team's own scores from it too until publication."""
+    max_systems: Mapped[int | None] = mapped_column(Integer)
+    """Systems a team may enter in this track (None: no limit)."""
+    max_primary: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
+    """Primary systems per team (E2E: each team named one or two)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     challenge: Mapped[Challenge] = relationship(back_populates="tracks")
@@ -62,6 +76,17 @@ class Track(Base):
             return False
         deadline = self.deadline if self.deadline.tzinfo else self.deadline.replace(tzinfo=UTC)
         return utcnow() > deadline
+
+    @property
+    def scores_public(self) -> bool:
+        """Whether anyone may see the scores: always in development, after publication in test."""
+        return self.phase != TEST or self.is_published
+
+    @property
+    def outputs_public(self) -> bool:
+        """Anyone may read the systems' outputs only once test results are published (before,
+        other teams could copy outputs on the test inputs)."""
+        return self.phase == TEST and self.is_published
 
     @property
     def languages(self) -> list[str]:

@@ -12,9 +12,11 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -42,6 +44,8 @@ class System(Base):
     architecture: Mapped[str] = mapped_column(String(64), default="")
     is_baseline: Mapped[bool] = mapped_column(Boolean, default=False)
     is_primary: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_anonymous: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The team asked to be anonymised: "anonymous" in every public view, export and plot."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     track: Mapped[Track] = relationship()
@@ -79,6 +83,8 @@ class Submission(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Withdrawn by its team: gone from public views, kept for the organisers."""
 
     system: Mapped[System] = relationship(back_populates="submissions")
     user: Mapped[User | None] = relationship()
@@ -121,3 +127,15 @@ class Output(Base):
     text: Mapped[str] = mapped_column(Text)
     annotations: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     """What the scorer found in this output (E2E: its slot errors), shown on the submission page."""
+
+
+class SubmissionStatistics(Base):
+    """Every metric's per-item statistics of a scored submission (a compressed ``.npz``):
+    what paired bootstrap and confidence intervals resample, without rescoring."""
+
+    __tablename__ = "submission_statistics"
+
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), primary_key=True
+    )
+    data: Mapped[bytes] = mapped_column(LargeBinary)

@@ -2,10 +2,47 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import ChallengeOrganiser, Role, Submission, User
+from app.models import ChallengeOrganiser, Role, Submission, System, Track, User
+
+ANONYMOUS = "anonymous"
+"""What the public sees instead of an anonymised system's and team's names."""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """What a person may see of one challenge: every page, export and plot asks this."""
+
+    is_organiser: bool = False
+    team_id: int | None = None
+
+    def sees_scores_of(self, track: Track, system: System) -> bool:
+        """Development phase: everyone. Test phase: organisers; the team itself unless the
+        organisers hide its own scores too; everyone once the results are published."""
+        if self.is_organiser or track.scores_public:
+            return True
+        return (
+            system.team_id is not None
+            and system.team_id == self.team_id
+            and not track.hide_own_scores
+        )
+
+    def sees_names_of(self, system: System) -> bool:
+        return self.is_organiser or not system.is_anonymous
+
+
+PUBLIC = Viewer()
+ORGANISERS = Viewer(is_organiser=True)
+"""For computations that need every system under its real name (never rendered as is)."""
+
+
+def viewer_of(session: Session, user: User | None, challenge_id: int) -> Viewer:
+    team = user.team if user is not None and getattr(user, "is_authenticated", False) else None
+    return Viewer(is_organiser_of(session, user, challenge_id), team.id if team else None)
 
 
 def is_organiser_of(session: Session, user: User | None, challenge_id: int) -> bool:
@@ -33,3 +70,11 @@ def can_see_submission(session: Session, user: User | None, submission: Submissi
     if system.team_id is not None and user.team is not None and user.team.id == system.team_id:
         return True
     return is_organiser_of(session, user, system.track.challenge_id)
+
+
+def can_see_scores(session: Session, user: User | None, submission: Submission) -> bool:
+    """A submission's scores: who may see the submission, within the track's phase rules."""
+    system = submission.system
+    return can_see_submission(session, user, submission) and viewer_of(
+        session, user, system.track.challenge_id
+    ).sees_scores_of(system.track, system)

@@ -30,6 +30,7 @@ from app.models import (
     UnitEntry,
 )
 from app.services import DomainError, add_unique
+from app.services.access import ORGANISERS
 from app.services.leaderboard import default_language, leaderboard, outputs_by_item
 from scorer.human.damage import damage
 
@@ -147,7 +148,9 @@ Outputs = dict[str, tuple[int | None, dict[int, str]]]
 
 
 def _system_outputs(session: Session, track: Track, language: str, spec: CampaignSpec) -> Outputs:
-    _, rows = leaderboard(session, track, language=language, include_secondary=True)
+    _, rows = leaderboard(
+        session, track, viewer=ORGANISERS, language=language, include_secondary=True
+    )
     if spec.systems:
         by_name = {row.system: row for row in rows}
         unknown = [name for name in spec.systems if name not in by_name]

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Campaign, Judgement, Method, Track, utcnow
 from app.services import DomainError, add_unique
+from app.services.access import ORGANISERS
 from app.services.campaigns import CRITERIA, track_campaigns
 from app.services.leaderboard import default_language, leaderboard
 from scorer.errors import InputError
@@ -159,7 +160,9 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
 
 def metric_scores(session: Session, track: Track, language: str) -> dict[str, dict[str, float]]:
     """system name (case-folded) -> metric -> headline score, from the leaderboard."""
-    _metrics, rows = leaderboard(session, track, language=language, include_secondary=True)
+    _metrics, rows = leaderboard(
+        session, track, viewer=ORGANISERS, language=language, include_secondary=True
+    )
     return {row.system.casefold(): row.scores for row in rows}
 
 
@@ -187,9 +190,12 @@ class HumanTable:
     metrics: list[str]
 
 
-def human_tables(session: Session, track: Track, language: str | None) -> list[HumanTable]:
+def human_tables(
+    session: Session, track: Track, language: str | None, labels: dict[str, str] | None = None
+) -> list[HumanTable]:
     """The published campaigns of ``track`` (in ``language``) with results; the leaderboard's
-    scores are read once per language, not once per campaign."""
+    scores are read once per language, not once per campaign. ``labels``: real name -> shown
+    name of anonymised systems (``hidden_names``)."""
     scores: dict[str, dict[str, dict[str, float]]] = {}
     tables = []
     for campaign in track_campaigns(session, track, published_only=True):
@@ -197,11 +203,13 @@ def human_tables(session: Session, track: Track, language: str | None) -> list[H
             continue
         if campaign.language not in scores:
             scores[campaign.language] = metric_scores(session, track, campaign.language)
-        tables.append(campaign_table(campaign, scores[campaign.language]))
+        tables.append(campaign_table(campaign, scores[campaign.language], labels or {}))
     return tables
 
 
-def campaign_table(campaign: Campaign, scores: dict[str, dict[str, float]]) -> HumanTable:
+def campaign_table(
+    campaign: Campaign, scores: dict[str, dict[str, float]], labels: dict[str, str] | None = None
+) -> HumanTable:
     """``scores``: the track's automatic scores by case-folded system name (metric_scores)."""
     results = campaign.results or {}
     if campaign.method == Method.RANKME:
@@ -235,6 +243,7 @@ def campaign_table(campaign: Campaign, scores: dict[str, dict[str, float]]) -> H
     for row in rows:
         automatic = scores.get(row["system"].casefold(), {})
         row["metrics"] = [automatic.get(metric) for metric in metrics]
+        row["system"] = (labels or {}).get(row["system"], row["system"])
     return HumanTable(campaign, columns, rows, metrics)
 
 

@@ -19,6 +19,7 @@ from app.models import (
     Track,
 )
 from app.services import DomainError
+from app.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.profiles import Profile, get_profile
 from scorer.references import ReferenceSet
 from worker.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
@@ -28,17 +29,29 @@ from worker.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 class LeaderboardRow:
     system_id: int
     system: str
+    """The name this viewer may see ("anonymous" for an anonymised system, to the public)."""
     team: str | None
     is_baseline: bool
     is_primary: bool
     submission_id: int
     is_late: bool
+    architecture: str = ""
+    is_anonymous: bool = False
+    is_withdrawn: bool = False
+    """Only organisers get withdrawn rows (when nothing else of the system is left)."""
     scores: dict[str, float] = field(default_factory=dict)
     signatures: dict[str, str] = field(default_factory=dict)
+    outdated: list[str] = field(default_factory=list)
+    """Metrics scored with an older scorer than this one (until the organisers rescore)."""
     described: dict[str, float] = field(default_factory=dict)
     """Descriptive statistics of the outputs (E2E Tables 9-10)."""
     subsets: dict[str, dict[str, float]] = field(default_factory=dict)
     """Scores on named subsets (DRS: ``long``; challenge set ``tense`` and ``tense:orig``)."""
+    human: dict[str, float] = field(default_factory=dict)
+    """System-level figures of published human evaluations (``columns.add_human_scores``)."""
+    rank_group: int | None = None
+    """Significance group on the sort metric (``rank_groups``): 1 = not significantly
+    different from the leader."""
 
 
 def default_language(track: Track) -> str | None:
@@ -49,19 +62,48 @@ def default_language(track: Track) -> str | None:
     return "en" if "en" in languages else languages[0]
 
 
+def display_names(systems: list[System], viewer: Viewer) -> dict[int, tuple[str, str | None]]:
+    """System id -> (system, team) as ``viewer`` may see them; anonymised systems become
+    "anonymous" (numbered when a track has several), in pages, exports and plots alike."""
+    hidden = [s.id for s in sorted(systems, key=lambda s: s.id) if not viewer.sees_names_of(s)]
+    names = {}
+    for system in systems:
+        if system.id in hidden:
+            label = ANONYMOUS if len(hidden) == 1 else f"{ANONYMOUS} {hidden.index(system.id) + 1}"
+            names[system.id] = (label, None)
+        else:
+            names[system.id] = (system.name, system.team.name if system.team else None)
+    return names
+
+
+def hidden_names(session: Session, track: Track, viewer: Viewer) -> dict[str, str]:
+    """Real system name -> the label ``viewer`` sees, for the systems whose names are hidden
+    (for tables keyed by name: human-evaluation results, similarity)."""
+    systems = list(
+        session.scalars(
+            select(System).where(System.track_id == track.id).options(selectinload(System.team))
+        )
+    )
+    names = display_names(systems, viewer)
+    return {s.name: names[s.id][0] for s in systems if names[s.id][0] != s.name}
+
+
 def leaderboard(
     session: Session,
     track: Track,
     *,
+    viewer: Viewer = PUBLIC,
     language: str | None = None,
     include_secondary: bool = False,
     sort_by: str | None = None,
     descending: bool = True,
 ) -> tuple[list[str], list[LeaderboardRow]]:
-    """Return the metric columns and the rows: each system's latest scored submission on the
-    test set of ``language`` (default: ``default_language``).
+    """Return the metric columns and the rows ``viewer`` may see: each system's latest scored
+    submission on the test set of ``language`` (default: ``default_language``).
 
-    Baselines are always included; secondary systems only on request.
+    Baselines are always included; secondary systems only on request. A submission being
+    rescored keeps its old scores until the new ones are written; withdrawn ones are left out
+    (organisers still get a system whose every submission was withdrawn, flagged).
     """
     language = language or default_language(track)
     systems = session.scalars(
@@ -70,25 +112,19 @@ def leaderboard(
         .options(selectinload(System.team))
         .order_by(System.id)
     ).all()
+    names = display_names(list(systems), viewer)
+    profile = get_profile(track.profile)
+    current = current_signatures(profile)
     rows = []
     for system in systems:
         if not (system.is_primary or system.is_baseline or include_secondary):
             continue
-        latest = session.scalar(
-            select(Submission)
-            .where(
-                Submission.system_id == system.id,
-                Submission.language == language,
-                Submission.status == SubmissionStatus.SCORED,
-            )
-            .options(selectinload(Submission.scores))
-            .order_by(Submission.id.desc())
-            .limit(1)
-        )
+        if not viewer.sees_scores_of(track, system):
+            continue
+        latest = _latest_scored(session, system.id, language, viewer.is_organiser)
         if latest is None:
             continue
-        rows.append(_row(system, latest, latest.scores))
-    profile = get_profile(track.profile)
+        rows.append(_row(system, latest, names[system.id], current))
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -101,21 +137,58 @@ def leaderboard(
     return metrics, rows
 
 
-def _row(system: System, submission: Submission, scores: list[Score]) -> LeaderboardRow:
-    overall = [score for score in scores if not score.subset]
+def _latest_scored(
+    session: Session, system_id: int, language: str, with_withdrawn: bool
+) -> Submission | None:
+    """The newest submission with scores (scored, or queued again to be rescored), not
+    withdrawn; failing that, for organisers, the newest withdrawn one."""
+    has_scores = select(Score.id).where(Score.submission_id == Submission.id).exists()
+    found = session.scalars(
+        select(Submission)
+        .where(
+            Submission.system_id == system_id,
+            Submission.language == language,
+            Submission.status != SubmissionStatus.FAILED,
+            has_scores,
+        )
+        .options(selectinload(Submission.scores))
+        .order_by(Submission.withdrawn_at.is_not(None), Submission.id.desc())
+        .limit(1)
+    ).first()
+    if found is not None and found.withdrawn_at is not None and not with_withdrawn:
+        return None
+    return found
+
+
+def _row(
+    system: System,
+    submission: Submission,
+    names: tuple[str, str | None],
+    current: dict[str, str],
+) -> LeaderboardRow:
+    overall = [score for score in submission.scores if not score.subset]
     return LeaderboardRow(
         system_id=system.id,
-        system=system.name,
-        team=system.team.name if system.team else None,
+        system=names[0],
+        team=names[1],
         is_baseline=system.is_baseline,
         is_primary=system.is_primary,
         submission_id=submission.id,
         is_late=submission.is_late,
+        architecture=system.architecture,
+        is_anonymous=system.is_anonymous,
+        is_withdrawn=submission.withdrawn_at is not None,
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
-        described={s.metric: s.value for s in scores if s.subset == DESCRIBED},
-        subsets=_by_subset(scores),
+        outdated=[s.metric for s in overall if current.get(s.metric, s.signature) != s.signature],
+        described={s.metric: s.value for s in submission.scores if s.subset == DESCRIBED},
+        subsets=_by_subset(submission.scores),
     )
+
+
+def current_signatures(profile: Profile) -> dict[str, str]:
+    """Column -> the signature this scorer version writes (older rows differ until rescored)."""
+    return {name: profile.column_signature(name) for name in profile.columns}
 
 
 def _by_subset(scores: list[Score]) -> dict[str, dict[str, float]]:
@@ -241,7 +314,11 @@ def dlevel_comparison(
 
 
 def leaderboard_outputs(
-    session: Session, track: Track, language: str | None = None, include_secondary: bool = False
+    session: Session,
+    track: Track,
+    language: str | None = None,
+    include_secondary: bool = False,
+    viewer: Viewer = PUBLIC,
 ) -> tuple[dict[str, list[str]], ReferenceSet, Profile]:
     """The outputs behind each leaderboard row (system name -> outputs in test order), with
     the test set's references: what system-similarity needs."""
@@ -249,7 +326,9 @@ def leaderboard_outputs(
     test_set = track.test_set_for(language)
     if test_set is None:
         raise DomainError(f"track {track.slug!r} has no {language!r} test set")
-    _, rows = leaderboard(session, track, language=language, include_secondary=include_secondary)
+    _, rows = leaderboard(
+        session, track, viewer=viewer, language=language, include_secondary=include_secondary
+    )
     item_ids, references = load_references(session, test_set.id)
     position = {item_id: k for k, item_id in enumerate(item_ids)}
     systems = {}

@@ -168,11 +168,14 @@ def _find_or_new_system(
 ) -> System:
     system = session.scalar(select(System).where(System.track_id == track.id, System.name == name))
     if system is None:
-        has_primary = team is not None and session.scalar(
-            select(func.count(System.id)).where(
-                System.track_id == track.id, System.team_id == team.id, System.is_primary
-            )
-        )
+        if team is not None and track.max_systems is not None:
+            entered = _count_systems(session, track, team)
+            if entered >= track.max_systems:
+                raise DomainError(
+                    f"your team already has {entered} systems in this track, the limit is "
+                    f"{track.max_systems}; submit under one of their names instead"
+                )
+        has_primary = team is not None and _count_systems(session, track, team, primary=True)
         system = System(
             track=track,
             team=team,
@@ -186,6 +189,13 @@ def _find_or_new_system(
     if not same_owner:
         raise DomainError(f"the system name {name!r} is taken in this track; choose another")
     return system
+
+
+def _count_systems(session: Session, track: Track, team: Team, primary: bool = False) -> int:
+    query = select(func.count(System.id)).where(
+        System.track_id == track.id, System.team_id == team.id
+    )
+    return session.scalar(query.where(System.is_primary) if primary else query)
 
 
 def _check_daily_limit(session: Session, track: Track, team: Team, language: str) -> None:
@@ -212,6 +222,40 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
         )
 
 
+ARCHITECTURES = ("seq2seq", "other data-driven", "rule-based", "template-based")
+"""E2E paper Table 6's architecture groups, shown as tags on the leaderboard."""
+
+
 def set_primary(session: Session, system: System, primary: bool) -> None:
+    """E2E rule: a team names one or two (``Track.max_primary``) primary systems per track."""
+    if primary and not system.is_primary and system.team is not None:
+        named = _count_systems(session, system.track, system.team, primary=True)
+        if named >= system.track.max_primary:
+            raise DomainError(
+                f"your team already has {named} primary systems in {system.track.slug}, the "
+                f"limit; make one of them secondary first"
+            )
     system.is_primary = primary
+    session.commit()
+
+
+def set_anonymous(session: Session, system: System, anonymous: bool) -> None:
+    """The team's choice after seeing its scores: "anonymous" everywhere the public looks."""
+    system.is_anonymous = anonymous
+    session.commit()
+
+
+def set_architecture(session: Session, system: System, architecture: str) -> None:
+    if architecture and architecture not in ARCHITECTURES:
+        raise DomainError(f"architecture must be one of {', '.join(ARCHITECTURES)} (or none)")
+    system.architecture = architecture
+    session.commit()
+
+
+def withdraw(session: Session, submission: Submission) -> None:
+    """Gone from every public view (the previous submission of the system, if any, shows);
+    the organisers keep it, so nothing is deleted."""
+    if submission.withdrawn_at is not None:
+        raise DomainError(f"submission {submission.id} is already withdrawn")
+    submission.withdrawn_at = utcnow()
     session.commit()

@@ -1,0 +1,114 @@
+"""What the leaderboard shows beside each metric: its group, the human-evaluation and
+diversity columns, and which values beat the baseline (E2E Table 8's bold)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import Method, System, Track
+from app.services.campaigns import track_campaigns
+from app.services.leaderboard import LeaderboardRow
+from scorer.metrics import normalised_average as norm_avg
+from scorer.profiles import Profile
+
+WORD_OVERLAP = "word overlap"
+SEMANTIC = "semantic accuracy"
+DIVERSITY = "diversity"
+HUMAN = "human"
+OTHER = "other"
+
+GROUP_OF = {
+    **dict.fromkeys(
+        ("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", norm_avg.NAME, "chrF", "DIST", "DIST_char"),
+        WORD_OVERLAP,
+    ),
+    **dict.fromkeys(("SER", "OK%", "A%", "M%", "A+M%", "F_BERT", "F_DISC", "F_CONT"), SEMANTIC),
+}
+
+DIVERSITY_COLUMNS = ("MSTTR-50", "LS2", "distinct trigrams")
+"""Of the outputs' descriptive statistics (E2E Tables 9-10), those shown on the leaderboard."""
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    group: str
+    source: str
+    """Where a row keeps the value: ``scores``, ``described`` or ``human``."""
+    rising: bool = True
+
+    def value(self, row: LeaderboardRow) -> float | None:
+        return getattr(row, self.source).get(self.name)
+
+
+def columns(
+    metrics: list[str], rows: list[LeaderboardRow], profile: Profile
+) -> list[tuple[str, list[Column]]]:
+    """The columns in groups, left to right: the metrics in the papers' order (grouped where
+    consecutive), then diversity, then human evaluation."""
+    found = [
+        Column(m, GROUP_OF.get(m, OTHER), "scores", profile.higher_is_better(m)) for m in metrics
+    ]
+    found += [
+        Column(name, DIVERSITY, "described")
+        for name in DIVERSITY_COLUMNS
+        if any(name in row.described for row in rows)
+    ]
+    human = {name for row in rows for name in row.human}
+    found += [Column(name, HUMAN, "human") for name in sorted(human)]
+    groups: list[tuple[str, list[Column]]] = []
+    for column in found:
+        if groups and groups[-1][0] == column.group:
+            groups[-1][1].append(column)
+        else:
+            groups.append((column.group, [column]))
+    return groups
+
+
+def add_human_scores(session: Session, track: Track, language: str, rows: list[LeaderboardRow]):
+    """Each row's system-level figure from every published campaign: TrueSkill mu (RankME),
+    average z (DA), ROSE %."""
+    ids = dict(
+        session.execute(select(System.name, System.id).where(System.track_id == track.id)).all()
+    )
+    by_id = {row.system_id: row for row in rows}
+    for campaign in track_campaigns(session, track, published_only=True):
+        if campaign.results is None or campaign.language != language:
+            continue
+        if campaign.method == Method.RANKME:
+            name, key = f"TrueSkill {campaign.criterion}", "mu"
+            values = campaign.results.get("systems", [])
+        elif campaign.method == Method.DA:
+            name, key = f"DA z {campaign.criterion}", "z"
+            values = campaign.results.get("systems", [])
+        else:
+            name, key = "ROSE %", "rose"
+            values = [r for r in campaign.results.get("rows", []) if not r.get("subset")]
+        for value in values:
+            row = by_id.get(ids.get(value["system"]))
+            if row is not None:
+                row.human[name] = float(value[key])
+
+
+def beats_baseline(
+    rows: list[LeaderboardRow], metrics: list[str], profile: Profile
+) -> set[tuple[int, str]]:
+    """(system id, metric) where a system is better than every baseline (E2E Table 8 bold)."""
+    baselines = [row for row in rows if row.is_baseline]
+    marked = set()
+    for metric in metrics:
+        bars = [row.scores[metric] for row in baselines if metric in row.scores]
+        if not bars:
+            continue
+        rising = profile.higher_is_better(metric)
+        bar = max(bars) if rising else min(bars)
+        for row in rows:
+            value = row.scores.get(metric)
+            if row.is_baseline or value is None:
+                continue
+            if (value > bar) if rising else (value < bar):
+                marked.add((row.system_id, metric))
+    return marked
