@@ -94,3 +94,30 @@ def scored_system(
         for metric, value in scores.items()
     )
     session.flush()
+
+
+def organiser(settings: Settings, email: str, challenge: str) -> str:
+    """An organiser of ``challenge``; returns their API token (password "password123")."""
+    from app.models import ChallengeOrganiser
+    from app.services.tracks import get_challenge
+
+    with session_scope(settings.database_url) as session:
+        user = create_user(session, email, "password123", Role.ORGANISER)
+        session.flush()
+        session.add(
+            ChallengeOrganiser(challenge_id=get_challenge(session, challenge).id, user_id=user.id)
+        )
+        return user.new_api_token()
+
+
+def login(client, email: str, password: str = "password123") -> None:
+    """Sign in through the login form (apps built with CSRF off)."""
+    response = client.post("/login", data={"email": email, "password": password})
+    assert response.status_code == 302, response.data[:500]
+
+
+def run_queue(app) -> None:
+    """Score everything queued with the embedded worker and wait for it."""
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
