@@ -18,18 +18,16 @@ from app.services.access import ORGANISERS
 from app.services.accounts import create_user, find_or_create_team
 from app.services.annotation import create_links
 from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
-from app.services.drs import STANDARD, import_challenge_set, import_drs_test_set
+from app.services.drs import import_challenge_set
 from app.services.human_results import analyse, export_csv, import_judgements
 from app.services.leaderboard import default_language, leaderboard_outputs
 from app.services.submissions import submit_output
 from app.services.tracks import (
-    SR18_TITLES,
     TRACK_KINDS,
     create_challenge,
     get_challenge,
     get_track,
-    import_e2e_track,
-    import_sr18_test_set,
+    import_test_set,
     store_split_report,
 )
 from scorer.errors import InputError
@@ -157,67 +155,24 @@ def track_import(
 
     DRS: one test set per language; importing again with --subset appends items tagged with
     that subset (before any submission)."""
-    if kind in SR18_TITLES and (not language or not inputs_path or not refs_path):
-        raise click.UsageError(
-            f"--kind {kind} needs --language, --inputs (the CoNLL-U file) and --refs"
-        )
-    if kind == "drs" and (not language or not inputs_path):
-        raise click.UsageError("--kind drs needs --language and --inputs (clause format or SBN)")
-    if kind == "e2e" and not refs_path:
-        raise click.UsageError("--kind e2e needs --refs (the mr,ref CSV)")
-    if subset and kind != "drs":
-        raise click.UsageError("--subset is for DRS tracks")
-    options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
     try:
         with session_scope(_settings().database_url) as session:
-            found = get_challenge(session, challenge_slug)
-            if kind == "drs":
-                test_set, added = import_drs_test_set(
-                    session,
-                    found,
-                    track_slug,
-                    language,
-                    inputs_path.read_bytes(),
-                    refs_path.read_bytes() if refs_path else None,
-                    subset=subset or STANDARD,
-                    inputs_name=inputs_path.name,
-                    sentences_name=refs_path.name if refs_path else inputs_path.name,
-                    **options,
-                )
-                click.echo(f"{added} {subset or STANDARD} items added")
-            elif kind in SR18_TITLES:
-                test_set = import_sr18_test_set(
-                    session,
-                    found,
-                    track_slug,
-                    kind,
-                    language,
-                    inputs_path.read_bytes(),
-                    refs_path.read_bytes(),
-                    inputs_name=inputs_path.name,
-                    references_name=refs_path.name,
-                    **options,
-                )
-            else:
-                test_set = import_e2e_track(
-                    session,
-                    found,
-                    track_slug,
-                    refs_path.read_bytes(),
-                    inputs_path.read_bytes() if inputs_path else None,
-                    language=language or "en",
-                    references_name=refs_path.name,
-                    inputs_name=inputs_path.name if inputs_path else "inputs.csv",
-                    **options,
-                ).test_set_for()
-            n_items = len(test_set.items)
-            n_refs = sum(len(item.references) for item in test_set.items)
-            test_language = test_set.language
+            _, report = import_test_set(
+                session,
+                get_challenge(session, challenge_slug),
+                track_slug,
+                kind,
+                language=language,
+                inputs=(inputs_path.read_bytes(), inputs_path.name) if inputs_path else None,
+                references=(refs_path.read_bytes(), refs_path.name) if refs_path else None,
+                subset=subset,
+                title=title,
+                deadline=deadline,
+                daily_limit=daily_limit,
+            )
     except (DomainError, InputError) as error:
         _fail(error)
-    click.echo(
-        f"track {challenge_slug}/{track_slug} ({test_language}): {n_items} items, {n_refs} references"
-    )
+    click.echo(report)
 
 
 @track.command("challenge-set")
