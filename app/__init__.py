@@ -40,11 +40,20 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
     csrf.init_app(app)
     app.teardown_appcontext(close_db)
 
-    from app import auth, challenges, errors, human, submissions, teams
+    from app import auth, challenges, errors, exports, human, organise, submissions, teams
     from app.api import v1
     from app.cli import register_commands
 
-    for blueprint in (auth.bp, teams.bp, challenges.bp, submissions.bp, human.bp, v1.bp):
+    for blueprint in (
+        auth.bp,
+        teams.bp,
+        challenges.bp,
+        submissions.bp,
+        human.bp,
+        organise.bp,
+        exports.bp,
+        v1.bp,
+    ):
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, render_template, request
 from flask_login import current_user
 from sqlalchemy import select
 
-from app.extensions import db
+from app.extensions import db, file_cache
 from app.models import (
     Challenge,
     Item,
@@ -30,6 +30,7 @@ from app.services.leaderboard import (
     subset_tables,
 )
 from app.services.overview import ordered_tracks, overview
+from app.services.rank_groups import assign_rank_groups
 from app.services.tracks import get_challenge, get_track
 from scorer import dlevel
 from scorer.metrics import get_metric
@@ -83,6 +84,9 @@ def track(slug: str, track_slug: str):
     if language:
         add_human_scores(db(), found, language, rows)
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
+    sort_key = sort or default_sort or (metrics[0] if metrics else None)
+    if sort_key:
+        assign_rank_groups(db(), found, rows, sort_key, file_cache())
     reference_rows = reference_statistics(db(), found, language) if rows else {}
     challenge_sets, other_subsets = (
         subset_tables(db(), found, metrics, rows, language) if rows else ([], [])
@@ -95,7 +99,7 @@ def track(slug: str, track_slug: str):
         rows=rows,
         beats=beats_baseline(rows, metrics, profile),
         include_secondary=include_secondary,
-        sort=sort or default_sort or (metrics[0] if metrics else None),
+        sort=sort_key,
         descending=descending,
         language=language,
         test_set=found.test_set_for(language),
@@ -110,6 +114,9 @@ def track(slug: str, track_slug: str):
         human_tables=human_tables(db(), found, language, hidden_names(db(), found, viewer)),
         is_organiser=viewer.is_organiser,
         scores_hidden=not found.scores_public and not viewer.is_organiser,
+        has_similarity=bool(
+            found.test_set_for(language) and found.test_set_for(language).similarity
+        ),
     )
 
 
@@ -126,7 +133,8 @@ def challenge_overview(slug: str):
         found = get_challenge(db(), slug)
     except DomainError:
         abort(404)
-    matrix = overview(db(), found, request.args.get("metric"))
+    viewer = viewer_of(db(), current_user, found.id)
+    matrix = overview(db(), found, request.args.get("metric"), viewer)
     return render_template("challenges/overview.html", challenge=found, overview=matrix)
 
 

@@ -279,7 +279,8 @@ def track_similarity(
     """How similar the systems' outputs are to each other (E2E paper Sect. 8.3, Figure 5).
 
     Scores every pair of systems' latest scored outputs with the overlap metrics (minutes for
-    twenty systems: run it on the worker host, not in a request)."""
+    twenty systems: run it on the worker host, not in a request). The matrix is kept on the test
+    set, for the track page's heatmap."""
     settings = _settings()
     try:
         with session_scope(settings.database_url) as session:
@@ -295,6 +296,10 @@ def track_similarity(
         matrix = similarity_matrix(profile, systems, references)
     except ValueError as error:
         _fail(error)
+    with session_scope(settings.database_url) as session:
+        found = get_track(session, challenge_slug, track_slug)
+        test_set = found.test_set_for(language or default_language(found))
+        test_set.similarity = matrix.as_dict()
     if as_json:
         click.echo(json.dumps(matrix.as_dict(), ensure_ascii=False))
         return

@@ -8,6 +8,7 @@ from flask_wtf import CSRFProtect
 from sqlalchemy.orm import Session
 
 from app.db import session_factory
+from app.services.file_cache import FileCache
 from worker.queues import SubmissionQueue
 from worker.settings import Settings
 from worker.storage import LocalStorage
@@ -41,3 +42,8 @@ def submission_queue() -> SubmissionQueue:
 
 def storage() -> LocalStorage:
     return LocalStorage(settings().uploads_path)
+
+
+def file_cache() -> FileCache:
+    """Plots and significance groups, under the instance folder's ``cache``."""
+    return FileCache(settings().instance_path / "cache")

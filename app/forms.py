@@ -6,13 +6,15 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
+    DateTimeLocalField,
     EmailField,
     IntegerField,
     PasswordField,
     SelectField,
     StringField,
+    TextAreaField,
 )
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
@@ -92,3 +94,61 @@ class ImportJudgementsForm(CampaignNaming):
 
 class LinksForm(FlaskForm):
     count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])
+
+
+SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*$", message="Lower-case letters, digits and hyphens.")
+
+
+class ChallengeForm(FlaskForm):
+    title = StringField("Title", validators=[DataRequired(), Length(max=200)])
+    description = TextAreaField("Description", validators=[Length(max=5000)])
+
+
+class NewChallengeForm(ChallengeForm):
+    slug = StringField("Slug (in URLs)", validators=[DataRequired(), Length(max=64), SLUG])
+
+
+class TrackUploadForm(FlaskForm):
+    """A new track, or a further language / DRS subset of one: the CLI's ``track import``."""
+
+    slug = StringField("Track slug", validators=[DataRequired(), Length(max=64), SLUG])
+    kind = SelectField(
+        "Kind",
+        choices=[
+            ("e2e", "E2E (MR CSV)"),
+            ("sr-shallow", "SR'18 shallow (CoNLL-U)"),
+            ("sr-deep", "SR'18 deep (CoNLL-U)"),
+            ("drs", "DRS-to-text (clauses or SBN)"),
+        ],
+    )
+    title = StringField("Title", validators=[Optional(), Length(max=200)])
+    language = StringField("Language (ISO 639, e.g. en)", validators=[Optional(), Length(max=3)])
+    inputs = FileField("Test inputs")
+    references = FileField("Hidden references")
+    subset = StringField("DRS subset (default standard)", validators=[Optional(), Length(max=64)])
+
+
+class TrackSettingsForm(FlaskForm):
+    title = StringField("Title", validators=[DataRequired(), Length(max=200)])
+    phase = SelectField(
+        "Phase",
+        choices=[
+            ("development", "development: scores public at once"),
+            ("test", "test: scores hidden until published"),
+        ],
+    )
+    deadline = DateTimeLocalField("Deadline (UTC)", validators=[Optional()])
+    daily_limit = IntegerField(
+        "Submissions per team per day", validators=[Optional(), NumberRange(min=1)]
+    )
+    max_systems = IntegerField("Systems per team", validators=[Optional(), NumberRange(min=1)])
+    max_primary = IntegerField(
+        "Primary systems per team", default=2, validators=[DataRequired(), NumberRange(min=1)]
+    )
+    hide_own_scores = BooleanField("Test phase: hide a team's own scores from it too")
+
+
+class BaselineForm(FlaskForm):
+    name = StringField("Baseline name", validators=[DataRequired(), Length(max=100)])
+    language = StringField("Language (multilingual tracks)", validators=[Optional(), Length(max=3)])
+    file = FileField("Output file (or a zip per language)", validators=[FileRequired()])

@@ -176,7 +176,9 @@ def get_overview(slug: str):
         challenge = get_challenge(db(), slug)
     except DomainError as exc:
         return error(404, str(exc))
-    matrix = overview(db(), challenge, request.args.get("metric"))
+    user = token_user()
+    viewer = viewer_of(db(), user, challenge.id) if user is not None else PUBLIC
+    matrix = overview(db(), challenge, request.args.get("metric"), viewer)
     columns = [{"track": c.track_slug, "language": c.language} for c in matrix.columns]
     return jsonify(
         {

@@ -116,6 +116,10 @@ class TestSet(Base):
     """How close each test item is to its nearest training item (Zhang et al. 2024, Eq. 3),
     computed when an organiser gives the track's training file; organisers only."""
 
+    similarity: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The last ``nlgboard track similarity`` matrix (E2E Fig. 5), keyed by real system names:
+    pages and plots relabel anonymised systems."""
+
     track: Mapped[Track] = relationship(back_populates="test_sets")
     items: Mapped[list[Item]] = relationship(
         back_populates="test_set", order_by="Item.position", cascade="all, delete-orphan"

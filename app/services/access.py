@@ -19,6 +19,9 @@ class Viewer:
 
     is_organiser: bool = False
     team_id: int | None = None
+    publication: bool = False
+    """Exports and plots: made to be passed on, so anonymised names and withdrawn rows stay
+    out even when an organiser makes them."""
 
     def sees_scores_of(self, track: Track, system: System) -> bool:
         """Development phase: everyone. Test phase: organisers; the team itself unless the
@@ -32,7 +35,14 @@ class Viewer:
         )
 
     def sees_names_of(self, system: System) -> bool:
-        return self.is_organiser or not system.is_anonymous
+        return (self.is_organiser and not self.publication) or not system.is_anonymous
+
+    @property
+    def sees_withdrawn(self) -> bool:
+        return self.is_organiser and not self.publication
+
+    def for_publication(self) -> Viewer:
+        return Viewer(self.is_organiser, self.team_id, publication=True)
 
 
 PUBLIC = Viewer()

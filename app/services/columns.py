@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Method, System, Track
+from app.models import Campaign, Method, System, Track
 from app.services.campaigns import track_campaigns
 from app.services.leaderboard import LeaderboardRow
 from scorer.metrics import normalised_average as norm_avg
@@ -68,9 +68,21 @@ def columns(
     return groups
 
 
-def add_human_scores(session: Session, track: Track, language: str, rows: list[LeaderboardRow]):
-    """Each row's system-level figure from every published campaign: TrueSkill mu (RankME),
-    average z (DA), ROSE %."""
+def human_column(campaign: Campaign) -> tuple[str, str, list[dict]]:
+    """(column name, key of the value, result rows) of a campaign with results: TrueSkill mu
+    (RankME), average z (DA), ROSE % over all items (ROSE)."""
+    results = campaign.results or {}
+    if campaign.method == Method.RANKME:
+        return f"TrueSkill {campaign.criterion}", "mu", results.get("systems", [])
+    if campaign.method == Method.DA:
+        return f"DA z {campaign.criterion}", "z", results.get("systems", [])
+    return "ROSE %", "rose", [r for r in results.get("rows", []) if not r.get("subset")]
+
+
+def add_human_scores(
+    session: Session, track: Track, language: str, rows: list[LeaderboardRow]
+) -> None:
+    """Each row's system-level figure from every published campaign in ``language``."""
     ids = dict(
         session.execute(select(System.name, System.id).where(System.track_id == track.id)).all()
     )
@@ -78,15 +90,7 @@ def add_human_scores(session: Session, track: Track, language: str, rows: list[L
     for campaign in track_campaigns(session, track, published_only=True):
         if campaign.results is None or campaign.language != language:
             continue
-        if campaign.method == Method.RANKME:
-            name, key = f"TrueSkill {campaign.criterion}", "mu"
-            values = campaign.results.get("systems", [])
-        elif campaign.method == Method.DA:
-            name, key = f"DA z {campaign.criterion}", "z"
-            values = campaign.results.get("systems", [])
-        else:
-            name, key = "ROSE %", "rose"
-            values = [r for r in campaign.results.get("rows", []) if not r.get("subset")]
+        name, key, values = human_column(campaign)
         for value in values:
             row = by_id.get(ids.get(value["system"]))
             if row is not None:

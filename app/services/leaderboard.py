@@ -121,7 +121,7 @@ def leaderboard(
             continue
         if not viewer.sees_scores_of(track, system):
             continue
-        latest = _latest_scored(session, system.id, language, viewer.is_organiser)
+        latest = _latest_scored(session, system.id, language, viewer.sees_withdrawn)
         if latest is None:
             continue
         rows.append(_row(system, latest, names[system.id], current))

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import select, true
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import Challenge, Submission, SubmissionStatus, System, Track
+from app.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.profiles import get_profile
 
 KIND_ORDER = {"sr-shallow": 0, "sr-deep": 1}
@@ -54,8 +55,11 @@ def ordered_tracks(challenge: Challenge) -> list[Track]:
     return sorted(challenge.tracks, key=lambda t: (KIND_ORDER.get(t.kind, len(KIND_ORDER)), t.id))
 
 
-def overview(session: Session, challenge: Challenge, metric: str | None = None) -> Overview:
-    """Build the matrix for ``metric`` (default: the first track's primary metric)."""
+def overview(
+    session: Session, challenge: Challenge, metric: str | None = None, viewer: Viewer = PUBLIC
+) -> Overview:
+    """Build the matrix for ``metric`` (default: the first track's primary metric), with what
+    ``viewer`` may see: the tracks' phase rules, no withdrawn submission, anonymised names."""
     tracks = ordered_tracks(challenge)
     columns = [
         Column(track.slug, track.title, language)
@@ -66,19 +70,29 @@ def overview(session: Session, challenge: Challenge, metric: str | None = None) 
     if metric not in metrics:
         metric = _default_metric(tracks, metrics)
     rows: dict[str, OverviewRow] = {}
-    for submission in _latest_scored(session, challenge):
+    for submission in _latest_scored(session, challenge, viewer.sees_withdrawn):
         system = submission.system
         if not (system.is_primary or system.is_baseline):
+            continue
+        if not viewer.sees_scores_of(system.track, system):
             continue
         value = next(
             (s.value for s in submission.scores if s.metric == metric and not s.subset), None
         )
         if value is None:
             continue
-        label = system.name if system.is_baseline or system.team is None else system.team.name
-        row = rows.setdefault(
-            f"{system.is_baseline}:{label}", OverviewRow(label, system.is_baseline)
+        if not viewer.sees_names_of(system):
+            label = ANONYMOUS
+        elif system.is_baseline or system.team is None:
+            label = system.name
+        else:
+            label = system.team.name
+        key = (
+            f"{ANONYMOUS}:{system.team_id}"
+            if label == ANONYMOUS
+            else f"{system.is_baseline}:{label}"
         )
+        row = rows.setdefault(key, OverviewRow(label, system.is_baseline))
         column = Column(system.track.slug, system.track.title, submission.language)
         row.cells[column] = Cell(value, submission.is_late, submission.id)
     rises = all(get_profile(t.profile).higher_is_better(metric) for t in tracks if metric)
@@ -87,13 +101,19 @@ def overview(session: Session, challenge: Challenge, metric: str | None = None) 
     return Overview(metric, metrics, columns, ordered)
 
 
-def _latest_scored(session: Session, challenge: Challenge) -> list[Submission]:
+def _latest_scored(
+    session: Session, challenge: Challenge, with_withdrawn: bool
+) -> list[Submission]:
     """Each system's latest scored submission per language."""
     submissions = session.scalars(
         select(Submission)
         .join(System)
         .join(Track)
-        .where(Track.challenge_id == challenge.id, Submission.status == SubmissionStatus.SCORED)
+        .where(
+            Track.challenge_id == challenge.id,
+            Submission.status == SubmissionStatus.SCORED,
+            Submission.withdrawn_at.is_(None) if not with_withdrawn else true(),
+        )
         .options(
             selectinload(Submission.scores),
             selectinload(Submission.system).selectinload(System.team),

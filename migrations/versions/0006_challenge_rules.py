@@ -1,5 +1,5 @@
 """Running a challenge: phases and publication, team limits, withdrawn and anonymised
-entries, per-item statistics for significance.
+entries, per-item statistics for significance, the stored system-similarity matrix.
 
 Revision ID: 0006
 Revises: 0005
@@ -29,6 +29,8 @@ def upgrade() -> None:
         )
         batch.add_column(sa.Column("max_systems", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("max_primary", sa.Integer(), nullable=False, server_default="2"))
+    with op.batch_alter_table("test_sets") as batch:
+        batch.add_column(sa.Column("similarity", sa.JSON(), nullable=True))
     with op.batch_alter_table("systems") as batch:
         batch.add_column(
             sa.Column("is_anonymous", sa.Boolean(), nullable=False, server_default=sa.false())
@@ -53,6 +55,8 @@ def downgrade() -> None:
         batch.drop_column("withdrawn_at")
     with op.batch_alter_table("systems") as batch:
         batch.drop_column("is_anonymous")
+    with op.batch_alter_table("test_sets") as batch:
+        batch.drop_column("similarity")
     with op.batch_alter_table("tracks") as batch:
         for column in ("max_primary", "max_systems", "hide_own_scores", "is_published", "phase"):
             batch.drop_column(column)

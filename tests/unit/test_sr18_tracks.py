@@ -118,7 +118,9 @@ def test_import_refuses_misaligned_or_invalid_files_and_keeps_nothing(runner, se
             demo + "fr-sentences.txt",
         ]
     )
-    assert no_language.exit_code == 1 and "needs a language, the CoNLL-U inputs" in no_language.output
+    assert (
+        no_language.exit_code == 1 and "needs a language, the CoNLL-U inputs" in no_language.output
+    )
     assert count(settings, Track) == 0 and count(settings, models.TestSet) == 0
 
 

@@ -1,0 +1,236 @@
+"""Files to pass on, for anyone who may see the track: CSV / JSON / LaTeX exports and the
+SVG plots. All come from the publication view (anonymised names, no withdrawn rows)."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, request
+from flask_login import current_user
+from sqlalchemy import select
+
+from app.extensions import db, file_cache
+from app.models import Campaign, SubmissionStatistics, Track
+from app.services import DomainError
+from app.services.access import viewer_of
+from app.services.campaigns import get_campaign
+from app.services.columns import add_human_scores
+from app.services.exports import overview_latex, to_csv, to_json, to_latex, track_table
+from app.services.leaderboard import (
+    default_language,
+    dlevel_comparison,
+    hidden_names,
+    leaderboard,
+    reference_statistics,
+)
+from app.services.overview import overview
+from app.services.plots import (
+    confidence_interval,
+    dlevel_bars,
+    human_scatter,
+    metric_bars,
+    similarity_heatmap,
+)
+from app.services.rank_groups import metric_ids_for
+from app.services.tracks import get_challenge, get_track
+from scorer.profiles import get_profile
+from worker.statistics import unpack_statistics
+
+bp = Blueprint("exports", __name__)
+TRACK = "/challenges/<slug>/tracks/<track_slug>"
+FORMATS = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "tex": "application/x-tex; charset=utf-8",
+}
+
+
+def _track(slug: str, track_slug: str) -> Track:
+    try:
+        return get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+
+
+def _language(track: Track) -> str | None:
+    language = request.args.get("lang") or default_language(track)
+    if language and track.test_set_for(language) is None:
+        abort(404)
+    return language
+
+
+def _publication(track: Track):
+    return viewer_of(db(), current_user, track.challenge_id).for_publication()
+
+
+@bp.get(TRACK + "/export.<fmt>")
+def track_export(slug: str, track_slug: str, fmt: str):
+    if fmt not in FORMATS:
+        abort(404)
+    track = _track(slug, track_slug)
+    table = track_table(
+        db(),
+        track,
+        viewer_of(db(), current_user, track.challenge_id),
+        _language(track),
+        include_secondary=request.args.get("all") == "1",
+    )
+    if fmt == "csv":
+        body = to_csv(table)
+    elif fmt == "json":
+        body = json.dumps(to_json(table), ensure_ascii=False, indent=1)
+    else:
+        body = to_latex(table)
+    name = f"{slug}-{track_slug}-{table.language}.{fmt}"
+    return Response(
+        body,
+        mimetype=FORMATS[fmt],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.get("/challenges/<slug>/overview.tex")
+def overview_export(slug: str):
+    try:
+        challenge = get_challenge(db(), slug)
+    except DomainError:
+        abort(404)
+    viewer = viewer_of(db(), current_user, challenge.id).for_publication()
+    matrix = overview(db(), challenge, request.args.get("metric"), viewer)
+    return Response(overview_latex(slug, matrix), mimetype=FORMATS["tex"])
+
+
+def _svg(data: bytes) -> Response:
+    response = Response(data, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get(TRACK + "/plots/bars.svg")
+def bars_plot(slug: str, track_slug: str):
+    """Each system's score on one metric with its 95% bootstrap interval."""
+    track = _track(slug, track_slug)
+    language = _language(track)
+    profile = get_profile(track.profile)
+    metrics, rows = leaderboard(db(), track, viewer=_publication(track), language=language)
+    column = request.args.get("metric") or profile.primary_metric
+    rows = [row for row in rows if column in row.scores]
+    if column not in metrics or not rows:
+        abort(404)
+    rows.sort(key=lambda row: row.scores[column], reverse=profile.higher_is_better(column))
+    key = [
+        track.id,
+        language,
+        column,
+        [(r.submission_id, r.system, r.scores[column]) for r in rows],
+    ]
+
+    def make() -> bytes:
+        ids = metric_ids_for(profile, column)
+        stored = dict(
+            db()
+            .execute(
+                select(SubmissionStatistics.submission_id, SubmissionStatistics.data).where(
+                    SubmissionStatistics.submission_id.in_([r.submission_id for r in rows])
+                )
+            )
+            .all()
+        )
+        intervals = []
+        for row in rows:
+            statistics = (
+                unpack_statistics(stored[row.submission_id]) if row.submission_id in stored else {}
+            )
+            if ids and all(i in statistics for i in ids):
+                intervals.append(
+                    confidence_interval(profile, {i: statistics[i] for i in ids}, column)
+                )
+            else:
+                intervals.append(None)
+        return metric_bars(
+            column,
+            [r.system for r in rows],
+            [r.scores[column] for r in rows],
+            intervals,
+            [r.is_baseline for r in rows],
+        )
+
+    return _svg(file_cache().get_or_make("plots", ["bars", *key], ".svg", make))
+
+
+@bp.get(TRACK + "/plots/dlevel.svg")
+def dlevel_plot(slug: str, track_slug: str):
+    track = _track(slug, track_slug)
+    language = _language(track)
+    _, rows = leaderboard(db(), track, viewer=_publication(track), language=language)
+    levels = dlevel_comparison(rows, reference_statistics(db(), track, language))
+    if levels is None:
+        abort(404)
+    key = ["dlevel", levels.labels, levels.shares]
+    return _svg(
+        file_cache().get_or_make(
+            "plots", key, ".svg", lambda: dlevel_bars(levels.labels, levels.shares)
+        )
+    )
+
+
+@bp.get(TRACK + "/plots/similarity.svg")
+def similarity_plot(slug: str, track_slug: str):
+    track = _track(slug, track_slug)
+    test_set = track.test_set_for(_language(track))
+    matrix = test_set.similarity if test_set is not None else None
+    if not matrix:
+        abort(404)
+    _, rows = leaderboard(
+        db(), track, viewer=_publication(track), language=test_set.language, include_secondary=True
+    )
+    labels = hidden_names(db(), track, _publication(track))
+    shown = {row.system for row in rows} | set(labels.values())
+    keep = [k for k, name in enumerate(matrix["tested"]) if labels.get(name, name) in shown]
+    tested = [labels.get(matrix["tested"][k], matrix["tested"][k]) for k in keep]
+    kept_rows = [
+        r
+        for r, name in enumerate(matrix["rows"])
+        if name not in matrix["tested"] or matrix["tested"].index(name) in keep
+    ]
+    row_labels = [labels.get(matrix["rows"][r], matrix["rows"][r]) for r in kept_rows]
+    values = [[matrix["values"][r][k] for k in keep] for r in kept_rows]
+    key = ["similarity", row_labels, tested, values]
+    return _svg(
+        file_cache().get_or_make(
+            "plots", key, ".svg", lambda: similarity_heatmap(row_labels, tested, values)
+        )
+    )
+
+
+@bp.get(TRACK + "/plots/human-<name>.svg")
+def human_plot(slug: str, track_slug: str, name: str):
+    """A published campaign's system scores against a metric (default: the primary one)."""
+    track = _track(slug, track_slug)
+    try:
+        campaign: Campaign = get_campaign(db(), track, name)
+    except DomainError:
+        abort(404)
+    if not campaign.is_published or not campaign.results:
+        abort(404)
+    profile = get_profile(track.profile)
+    metrics, rows = leaderboard(
+        db(), track, viewer=_publication(track), language=campaign.language, include_secondary=True
+    )
+    add_human_scores(db(), track, campaign.language, rows)
+    metric = request.args.get("metric") or profile.primary_metric
+    human = next(
+        (h for row in rows for h in row.human if campaign.criterion in h or h == "ROSE %"), None
+    )
+    points = [r for r in rows if metric in r.scores and human in r.human]
+    if metric not in metrics or len(points) < 2:
+        abort(404)
+    labels = [r.system for r in points]
+    x = [r.scores[metric] for r in points]
+    y = [r.human[human] for r in points]
+    key = ["human", metric, human, labels, x, y]
+    return _svg(
+        file_cache().get_or_make(
+            "plots", key, ".svg", lambda: human_scatter(metric, human, labels, x, y)
+        )
+    )

@@ -1,0 +1,253 @@
+"""Organiser pages, scoped to the challenges a person organises: challenges, tracks and their
+hidden test sets, phases and publication, baselines, rescoring, the submissions archive."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from werkzeug.utils import secure_filename
+
+from app.extensions import db, storage, submission_queue
+from app.forms import (
+    ActionForm,
+    BaselineForm,
+    ChallengeForm,
+    NewChallengeForm,
+    TrackSettingsForm,
+    TrackUploadForm,
+)
+from app.models import Challenge, Role, Track
+from app.services import DomainError
+from app.services.access import is_organiser_of
+from app.services.organising import (
+    TrackSettings,
+    create_organised_challenge,
+    organised_challenges,
+    rescore_track,
+    set_published,
+    submissions_zip,
+    track_submissions,
+    update_track,
+)
+from app.services.submissions import submit_output
+from app.services.tracks import get_challenge, get_track, import_test_set
+from scorer.errors import InputError
+
+bp = Blueprint("organise", __name__, url_prefix="/organise")
+CHALLENGE = "/<slug>"
+TRACK = "/<slug>/tracks/<track_slug>"
+
+
+def _organiser_only() -> None:
+    if current_user.role not in (Role.ORGANISER, Role.ADMIN):
+        abort(404)
+
+
+def _challenge(slug: str) -> Challenge:
+    try:
+        found = get_challenge(db(), slug)
+    except DomainError:
+        abort(404)
+    if not is_organiser_of(db(), current_user, found.id):
+        abort(404)
+    return found
+
+
+def _track(slug: str, track_slug: str) -> Track:
+    try:
+        found = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    if not is_organiser_of(db(), current_user, found.challenge_id):
+        abort(404)
+    return found
+
+
+def _file(field) -> tuple[bytes, str] | None:
+    upload = field.data
+    if not upload or not getattr(upload, "filename", ""):
+        return None
+    data = upload.read(current_app.config["MAX_CONTENT_LENGTH"])
+    return data, secure_filename(upload.filename) or field.name
+
+
+@bp.route("", methods=["GET", "POST"])
+@login_required
+def index():
+    _organiser_only()
+    form = NewChallengeForm()
+    if form.validate_on_submit():
+        try:
+            created = create_organised_challenge(
+                db(), current_user, form.slug.data, form.title.data, form.description.data or ""
+            )
+            db().commit()
+        except DomainError as error:
+            db().rollback()
+            form.slug.errors.append(f"Refused: {error}.")
+        else:
+            flash(f"Challenge {created.slug} created; add its tracks below.", "info")
+            return redirect(url_for("organise.challenge", slug=created.slug))
+    return render_template(
+        "organise/index.html", challenges=organised_challenges(db(), current_user), form=form
+    )
+
+
+@bp.route(CHALLENGE, methods=["GET", "POST"])
+@login_required
+def challenge(slug: str):
+    found = _challenge(slug)
+    form = ChallengeForm(prefix="edit", obj=found)
+    upload = TrackUploadForm(prefix="track")
+    if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
+        found.title, found.description = form.title.data, form.description.data or ""
+        db().commit()
+        flash("Challenge saved.", "info")
+        return redirect(url_for("organise.challenge", slug=slug))
+    if request.method == "POST" and request.form.get("action") == "track" and upload.validate():
+        try:
+            _, report = import_test_set(
+                db(),
+                found,
+                upload.slug.data,
+                upload.kind.data,
+                language=upload.language.data or None,
+                inputs=_file(upload.inputs),
+                references=_file(upload.references),
+                subset=upload.subset.data or None,
+                title=upload.title.data or None,
+            )
+            db().commit()
+        except (DomainError, InputError) as error:
+            db().rollback()
+            upload.inputs.errors.append(f"Refused: {error}. Nothing was stored.")
+        else:
+            flash(f"Imported: {report}.", "info")
+            return redirect(url_for("organise.track", slug=slug, track_slug=upload.slug.data))
+    return render_template("organise/challenge.html", challenge=found, form=form, upload=upload)
+
+
+@bp.route(TRACK, methods=["GET", "POST"])
+@login_required
+def track(slug: str, track_slug: str):
+    found = _track(slug, track_slug)
+    form = TrackSettingsForm(prefix="settings", obj=found)
+    baseline = BaselineForm(prefix="baseline")
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            update_track(
+                found,
+                TrackSettings(
+                    title=form.title.data,
+                    phase=form.phase.data,
+                    deadline=form.deadline.data,
+                    daily_limit=form.daily_limit.data,
+                    max_systems=form.max_systems.data,
+                    max_primary=form.max_primary.data,
+                    hide_own_scores=form.hide_own_scores.data,
+                ),
+            )
+            db().commit()
+        except DomainError as error:
+            db().rollback()
+            form.title.errors.append(f"Refused: {error}.")
+        else:
+            flash("Track settings saved.", "info")
+            return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+    return render_template(
+        "organise/track.html",
+        track=found,
+        form=form,
+        baseline=baseline,
+        action_form=ActionForm(),
+        submissions=track_submissions(db(), found),
+    )
+
+
+@bp.post(TRACK + "/publish")
+@login_required
+def publish(slug: str, track_slug: str):
+    found = _track(slug, track_slug)
+    _check_action()
+    try:
+        set_published(found, request.form.get("published") == "1")
+        db().commit()
+    except DomainError as error:
+        flash(f"Refused: {error}.", "error")
+    else:
+        state = "published: everyone sees them" if found.is_published else "hidden again"
+        flash(f"Results of {found.slug} {state}.", "info")
+    return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+
+
+@bp.post(TRACK + "/rescore")
+@login_required
+def rescore(slug: str, track_slug: str):
+    found = _track(slug, track_slug)
+    _check_action()
+    count = rescore_track(db(), submission_queue(), found)
+    flash(f"{count} submissions queued for rescoring; their old scores show until then.", "info")
+    return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+
+
+@bp.post(TRACK + "/baselines")
+@login_required
+def add_baseline(slug: str, track_slug: str):
+    found = _track(slug, track_slug)
+    form = BaselineForm(prefix="baseline")
+    if not form.validate_on_submit():
+        for field, messages in form.errors.items():
+            flash(f"Baseline {field}: {'; '.join(messages)}", "error")
+        return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+    upload = form.file.data
+    max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
+    try:
+        created = submit_output(
+            db(),
+            submission_queue(),
+            storage(),
+            user=current_user,
+            team=None,
+            track=found,
+            system_name=form.name.data,
+            filename=secure_filename(upload.filename or "") or "baseline.txt",
+            data=upload.read(max_bytes + 1),
+            max_bytes=max_bytes,
+            is_baseline=True,
+            language=form.language.data or None,
+        )
+    except (DomainError, InputError) as error:
+        db().rollback()
+        flash(f"Baseline refused: {error}. Nothing was stored.", "error")
+    else:
+        flash(f"Baseline {form.name.data}: {len(created)} submission(s) queued.", "info")
+    return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+
+
+@bp.get(TRACK + "/submissions.zip")
+@login_required
+def archive(slug: str, track_slug: str):
+    found = _track(slug, track_slug)
+    data = submissions_zip(db(), storage(), found)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={
+            "Content-Disposition": f'attachment; filename="{slug}-{track_slug}-submissions.zip"'
+        },
+    )
+
+
+def _check_action() -> None:
+    if not ActionForm().validate_on_submit():
+        abort(400)

@@ -1,0 +1,194 @@
+"""A track's results as files to pass on: CSV, JSON and LaTeX in the papers' layouts (E2E
+Table 8; SR'18 Tables 3-5). Built from the publication view, so anonymised systems are
+"anonymous" and withdrawn ones absent whoever downloads them; every file names its signatures."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from app.models import Track
+from app.services.access import Viewer
+from app.services.columns import beats_baseline
+from app.services.leaderboard import LeaderboardRow, default_language, leaderboard
+from app.services.organising import csv_cell
+from app.services.overview import Overview
+from scorer.profiles import get_profile
+
+ROW_FIELDS = ("rank", "group", "system", "team", "baseline", "primary", "late", "architecture")
+
+
+@dataclass(frozen=True)
+class TrackTable:
+    challenge: str
+    track: str
+    language: str | None
+    phase: str
+    published: bool
+    metrics: list[str]
+    rows: list[LeaderboardRow]
+    signatures: dict[str, list[str]]
+    beats: set[tuple[int, str]]
+
+
+def track_table(
+    session: Session,
+    track: Track,
+    viewer: Viewer,
+    language: str | None = None,
+    include_secondary: bool = False,
+) -> TrackTable:
+    from app.services.rank_groups import assign_rank_groups
+
+    language = language or default_language(track)
+    metrics, rows = leaderboard(
+        session,
+        track,
+        viewer=viewer.for_publication(),
+        language=language,
+        include_secondary=include_secondary,
+    )
+    profile = get_profile(track.profile)
+    if profile.primary_metric in metrics:
+        assign_rank_groups(session, track, rows, profile.primary_metric)
+    signatures = {
+        metric: sorted({row.signatures[metric] for row in rows if metric in row.signatures})
+        for metric in metrics
+    }
+    return TrackTable(
+        track.challenge.slug,
+        track.slug,
+        language,
+        track.phase,
+        track.scores_public,
+        metrics,
+        rows,
+        signatures,
+        beats_baseline(rows, metrics, profile),
+    )
+
+
+def _fields(rank: int, row: LeaderboardRow) -> list:
+    return [
+        rank,
+        row.rank_group or "",
+        row.system,
+        row.team or "",
+        row.is_baseline,
+        row.is_primary,
+        row.is_late,
+        row.architecture,
+    ]
+
+
+def to_csv(table: TrackTable) -> str:
+    """One row per system; ``#`` lines first with the track and each metric's signature."""
+    out = io.StringIO()
+    out.write(f"# {table.challenge}/{table.track} ({table.language}), phase {table.phase}\n")
+    for metric, signatures in table.signatures.items():
+        for signature in signatures:
+            out.write(f"# {metric}: {signature}\n")
+    writer = csv.writer(out)
+    writer.writerow([*ROW_FIELDS, *table.metrics])
+    for rank, row in enumerate(table.rows, 1):
+        values = [row.scores.get(m, "") for m in table.metrics]
+        writer.writerow([csv_cell(v) for v in _fields(rank, row)] + values)
+    return out.getvalue()
+
+
+def to_json(table: TrackTable) -> dict:
+    return {
+        "challenge": table.challenge,
+        "track": table.track,
+        "language": table.language,
+        "phase": table.phase,
+        "published": table.published,
+        "metrics": table.metrics,
+        "signatures": table.signatures,
+        "rows": [
+            {
+                **dict(zip(ROW_FIELDS, _fields(rank, row))),
+                "scores": row.scores,
+                "beats_baseline": [m for m in table.metrics if (row.system_id, m) in table.beats],
+            }
+            for rank, row in enumerate(table.rows, 1)
+        ],
+    }
+
+
+LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(LATEX_SPECIALS.get(c, c) for c in text)
+
+
+def to_latex(table: TrackTable) -> str:
+    """E2E Table 8's layout: one row per system, the baseline first, values better than the
+    baseline in bold, * for late submissions; signatures as comments."""
+    rows = sorted(table.rows, key=lambda row: not row.is_baseline)
+    lines = [f"% {table.challenge}/{table.track} ({table.language}), phase {table.phase}"]
+    lines += [f"% {m}: {s}" for m, sigs in table.signatures.items() for s in sigs]
+    lines += [
+        r"\begin{tabular}{l" + "r" * len(table.metrics) + "}",
+        r"\hline",
+        " & ".join(["System", *(latex_escape(m) for m in table.metrics)]) + r" \\",
+        r"\hline",
+    ]
+    for row in rows:
+        name = latex_escape(row.system) + ("*" if row.is_late else "")
+        if row.is_baseline:
+            name = r"\textsc{" + name + "}"
+        cells = []
+        for metric in table.metrics:
+            value = row.scores.get(metric)
+            cell = "--" if value is None else f"{value:.4f}"
+            if (row.system_id, metric) in table.beats:
+                cell = r"\textbf{" + cell + "}"
+            cells.append(cell)
+        lines.append(" & ".join([name, *cells]) + r" \\")
+        if row.is_baseline:
+            lines.append(r"\hline")
+    lines += [r"\hline", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def overview_latex(challenge: str, matrix: Overview) -> str:
+    """SR'18 Tables 3-5: teams x languages for one metric, the best per column in bold."""
+    lines = [f"% {challenge}: {matrix.metric} per team and language (primary systems)"]
+    lines += [
+        r"\begin{tabular}{l" + "r" * len(matrix.columns) + "}",
+        r"\hline",
+        " & ".join(["", *(latex_escape(f"{c.track_title} {c.language}") for c in matrix.columns)])
+        + r" \\",
+        r"\hline",
+    ]
+    for row in matrix.rows:
+        cells = []
+        for column in matrix.columns:
+            cell = row.cells.get(column)
+            if cell is None:
+                cells.append("")
+                continue
+            text = f"{cell.value:.2f}" + ("*" if cell.is_late else "")
+            cells.append(r"\textbf{" + text + "}" if cell.is_best else text)
+        label = latex_escape(row.label)
+        lines.append(
+            " & ".join([r"\textsc{" + label + "}" if row.is_baseline else label, *cells]) + r" \\"
+        )
+    lines += [r"\hline", r"\end{tabular}", ""]
+    return "\n".join(lines)

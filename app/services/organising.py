@@ -1,0 +1,206 @@
+"""What organisers do to a running challenge: settings, publication, rescoring, the archive
+of every submission."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import (
+    PHASES,
+    TEST,
+    Challenge,
+    ChallengeOrganiser,
+    Role,
+    Submission,
+    SubmissionStatus,
+    System,
+    Track,
+    User,
+)
+from app.services import DomainError
+from app.services.tracks import create_challenge
+from worker.queues import SubmissionQueue
+from worker.storage import LocalStorage
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> str:
+    """A cell a spreadsheet will not run: names starting like a formula get a leading quote
+    (OWASP's advice for CSV injection)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def organised_challenges(session: Session, user: User) -> list[Challenge]:
+    query = select(Challenge).order_by(Challenge.created_at.desc())
+    if user.role != Role.ADMIN:
+        query = query.join(ChallengeOrganiser).where(ChallengeOrganiser.user_id == user.id)
+    return list(session.scalars(query))
+
+
+def create_organised_challenge(
+    session: Session, user: User, slug: str, title: str, description: str = ""
+) -> Challenge:
+    """A new challenge whose first organiser is the person who created it."""
+    if user.role not in (Role.ORGANISER, Role.ADMIN):
+        raise DomainError("only organisers and admins create challenges")
+    challenge = create_challenge(session, slug, title, description)
+    session.add(ChallengeOrganiser(challenge_id=challenge.id, user_id=user.id))
+    session.flush()
+    return challenge
+
+
+@dataclass(frozen=True)
+class TrackSettings:
+    title: str
+    phase: str
+    deadline: datetime | None
+    daily_limit: int | None
+    max_systems: int | None
+    max_primary: int
+    hide_own_scores: bool
+
+
+def update_track(track: Track, settings: TrackSettings) -> None:
+    if settings.phase not in PHASES:
+        raise DomainError(f"phase must be one of {', '.join(PHASES)}, got {settings.phase!r}")
+    for name in ("daily_limit", "max_systems"):
+        value = getattr(settings, name)
+        if value is not None and value < 1:
+            raise DomainError(f"{name.replace('_', ' ')} must be at least 1 (or empty: no limit)")
+    if settings.max_primary < 1:
+        raise DomainError("a team needs at least one primary system")
+    if not settings.title.strip():
+        raise DomainError("the track needs a title")
+    track.title = settings.title.strip()
+    track.phase = settings.phase
+    track.deadline = settings.deadline
+    track.daily_limit = settings.daily_limit
+    track.max_systems = settings.max_systems
+    track.max_primary = settings.max_primary
+    track.hide_own_scores = settings.hide_own_scores
+    if track.phase != TEST:
+        track.is_published = False
+
+
+def set_published(track: Track, published: bool) -> None:
+    """Publishing is what the test phase waits for; development scores are public anyway."""
+    if track.phase != TEST:
+        raise DomainError(
+            "the track is in its development phase, whose scores are public already; "
+            "switch it to the test phase first"
+        )
+    track.is_published = published
+
+
+def rescore_track(session: Session, queue: SubmissionQueue, track: Track) -> int:
+    """Queue every scored submission again (after a scorer update). Old scores stay on the
+    leaderboard, marked "older scorer", until each new set is written."""
+    submissions = list(
+        session.scalars(
+            select(Submission)
+            .join(System)
+            .where(System.track_id == track.id, Submission.status == SubmissionStatus.SCORED)
+            .order_by(Submission.id)
+        )
+    )
+    for submission in submissions:
+        submission.status = SubmissionStatus.QUEUED
+    session.commit()
+    for submission in submissions:
+        queue.enqueue(submission.id)
+    return len(submissions)
+
+
+def track_submissions(session: Session, track: Track) -> list[Submission]:
+    """Every submission of a track, withdrawn ones included (the organisers' view)."""
+    return list(
+        session.scalars(
+            select(Submission)
+            .join(System)
+            .where(System.track_id == track.id)
+            .options(
+                selectinload(Submission.system).selectinload(System.team),
+                selectinload(Submission.scores),
+            )
+            .order_by(Submission.id.desc())
+        )
+    )
+
+
+MANIFEST_COLUMNS = (
+    "id",
+    "team",
+    "system",
+    "baseline",
+    "primary",
+    "anonymised",
+    "language",
+    "status",
+    "late",
+    "withdrawn",
+    "submitted_utc",
+    "filename",
+    "sha256",
+    "path",
+)
+
+
+def submissions_zip(session: Session, storage: LocalStorage, track: Track) -> bytes:
+    """Every uploaded file of the track under ``team/system/`` with a ``manifest.csv``
+    (organisers only: real names, withdrawn and failed uploads included)."""
+    buffer = io.BytesIO()
+    manifest = io.StringIO()
+    writer = csv.writer(manifest)
+    writer.writerow(MANIFEST_COLUMNS)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for submission in reversed(track_submissions(session, track)):
+            system = submission.system
+            owner = system.team.name if system.team else "baselines"
+            path = "/".join(
+                _safe(part)
+                for part in (
+                    owner,
+                    system.name,
+                    f"{submission.id}-{submission.language}-{submission.filename}",
+                )
+            )
+            try:
+                archive.writestr(path, storage.get(submission.file_sha256))
+            except FileNotFoundError:
+                path = "(file missing from storage)"
+            writer.writerow(
+                csv_cell(value)
+                for value in (
+                    submission.id,
+                    system.team.name if system.team else "",
+                    system.name,
+                    system.is_baseline,
+                    system.is_primary,
+                    system.is_anonymous,
+                    submission.language,
+                    submission.status.value,
+                    submission.is_late,
+                    submission.withdrawn_at is not None,
+                    submission.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                    submission.filename,
+                    submission.file_sha256,
+                    path,
+                )
+            )
+        archive.writestr("manifest.csv", manifest.getvalue())
+    return buffer.getvalue()
+
+
+def _safe(part: str) -> str:
+    """One path component: no separators, no leading dots."""
+    cleaned = "".join(c if c.isalnum() or c in "-_. " else "_" for c in part).strip(" .")
+    return cleaned or "_"

@@ -1,0 +1,134 @@
+"""The track page's figures, drawn with matplotlib as SVG and cached by their data.
+
+Every plot is built from the publication view (anonymised systems are "anonymous"), so an
+image saved from the page can be passed on. matplotlib's object API (``Figure``) is used, not
+pyplot, whose global state is not safe under a threaded web server.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from scorer import dlevel
+from scorer.profiles import Profile
+from scorer.significance import SAMPLES, SEED, resample_weights
+
+BASELINE_COLOUR = "#999999"
+SYSTEM_COLOUR = "#3b6ea8"
+
+
+def _svg(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def confidence_interval(
+    profile: Profile, statistics: dict[str, np.ndarray], column: str
+) -> tuple[float, float]:
+    """The central 95% of the column's value over bootstrap resamples of the items."""
+    items = len(next(iter(statistics.values())))
+    weights = resample_weights(items, SAMPLES, SEED)
+    values = [profile.scores_from_statistics(statistics, row)[column] for row in weights]
+    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
+
+
+def metric_bars(
+    column: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    intervals: Sequence[tuple[float, float] | None],
+    baselines: Sequence[bool],
+) -> bytes:
+    """One horizontal bar per system (best at the top) with its 95% bootstrap interval."""
+    count = len(labels)
+    figure = Figure(figsize=(6.4, 0.9 + 0.32 * count))
+    axes = figure.add_subplot()
+    positions = np.arange(count)[::-1]
+    axes.barh(
+        positions,
+        values,
+        color=[BASELINE_COLOUR if b else SYSTEM_COLOUR for b in baselines],
+        height=0.7,
+    )
+    for y, value, interval in zip(positions, values, intervals):
+        if interval is not None:
+            axes.errorbar(
+                value,
+                y,
+                xerr=[[value - interval[0]], [interval[1] - value]],
+                color="black",
+                capsize=3,
+                linewidth=1,
+            )
+    axes.set_yticks(positions, labels)
+    axes.set_xlabel(f"{column} (bars: 95% bootstrap interval, {SAMPLES} resamples)")
+    axes.spines[["top", "right"]].set_visible(False)
+    figure.tight_layout()
+    return _svg(figure)
+
+
+def dlevel_bars(labels: Sequence[str], shares: Sequence[Sequence[float]]) -> bytes:
+    """E2E Fig. 4: each system's share of sentences at each D-level, stacked to 100%."""
+    count = len(labels)
+    figure = Figure(figsize=(6.4, 1.2 + 0.32 * count))
+    axes = figure.add_subplot()
+    positions = np.arange(count)[::-1]
+    left = np.zeros(count)
+    colours = [
+        (0.85 - 0.1 * level, 0.9 - 0.08 * level, 1.0 - 0.05 * level) for level in dlevel.LEVELS
+    ]
+    for level, colour in zip(dlevel.LEVELS, colours):
+        widths = np.array([row[level] for row in shares])
+        axes.barh(positions, widths, left=left, color=colour, label=str(level), height=0.7)
+        left += widths
+    axes.set_yticks(positions, labels)
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("% of sentences at each D-level")
+    axes.legend(
+        title="level",
+        ncols=8,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.25 - 0.6 / (count + 1)),
+        fontsize="small",
+    )
+    figure.tight_layout()
+    return _svg(figure)
+
+
+def similarity_heatmap(rows: Sequence[str], tested: Sequence[str], values) -> bytes:
+    """E2E Fig. 5: how similar each tested system's outputs are to each row's (system or
+    references), as the normalised average of the overlap metrics."""
+    matrix = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)
+    figure = Figure(figsize=(1.6 + 0.45 * len(tested), 1.2 + 0.45 * len(rows)))
+    axes = figure.add_subplot()
+    image = axes.imshow(matrix, cmap="viridis", vmin=0, vmax=max(1.0, float(np.nanmax(matrix))))
+    axes.set_xticks(range(len(tested)), tested, rotation=90)
+    axes.set_yticks(range(len(rows)), rows)
+    axes.set_xlabel("tested system")
+    axes.set_ylabel("reference")
+    figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
+    figure.tight_layout()
+    return _svg(figure)
+
+
+def human_scatter(
+    metric: str, human: str, labels: Sequence[str], x: Sequence[float], y: Sequence[float]
+) -> bytes:
+    """A metric against a human score, one labelled point per system, with Pearson's r."""
+    figure = Figure(figsize=(6.0, 4.5))
+    axes = figure.add_subplot()
+    axes.scatter(x, y, color=SYSTEM_COLOUR)
+    for label, a, b in zip(labels, x, y):
+        axes.annotate(label, (a, b), textcoords="offset points", xytext=(4, 3), fontsize="small")
+    if len(x) >= 3:
+        r = float(np.corrcoef(x, y)[0, 1])
+        axes.set_title(f"Pearson r = {r:.3f} over {len(x)} systems")
+    axes.set_xlabel(metric)
+    axes.set_ylabel(human)
+    figure.tight_layout()
+    return _svg(figure)
