@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+import csv
+import io
+
+from flask import Blueprint, Response, abort, render_template, request
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -117,6 +120,36 @@ def track(slug: str, track_slug: str):
         has_similarity=bool(
             found.test_set_for(language) and found.test_set_for(language).similarity
         ),
+    )
+
+
+@bp.route("/challenges/<slug>/tracks/<track_slug>/inputs")
+def inputs(slug: str, track_slug: str):
+    """The test inputs to generate from: E2E as a one-column ``mr`` CSV (the published
+    testset layout), CoNLL-U trees or DRSs as blocks separated by blank lines."""
+    try:
+        found = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    language = request.args.get("lang") or default_language(found)
+    test_set = found.test_set_for(language) if language else None
+    if test_set is None:
+        abort(404)
+    texts = [item.input_text for item in test_set.items]
+    if found.kind == "e2e":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["mr"])
+        writer.writerows([text] for text in texts)
+        body, suffix, mimetype = buffer.getvalue(), "csv", "text/csv"
+    else:
+        body = "\n\n".join(text.strip("\n") for text in texts) + "\n"
+        suffix, mimetype = ("conllu" if found.profile == "sr18" else "txt"), "text/plain"
+    name = f"{slug}-{track_slug}-{test_set.language}-inputs.{suffix}"
+    return Response(
+        body,
+        mimetype=f"{mimetype}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

@@ -10,6 +10,7 @@ from wtforms import (
     EmailField,
     IntegerField,
     PasswordField,
+    SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
@@ -60,7 +61,12 @@ class CampaignNaming(FlaskForm):
         "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
     )
     method = SelectField(
-        "Method", choices=[("rankme", "RankME"), ("da", "Direct Assessment"), ("rose", "ROSE")]
+        "Method",
+        choices=[
+            SelectChoice("rankme", "RankME"),
+            SelectChoice("da", "Direct Assessment"),
+            SelectChoice("rose", "ROSE"),
+        ],
     )
 
 
@@ -70,11 +76,11 @@ class CampaignForm(CampaignNaming):
     criterion = SelectField(
         "Criterion",
         choices=[
-            ("quality", "quality (RankME)"),
-            ("naturalness", "naturalness (RankME)"),
-            ("meaning-similarity", "meaning similarity (DA)"),
-            ("readability", "readability (DA)"),
-            ("rose", "semantics, grammaticality, phenomenon (ROSE)"),
+            SelectChoice("quality", "quality (RankME)"),
+            SelectChoice("naturalness", "naturalness (RankME)"),
+            SelectChoice("meaning-similarity", "meaning similarity (DA)"),
+            SelectChoice("readability", "readability (DA)"),
+            SelectChoice("rose", "semantics, grammaticality, phenomenon (ROSE)"),
         ],
     )
     systems = StringField("Systems (comma-separated; empty = the primary systems)")
@@ -115,10 +121,10 @@ class TrackUploadForm(FlaskForm):
     kind = SelectField(
         "Kind",
         choices=[
-            ("e2e", "E2E (MR CSV)"),
-            ("sr-shallow", "SR'18 shallow (CoNLL-U)"),
-            ("sr-deep", "SR'18 deep (CoNLL-U)"),
-            ("drs", "DRS-to-text (clauses or SBN)"),
+            SelectChoice("e2e", "E2E (MR CSV)"),
+            SelectChoice("sr-shallow", "SR'18 shallow (CoNLL-U)"),
+            SelectChoice("sr-deep", "SR'18 deep (CoNLL-U)"),
+            SelectChoice("drs", "DRS-to-text (clauses or SBN)"),
         ],
     )
     title = StringField("Title", validators=[Optional(), Length(max=200)])
@@ -133,8 +139,8 @@ class TrackSettingsForm(FlaskForm):
     phase = SelectField(
         "Phase",
         choices=[
-            ("development", "development: scores public at once"),
-            ("test", "test: scores hidden until published"),
+            SelectChoice("development", "development: scores public at once"),
+            SelectChoice("test", "test: scores hidden until published"),
         ],
     )
     deadline = DateTimeLocalField("Deadline (UTC)", validators=[Optional()])

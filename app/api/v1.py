@@ -112,6 +112,30 @@ def get_submission(submission_id: int):
     )
 
 
+@bp.get("/challenges/<slug>/tracks/<track_slug>/inputs")
+def get_inputs(slug: str, track_slug: str):
+    """The test inputs of one language, in order: what an output file must answer line by
+    line (``nlgboard-submit`` checks a file against them before uploading)."""
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    language = request.args.get("language") or default_language(track)
+    test_set = track.test_set_for(language) if language else None
+    if test_set is None:
+        return error(404, f"track {track_slug!r} has no {language!r} test set")
+    return jsonify(
+        {
+            "challenge": slug,
+            "track": track_slug,
+            "language": test_set.language,
+            "profile": track.profile,
+            "languages": track.languages,
+            "inputs": [item.input_text for item in test_set.items],
+        }
+    )
+
+
 @bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
 def get_leaderboard(slug: str, track_slug: str):
     try:

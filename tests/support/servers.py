@@ -114,3 +114,20 @@ def create_database(server_url: str, name: str) -> str:
     with psycopg.connect(server_url.replace("+psycopg", "") + "/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return f"{server_url}/{name}"
+
+
+@contextmanager
+def serve_app(app) -> Iterator[str]:
+    """Serve a Flask app over real HTTP on a free loopback port (threaded); yield its URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True, name="http")
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()

@@ -3,65 +3,10 @@ late flags, primary and system limits, withdrawal and anonymisation, in every pu
 
 from __future__ import annotations
 
-import io
-
-import pytest
-
 from app.db import session_scope
 from app.models import TEST, Submission, System
-from app.services.tracks import get_track
-from tests.unit.factories import (
-    GOOD_OUTPUT,
-    demo_track,
-    login,
-    organiser,
-    participant,
-    run_queue,
-)
-
-TRACK = "/challenges/demo/tracks/main"
-API = "/api/v1/challenges/demo/tracks/main"
-
-
-def upload(client, token: str, system: str, data: bytes = GOOD_OUTPUT):
-    return client.post(
-        f"{API}/submissions",
-        data={"file": (io.BytesIO(data), "out.txt"), "system": system},
-        headers={"Authorization": f"Bearer {token}"},
-        content_type="multipart/form-data",
-    )
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def set_track(settings, **values) -> None:
-    with session_scope(settings.database_url) as session:
-        track = get_track(session, "demo", "main")
-        for name, value in values.items():
-            setattr(track, name, value)
-
-
-@pytest.fixture
-def two_teams(app, client, settings):
-    """Team A's system "marlin" and team B's "quokka", scored; an organiser of the challenge."""
-    demo_track(settings)
-    tokens = {
-        "A": participant(settings, "a@x.org", team="A"),
-        "B": participant(settings, "b@x.org", team="B"),
-        "org": organiser(settings, "org@x.org", "demo"),
-    }
-    assert upload(client, tokens["A"], "marlin").status_code == 202
-    other = b"\n".join(b"a restaurant" for _ in range(10)) + b"\n"
-    assert upload(client, tokens["B"], "quokka", other).status_code == 202
-    run_queue(app)
-    return tokens
-
-
-def board_systems(client, token: str | None = None) -> list[str]:
-    answer = client.get(f"{API}/leaderboard", headers=bearer(token) if token else {})
-    return [row["system"] for row in answer.json["rows"]]
+from tests.support.board import API, TRACK, bearer, board_systems, set_track, upload
+from tests.unit.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
 
 
 def test_development_phase_shows_scores_to_everyone(client, two_teams):
@@ -135,8 +80,9 @@ def test_a_withdrawn_submission_falls_back_to_the_systems_previous_one(app, clie
 
 def test_anonymised_system_is_anonymous_in_every_public_view(client, two_teams):
     login(client, "b@x.org")
-    assert client.post("/systems/2/anonymous").status_code == 302
-    client.get("/logout")
+    page = client.post("/systems/2/anonymous", follow_redirects=True).data.decode()
+    assert "quokka now shows as &#39;anonymous&#39;" in page
+    client.post("/logout")
     answer = client.get(f"{API}/leaderboard").json
     rows = {row["system"]: row for row in answer["rows"]}
     assert set(rows) == {"marlin", "anonymous"} and rows["anonymous"]["team"] is None

@@ -1,0 +1,142 @@
+"""Exports (CSV, JSON, LaTeX), plots and significance groups: the papers' layouts, the
+signatures, and anonymity that holds whoever downloads them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from app.db import session_scope
+from app.models import TEST
+from app.models import TestSet as StoredTestSet
+from app.services.rank_groups import rank_groups
+from scorer.profiles import get_profile
+from tests.support.board import TRACK, set_track, upload
+from tests.unit.factories import login, run_queue
+
+FILES = [f"{TRACK}/export.csv", f"{TRACK}/export.json", f"{TRACK}/export.tex"]
+PLOTS = [
+    f"{TRACK}/plots/bars.svg",
+    f"{TRACK}/plots/bars.svg?metric=BLEU",
+    f"{TRACK}/plots/dlevel.svg",
+]
+
+
+def anonymise_quokka(client) -> None:
+    login(client, "b@x.org")
+    client.post("/systems/2/anonymous", follow_redirects=True)
+    client.post("/logout")
+
+
+def test_exports_carry_scores_and_signatures(client, two_teams):
+    table = json.loads(client.get(FILES[1]).data)
+    assert [row["system"] for row in table["rows"]] == ["marlin", "quokka"]
+    assert table["signatures"]["BLEU"][0].startswith("BLEU|mteval-v13a")
+    text = client.get(FILES[0]).data.decode()
+    assert "# BLEU: BLEU|mteval-v13a" in text
+    assert text.splitlines()[len(table["signatures"]) + 1].startswith("rank,group,system,team")
+    tex = client.get(FILES[2]).data.decode()
+    assert "% BLEU: BLEU|mteval-v13a" in tex and r"\begin{tabular}" in tex
+    assert r"ROUGE\_L" in tex
+
+
+def test_anonymity_holds_in_every_export_and_plot_even_for_organisers(client, settings, two_teams):
+    anonymise_quokka(client)
+    for email in (None, "org@x.org"):
+        if email:
+            login(client, email)
+        for url in FILES + PLOTS:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            body = response.data.decode()
+            assert "quokka" not in body and "anonymous" in body, (email, url)
+    login(client, "org@x.org")
+    assert "quokka" in client.get(TRACK).data.decode()  # the organisers' page still names it
+
+
+def test_withdrawn_rows_are_left_out_of_exports(client, two_teams):
+    login(client, "b@x.org")
+    client.post("/submissions/2/withdraw", follow_redirects=True)
+    login(client, "org@x.org")
+    for url in FILES:
+        assert "quokka" not in client.get(url).data.decode(), url
+
+
+def test_test_phase_exports_are_empty_for_the_public_until_published(client, settings, two_teams):
+    set_track(settings, phase=TEST)
+    assert json.loads(client.get(FILES[1]).data)["rows"] == []
+    assert client.get(PLOTS[0]).status_code == 404
+    set_track(settings, is_published=True)
+    assert len(json.loads(client.get(FILES[1]).data)["rows"]) == 2
+
+
+def test_latex_puts_the_baseline_first_and_bolds_what_beats_it(app, client, settings):
+    from tests.unit.factories import GOOD_OUTPUT, demo_track, organiser, participant
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    token = participant(settings, "a@x.org", team="A&B_lab")
+    login(client, "org@x.org")
+    weak = b"\n".join(b"a place" for _ in range(10)) + b"\n"
+    client.post(
+        "/organise/demo/tracks/main/baselines",
+        data={
+            "baseline-name": "Weak #1",
+            "baseline-file": (__import__("io").BytesIO(weak), "b.txt"),
+        },
+        content_type="multipart/form-data",
+    )
+    upload(client, token, "strong", GOOD_OUTPUT)
+    run_queue(app)
+    tex = client.get(FILES[2]).data.decode()
+    body = [line for line in tex.splitlines() if line.endswith(r"\\")]
+    assert body[1].startswith(r"\textsc{Weak \#1}")
+    assert body[2].startswith("strong & ") and r"\textbf{" in body[2]
+    page = client.get(TRACK).data.decode()
+    assert 'title="better than the baseline"' in page
+
+
+def test_plots_are_svg_cached_by_their_data(client, settings, two_teams):
+    first = client.get(PLOTS[0])
+    assert first.mimetype == "image/svg+xml" and first.data.startswith(b"<?xml")
+    cached = list((settings.instance_path / "cache" / "plots").iterdir())
+    assert client.get(PLOTS[0]).data == first.data
+    assert list((settings.instance_path / "cache" / "plots").iterdir()) == cached
+    anonymise_quokka(client)
+    assert client.get(PLOTS[0]).data != first.data  # new labels: drawn again
+    assert len(list((settings.instance_path / "cache" / "plots").iterdir())) == len(cached) + 1
+
+
+def test_similarity_heatmap_from_the_stored_matrix_relabels_anonymous_systems(
+    client, settings, two_teams
+):
+    assert client.get(f"{TRACK}/plots/similarity.svg").status_code == 404
+    with session_scope(settings.database_url) as session:
+        test_set = session.get(StoredTestSet, 1)
+        test_set.similarity = {
+            "rows": ["references", "marlin", "quokka"],
+            "tested": ["marlin", "quokka"],
+            "values": [[0.6, 0.2], [None, 0.3], [0.3, None]],
+        }
+    anonymise_quokka(client)
+    svg = client.get(f"{TRACK}/plots/similarity.svg").data.decode()
+    assert "quokka" not in svg and "anonymous" in svg and "marlin" in svg
+
+
+def dist_statistics(errors: np.ndarray) -> dict[str, np.ndarray]:
+    """DIST's per-item statistics: (token edit distance, max length) with 10 tokens per item."""
+    return {"DIST": np.column_stack([errors, np.full(len(errors), 10.0)])}
+
+
+def test_rank_groups_tie_systems_the_bootstrap_cannot_separate():
+    profile = get_profile("sr18")
+    rng = np.random.default_rng(0)
+    strong = rng.integers(0, 3, 400).astype(float)
+    close = strong.copy()
+    close[:3] += 1  # 3 more edits in 4,000 tokens
+    weak = rng.integers(2, 6, 400).astype(float)
+    statistics = {1: dist_statistics(strong), 2: dist_statistics(close), 3: dist_statistics(weak)}
+    groups = rank_groups(profile, "DIST", [1, 2, 3], statistics)
+    assert groups == {1: 1, 2: 1, 3: 2}
+    assert rank_groups(profile, "DIST", [3, 1], statistics) == {3: 1, 1: 2}
