@@ -25,6 +25,7 @@ from app.services.leaderboard import (
 )
 from app.services.overview import overview
 from app.services.plots import (
+    STYLE,
     confidence_interval,
     dlevel_bars,
     human_scatter,
@@ -155,7 +156,7 @@ def bars_plot(slug: str, track_slug: str):
             [r.is_baseline for r in rows],
         )
 
-    return _svg(file_cache().get_or_make("plots", ["bars", *key], ".svg", make))
+    return _svg(file_cache().get_or_make(STYLE, ["bars", *key], ".svg", make))
 
 
 @bp.get(TRACK + "/plots/dlevel.svg")
@@ -169,7 +170,7 @@ def dlevel_plot(slug: str, track_slug: str):
     key = ["dlevel", levels.labels, levels.shares]
     return _svg(
         file_cache().get_or_make(
-            "plots", key, ".svg", lambda: dlevel_bars(levels.labels, levels.shares)
+            STYLE, key, ".svg", lambda: dlevel_bars(levels.labels, levels.shares)
         )
     )
 
@@ -198,7 +199,7 @@ def similarity_plot(slug: str, track_slug: str):
     key = ["similarity", row_labels, tested, values]
     return _svg(
         file_cache().get_or_make(
-            "plots", key, ".svg", lambda: similarity_heatmap(row_labels, tested, values)
+            STYLE, key, ".svg", lambda: similarity_heatmap(row_labels, tested, values)
         )
     )
 
@@ -231,6 +232,6 @@ def human_plot(slug: str, track_slug: str, name: str):
     key = ["human", metric, human, labels, x, y]
     return _svg(
         file_cache().get_or_make(
-            "plots", key, ".svg", lambda: human_scatter(metric, human, labels, x, y)
+            STYLE, key, ".svg", lambda: human_scatter(metric, human, labels, x, y)
         )
     )

@@ -17,6 +17,9 @@ from scorer import dlevel
 from scorer.profiles import Profile
 from scorer.significance import SAMPLES, SEED, resample_weights
 
+STYLE = "plots-2"
+"""Part of every cached plot's key: change it when a drawing changes, and old files go unused."""
+
 BASELINE_COLOUR = "#999999"
 SYSTEM_COLOUR = "#3b6ea8"
 
@@ -75,7 +78,7 @@ def metric_bars(
 def dlevel_bars(labels: Sequence[str], shares: Sequence[Sequence[float]]) -> bytes:
     """E2E Fig. 4: each system's share of sentences at each D-level, stacked to 100%."""
     count = len(labels)
-    figure = Figure(figsize=(6.4, 1.2 + 0.32 * count))
+    figure = Figure(figsize=(7.0, max(2.6, 1.0 + 0.32 * count)))
     axes = figure.add_subplot()
     positions = np.arange(count)[::-1]
     left = np.zeros(count)
@@ -89,13 +92,7 @@ def dlevel_bars(labels: Sequence[str], shares: Sequence[Sequence[float]]) -> byt
     axes.set_yticks(positions, labels)
     axes.set_xlim(0, 100)
     axes.set_xlabel("% of sentences at each D-level")
-    axes.legend(
-        title="level",
-        ncols=8,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.25 - 0.6 / (count + 1)),
-        fontsize="small",
-    )
+    axes.legend(title="level", loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
     figure.tight_layout()
     return _svg(figure)
 

@@ -10,6 +10,7 @@ import numpy as np
 from app.db import session_scope
 from app.models import TEST
 from app.models import TestSet as StoredTestSet
+from app.services.plots import STYLE
 from app.services.rank_groups import rank_groups
 from scorer.profiles import get_profile
 from tests.support.board import TRACK, set_track, upload
@@ -100,12 +101,12 @@ def test_latex_puts_the_baseline_first_and_bolds_what_beats_it(app, client, sett
 def test_plots_are_svg_cached_by_their_data(client, settings, two_teams):
     first = client.get(PLOTS[0])
     assert first.mimetype == "image/svg+xml" and first.data.startswith(b"<?xml")
-    cached = list((settings.instance_path / "cache" / "plots").iterdir())
+    cached = list((settings.instance_path / "cache" / STYLE).iterdir())
     assert client.get(PLOTS[0]).data == first.data
-    assert list((settings.instance_path / "cache" / "plots").iterdir()) == cached
+    assert list((settings.instance_path / "cache" / STYLE).iterdir()) == cached
     anonymise_quokka(client)
     assert client.get(PLOTS[0]).data != first.data  # new labels: drawn again
-    assert len(list((settings.instance_path / "cache" / "plots").iterdir())) == len(cached) + 1
+    assert len(list((settings.instance_path / "cache" / STYLE).iterdir())) == len(cached) + 1
 
 
 def test_similarity_heatmap_from_the_stored_matrix_relabels_anonymous_systems(
