@@ -6,6 +6,7 @@ radio buttons); with JavaScript a slider mirrors each number field.
 
 from __future__ import annotations
 
+import numpy as np
 from flask import (
     Blueprint,
     Response,
@@ -24,7 +25,7 @@ from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
 from app.services import DomainError
-from app.services.access import is_organiser_of
+from app.services.access import is_organiser_of, viewer_of
 from app.services.annotation import (
     Annotator,
     create_links,
@@ -43,8 +44,10 @@ from app.services.human_results import (
     import_judgements,
     metric_scores,
 )
+from app.services.leaderboard import hidden_names
 from app.services.tracks import get_track
 from scorer.errors import InputError
+from scorer.human.heatmap import heatmap_svg
 from scorer.human.rose import DIMENSIONS
 
 bp = Blueprint("human", __name__)
@@ -209,10 +212,24 @@ def heatmap(slug: str, track_slug: str, name: str):
         found = get_campaign(db(), track, name)
     except DomainError:
         abort(404)
-    visible = found.is_published or is_organiser_of(db(), current_user, track.challenge_id)
-    if not visible or not found.results or "heatmap_svg" not in found.results:
+    viewer = viewer_of(db(), current_user, track.challenge_id)
+    if not (found.is_published or viewer.is_organiser):
         abort(404)
-    return Response(found.results["heatmap_svg"], mimetype="image/svg+xml")
+    if not found.results or "heatmap_svg" not in found.results:
+        abort(404)
+    labels = hidden_names(db(), track, viewer.for_publication())
+    wilcoxon = found.results.get("wilcoxon", {})
+    if not any(name in labels for name in wilcoxon):
+        return Response(found.results["heatmap_svg"], mimetype="image/svg+xml")
+    names = list(wilcoxon)
+    p_values = np.array(
+        [
+            [wilcoxon[a].get(b, float("nan")) if a != b else float("nan") for b in names]
+            for a in names
+        ]
+    )
+    shown = [labels.get(name, name) for name in names]
+    return Response(heatmap_svg(shown, p_values, found.criterion), mimetype="image/svg+xml")
 
 
 # Annotators ---------------------------------------------------------------------------------

@@ -138,3 +138,15 @@ def test_late_submissions_are_flagged_on_the_leaderboard(app, client, settings):
     (row,) = client.get(f"{API}/leaderboard").json["rows"]
     assert row["late"] is True
     assert 'title="late submission">*<' in client.get(TRACK).data.decode()
+
+
+def test_architecture_tags_are_the_e2e_groups_and_show_on_the_board(client, settings, two_teams):
+    login(client, "a@x.org")
+    client.post("/systems/1/architecture", data={"architecture": "seq2seq"})
+    refused = client.post(
+        "/systems/1/architecture", data={"architecture": "magic"}, follow_redirects=True
+    )
+    assert b"architecture must be one of seq2seq, other data-driven" in refused.data
+    rows = {row["system"]: row for row in client.get(f"{API}/leaderboard").json["rows"]}
+    assert rows["marlin"]["architecture"] == "seq2seq" and rows["quokka"]["architecture"] == ""
+    assert '<span class="tag arch">seq2seq</span>' in client.get(TRACK).data.decode()

@@ -14,6 +14,7 @@ from app.models import (
     ChallengeOrganiser,
     Judgement,
     Role,
+    System,
     Track,
 )
 from app.services import DomainError
@@ -321,6 +322,15 @@ def test_da_meaning_similarity_shows_the_reference_and_filters_annotators(
     assert [row["system"] for row in results["systems"]] == SYSTEMS
     assert results["systems"][0]["n"] == 10 and results["systems"][0]["raw"] == 90
     assert results["wilcoxon"]["slug"]["adapt"] < 0.05
+
+    with session_scope(settings.database_url) as session:
+        session.scalar(select(System).where(System.name == "tgen")).is_anonymous = True
+    public = app.test_client()
+    for url in (TRACK_URL, f"{TRACK_URL}/human/meaning/heatmap.svg"):
+        body = public.get(url).get_data(as_text=True)
+        assert "tgen" not in body and "anonymous" in body, url
+    assert "tgen" in org.get(TRACK_URL).get_data(as_text=True)  # organisers' page
+    assert "tgen" not in org.get(f"{TRACK_URL}/human/meaning/heatmap.svg").get_data(as_text=True)
 
 
 def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):

@@ -273,3 +273,26 @@ def test_web_upload_page_lists_languages_and_takes_a_zip(client, settings):
         follow_redirects=True,
     ).data.decode()
     assert "Submissions 1 (en), 2 (fr) queued for scoring." in done
+
+
+def test_outputs_page_gives_each_sentence_its_dist_and_overview_anonymises(app, client, settings):
+    from tests.unit.factories import login
+
+    sr18_tracks(settings)
+    token = participant(settings, "a@x.org", team="Word Order Lab")
+    assert post(client, token, EN_OUT, "en.txt", language="en").status_code == 202
+    run_queue(app)
+    login(client, "a@x.org")
+    page = client.get("/submissions/1/outputs").get_data(as_text=True)
+    assert '<th class="num">DIST</th>' in page
+    # "rained all day ." against "It rained all day .": 1 edit in 5 tokens -> 80.0
+    assert 'rained all day .</td>\n      <td class="num">80.0</td>' in page
+    assert page.count('<td class="num">100.0</td>') == 3
+    client.post("/systems/1/anonymous", follow_redirects=True)
+    client.post("/logout")
+    matrix = client.get("/api/v1/challenges/sr18/overview").json
+    assert [row["team"] for row in matrix["rows"]] == ["anonymous"]
+    assert "Word Order Lab" not in client.get("/challenges/sr18/overview").get_data(as_text=True)
+    assert "Word Order Lab" not in client.get("/challenges/sr18/overview.tex").get_data(
+        as_text=True
+    )
