@@ -7,10 +7,9 @@ import json
 
 from flask import Blueprint, Response, abort, request
 from flask_login import current_user
-from sqlalchemy import select
 
 from app.extensions import db, file_cache
-from app.models import Campaign, SubmissionStatistics, Track
+from app.models import Campaign, Track
 from app.services import DomainError
 from app.services.access import viewer_of
 from app.services.campaigns import get_campaign
@@ -26,16 +25,14 @@ from app.services.leaderboard import (
 from app.services.overview import overview
 from app.services.plots import (
     STYLE,
-    confidence_interval,
     dlevel_bars,
     human_scatter,
     metric_bars,
     similarity_heatmap,
 )
-from app.services.rank_groups import metric_ids_for
+from app.services.rank_groups import resampled_rows
 from app.services.tracks import get_challenge, get_track
 from scorer.profiles import get_profile
-from worker.statistics import unpack_statistics
 
 bp = Blueprint("exports", __name__)
 TRACK = "/challenges/<slug>/tracks/<track_slug>"
@@ -127,32 +124,15 @@ def bars_plot(slug: str, track_slug: str):
     ]
 
     def make() -> bytes:
-        ids = metric_ids_for(profile, column)
-        stored = dict(
-            db()
-            .execute(
-                select(SubmissionStatistics.submission_id, SubmissionStatistics.data).where(
-                    SubmissionStatistics.submission_id.in_([r.submission_id for r in rows])
-                )
-            )
-            .all()
-        )
-        intervals = []
-        for row in rows:
-            statistics = (
-                unpack_statistics(stored[row.submission_id]) if row.submission_id in stored else {}
-            )
-            if ids and all(i in statistics for i in ids):
-                intervals.append(
-                    confidence_interval(profile, {i: statistics[i] for i in ids}, column)
-                )
-            else:
-                intervals.append(None)
+        resampled = resampled_rows(db(), profile, rows, column, file_cache())
         return metric_bars(
             column,
             [r.system for r in rows],
             [r.scores[column] for r in rows],
-            intervals,
+            [
+                resampled[r.submission_id].interval if r.submission_id in resampled else None
+                for r in rows
+            ],
             [r.is_baseline for r in rows],
         )
 

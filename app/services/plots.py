@@ -14,8 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from scorer import dlevel
-from scorer.profiles import Profile
-from scorer.significance import SAMPLES, SEED, resample_weights
+from scorer.significance import SAMPLES
 
 STYLE = "plots-2"
 """Part of every cached plot's key: change it when a drawing changes, and old files go unused."""
@@ -28,16 +27,6 @@ def _svg(figure: Figure) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
-
-
-def confidence_interval(
-    profile: Profile, statistics: dict[str, np.ndarray], column: str
-) -> tuple[float, float]:
-    """The central 95% of the column's value over bootstrap resamples of the items."""
-    items = len(next(iter(statistics.values())))
-    weights = resample_weights(items, SAMPLES, SEED)
-    values = [profile.scores_from_statistics(statistics, row)[column] for row in weights]
-    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
 
 
 def metric_bars(

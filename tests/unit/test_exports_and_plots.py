@@ -11,8 +11,9 @@ from app.db import session_scope
 from app.models import TEST
 from app.models import TestSet as StoredTestSet
 from app.services.plots import STYLE
-from app.services.rank_groups import rank_groups
+from app.services.rank_groups import p_value, rank_groups, resample
 from scorer.profiles import get_profile
+from scorer.significance import paired_bootstrap
 from tests.support.board import TRACK, set_track, upload
 from tests.unit.factories import login, run_queue
 
@@ -138,6 +139,18 @@ def test_rank_groups_tie_systems_the_bootstrap_cannot_separate():
     close[:3] += 1  # 3 more edits in 4,000 tokens
     weak = rng.integers(2, 6, 400).astype(float)
     statistics = {1: dist_statistics(strong), 2: dist_statistics(close), 3: dist_statistics(weak)}
-    groups = rank_groups(profile, "DIST", [1, 2, 3], statistics)
-    assert groups == {1: 1, 2: 1, 3: 2}
-    assert rank_groups(profile, "DIST", [3, 1], statistics) == {3: 1, 1: 2}
+    resampled = {k: resample(profile, v, "DIST") for k, v in statistics.items()}
+    assert rank_groups([1, 2, 3], resampled) == {1: 1, 2: 1, 3: 2}
+    assert rank_groups([3, 1], resampled) == {3: 1, 1: 2}
+
+
+def test_shared_resamples_give_paired_bootstraps_p_values():
+    profile = get_profile("sr18")
+    rng = np.random.default_rng(1)
+    a = dist_statistics(rng.integers(0, 4, 200).astype(float))
+    b = dist_statistics(rng.integers(0, 5, 200).astype(float))
+    (expected,) = [c for c in paired_bootstrap(profile, a, b) if c.metric == "DIST"]
+    got = p_value(resample(profile, a, "DIST"), resample(profile, b, "DIST"))
+    assert got == expected.p_value
+    low, high = resample(profile, a, "DIST").interval
+    assert low < profile.scores_from_statistics(a)["DIST"] < high
