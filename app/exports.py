@@ -166,8 +166,10 @@ def similarity_plot(slug: str, track_slug: str):
         db(), track, viewer=_publication(track), language=test_set.language, include_secondary=True
     )
     labels = hidden_names(db(), track, _publication(track))
-    shown = {row.system for row in rows} | set(labels.values())
+    shown = {row.system for row in rows}  # what this viewer's leaderboard shows, as labelled
     keep = [k for k, name in enumerate(matrix["tested"]) if labels.get(name, name) in shown]
+    if len(keep) < 2:
+        abort(404)
     tested = [labels.get(matrix["tested"][k], matrix["tested"][k]) for k in keep]
     kept_rows = [
         r

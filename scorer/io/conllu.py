@@ -98,6 +98,7 @@ def _tree(block: list[tuple[int, str]], index: int, filename: str) -> Tree:
         )
     return Tree(
         rows=tuple(cells for _, cells in rows),
-        text="\n".join(line for _, line in block),
+        # Comments dropped: a UD file's "# text = ..." is the hidden reference itself.
+        text="\n".join(line for _, line in block if not line.startswith("#")),
         first_line=first_line,
     )

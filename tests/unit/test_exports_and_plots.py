@@ -124,6 +124,8 @@ def test_similarity_heatmap_from_the_stored_matrix_relabels_anonymous_systems(
     anonymise_quokka(client)
     svg = client.get(f"{TRACK}/plots/similarity.svg").data.decode()
     assert "quokka" not in svg and "anonymous" in svg and "marlin" in svg
+    set_track(settings, phase=TEST)
+    assert client.get(f"{TRACK}/plots/similarity.svg").status_code == 404
 
 
 def dist_statistics(errors: np.ndarray) -> dict[str, np.ndarray]:

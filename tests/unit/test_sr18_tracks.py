@@ -296,3 +296,28 @@ def test_outputs_page_gives_each_sentence_its_dist_and_overview_anonymises(app, 
     assert "Word Order Lab" not in client.get("/challenges/sr18/overview.tex").get_data(
         as_text=True
     )
+
+
+def test_conllu_comments_never_reach_the_stored_or_downloaded_inputs(client, settings):
+    from app.services.tracks import create_challenge, import_sr18_test_set
+
+    tree = (
+        "# sent_id = 1\n# text = The hidden sentence .\n"
+        "1\tsentence\tsentence\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    )
+    with session_scope(settings.database_url) as session:
+        created = create_challenge(session, "ud", "UD")
+        test_set = import_sr18_test_set(
+            session,
+            created,
+            "shallow",
+            "sr-shallow",
+            "en",
+            tree.encode(),
+            b"The hidden sentence .\n",
+        )
+        assert "hidden" not in test_set.items[0].input_text
+    download = client.get("/challenges/ud/tracks/shallow/inputs").get_data(as_text=True)
+    api = client.get("/api/v1/challenges/ud/tracks/shallow/inputs").json
+    assert "1\tsentence" in download and "hidden" not in download
+    assert "hidden" not in api["inputs"][0]
