@@ -209,6 +209,7 @@ def get_overview(slug: str):
             "challenge": slug,
             "metric": matrix.metric,
             "metrics": matrix.metrics,
+            "signatures": matrix.signatures,
             "columns": columns,
             "rows": [
                 {

@@ -170,6 +170,7 @@ def to_latex(table: TrackTable) -> str:
 def overview_latex(challenge: str, matrix: Overview) -> str:
     """SR'18 Tables 3-5: teams x languages for one metric, the best per column in bold."""
     lines = [f"% {challenge}: {matrix.metric} per team and language (primary systems)"]
+    lines += [f"% {matrix.metric}: {signature}" for signature in matrix.signatures]
     lines += [
         r"\begin{tabular}{l" + "r" * len(matrix.columns) + "}",
         r"\hline",

@@ -48,6 +48,8 @@ class Overview:
     metrics: list[str]
     columns: list[Column]
     rows: list[OverviewRow]
+    signatures: list[str] = field(default_factory=list)
+    """The signatures of the shown cells' scores (one, unless a rescoring is under way)."""
 
 
 def ordered_tracks(challenge: Challenge) -> list[Track]:
@@ -70,17 +72,18 @@ def overview(
     if metric not in metrics:
         metric = _default_metric(tracks, metrics)
     rows: dict[str, OverviewRow] = {}
+    signatures: set[str] = set()
     for submission in _latest_scored(session, challenge, viewer.sees_withdrawn):
         system = submission.system
         if not (system.is_primary or system.is_baseline):
             continue
         if not viewer.sees_scores_of(system.track, system):
             continue
-        value = next(
-            (s.value for s in submission.scores if s.metric == metric and not s.subset), None
-        )
-        if value is None:
+        score = next((s for s in submission.scores if s.metric == metric and not s.subset), None)
+        if score is None:
             continue
+        value = score.value
+        signatures.add(score.signature)
         if not viewer.sees_names_of(system):
             label = ANONYMOUS
         elif system.is_baseline or system.team is None:
@@ -98,7 +101,7 @@ def overview(
     rises = all(get_profile(t.profile).higher_is_better(metric) for t in tracks if metric)
     _mark_best(list(rows.values()), columns, rises)
     ordered = sorted(rows.values(), key=lambda r: (r.is_baseline, -len(r.cells), r.label.lower()))
-    return Overview(metric, metrics, columns, ordered)
+    return Overview(metric, metrics, columns, ordered, sorted(signatures))
 
 
 def _latest_scored(
