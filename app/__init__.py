@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Flask
 
+from app import security
 from app.extensions import close_db, csrf, login_manager
 from worker.queues import EmbeddedQueue, make_queue
 from worker.recovery import start_recovery_loop
@@ -29,9 +30,8 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
         SECRET_KEY=os.environ.get("SECRET_KEY") or _instance_secret(settings.instance_path),
         UPLOAD_MAX_BYTES=UPLOAD_MAX_BYTES,
         MAX_CONTENT_LENGTH=UPLOAD_MAX_BYTES + 1024 * 1024,
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
     )
+    security.install(app)
     app.config.update(config or {})
     app.extensions["nlgboard.settings"] = settings
     app.extensions["nlgboard.queue"] = make_queue(settings)

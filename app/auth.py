@@ -9,7 +9,13 @@ from app.extensions import db, login_manager
 from app.forms import LoginForm, RegisterForm
 from app.models import User
 from app.services import DomainError
-from app.services.accounts import authenticate, create_user
+from app.services.accounts import (
+    authenticate,
+    create_user,
+    login_blocked,
+    note_failed_login,
+    revoke_api_token,
+)
 
 bp = Blueprint("auth", __name__)
 
@@ -39,8 +45,16 @@ def register():
 def login():
     form = LoginForm()
     if form.validate_on_submit():
+        address = request.remote_addr or "unknown"
+        if login_blocked(db(), form.email.data, address):
+            form.password.errors.append(
+                "Too many failed logins for this account or from this address; "
+                "wait 15 minutes and try again."
+            )
+            return render_template("auth/login.html", form=form), 429
         user = authenticate(db(), form.email.data, form.password.data)
         if user is None:
+            note_failed_login(db(), form.email.data, address)
             form.password.errors.append("Wrong e-mail or password.")
         else:
             login_user(user)
@@ -61,6 +75,14 @@ def new_token():
     token = current_user.new_api_token()
     db().commit()
     flash(f"Your new API token (shown once): {token}", "token")
+    return redirect(url_for("teams.team"))
+
+
+@bp.route("/account/token/revoke", methods=["POST"])
+@login_required
+def revoke_token():
+    revoke_api_token(db(), current_user)
+    flash("Your API token is revoked: scripts using it now get 401.", "info")
     return redirect(url_for("teams.team"))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -13,10 +14,12 @@ from flask.cli import AppGroup, FlaskGroup, routes_command, shell_command, with_
 from app.db import session_scope
 from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
+from app.security import SECURE_COOKIES_ENV
 from app.services import DomainError
 from app.services.access import ORGANISERS
 from app.services.accounts import create_user, find_or_create_team
 from app.services.annotation import create_links
+from app.services.audit import record
 from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
 from app.services.drs import import_challenge_set
 from app.services.human_results import analyse, export_csv, import_judgements
@@ -157,9 +160,10 @@ def track_import(
     that subset (before any submission)."""
     try:
         with session_scope(_settings().database_url) as session:
-            _, report = import_test_set(
+            found = get_challenge(session, challenge_slug)
+            test_set, report = import_test_set(
                 session,
-                get_challenge(session, challenge_slug),
+                found,
                 track_slug,
                 kind,
                 language=language,
@@ -170,6 +174,9 @@ def track_import(
                 deadline=deadline,
                 daily_limit=daily_limit,
             )
+            files = [p.name for p in (inputs_path, refs_path) if p]
+            record(session, None, "test set import", f"{track_slug} ({test_set.language})",
+                   found.id, report=report, files=files)  # fmt: skip
     except (DomainError, InputError) as error:
         _fail(error)
     click.echo(report)
@@ -351,6 +358,8 @@ def baseline_add(
                 language=language,
             )
             submission_ids = [(s.id, s.language) for s in submissions]
+            record(session, None, "baseline add", f"{track_slug}/{name}", found.challenge_id,
+                   submissions=[s for s, _ in submission_ids])  # fmt: skip
     except (DomainError, InputError) as error:
         _fail(error)
     for submission_id, test_language in submission_ids:
@@ -383,6 +392,8 @@ def run_command(host: str, port: int) -> None:
     from app import start_embedded_worker
 
     app = current_app._get_current_object()
+    if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
+        app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
     start_embedded_worker(app)
     click.echo(f"serving http://{host}:{port}/ (database {_settings().database_url})")
     run_simple(host, port, app, threaded=True, use_reloader=False)

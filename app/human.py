@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
-from app.services import DomainError
+from app.services import DomainError, audit
 from app.services.access import is_organiser_of, viewer_of
 from app.services.annotation import (
     Annotator,
@@ -128,6 +128,10 @@ def import_file(slug: str, track_slug: str):
             db(), track, upload.name.data, upload.method.data, upload.criterion.data.strip(),
             data, upload.file.data.filename or "judgements.csv",
         )  # fmt: skip
+        audit.record(
+            db(), current_user, "human import", f"{track.slug}/{campaign.name}",
+            track.challenge_id, judgements=campaign.imported["judgements"],
+        )  # fmt: skip
         db().commit()
     except (DomainError, InputError) as error:
         db().rollback()
@@ -186,6 +190,12 @@ def act(slug: str, track_slug: str, name: str, action: str):
             found.is_published = not found.is_published
         else:
             found.is_open = not found.is_open
+        if action == "publish":
+            action = "human publish" if found.is_published else "human unpublish"
+        audit.record(
+            db(), current_user, action if action.startswith("human") else f"human {action}",
+            f"{found.track.slug}/{found.name}", found.track.challenge_id,
+        )  # fmt: skip
         db().commit()
     except DomainError as error:
         db().rollback()

@@ -29,6 +29,7 @@ from app.forms import (
 from app.models import Challenge, Role, Track
 from app.services import DomainError
 from app.services.access import is_organiser_of
+from app.services.audit import challenge_events, record
 from app.services.organising import (
     TrackSettings,
     create_organised_challenge,
@@ -91,6 +92,7 @@ def index():
             created = create_organised_challenge(
                 db(), current_user, form.slug.data, form.title.data, form.description.data or ""
             )
+            record(db(), current_user, "challenge create", created.slug, created.id)
             db().commit()
         except DomainError as error:
             db().rollback()
@@ -111,12 +113,13 @@ def challenge(slug: str):
     upload = TrackUploadForm(prefix="track")
     if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
         found.title, found.description = form.title.data, form.description.data or ""
+        record(db(), current_user, "challenge edit", found.slug, found.id)
         db().commit()
         flash("Challenge saved.", "info")
         return redirect(url_for("organise.challenge", slug=slug))
     if request.method == "POST" and request.form.get("action") == "track" and upload.validate():
         try:
-            _, report = import_test_set(
+            test_set, report = import_test_set(
                 db(),
                 found,
                 upload.slug.data,
@@ -126,6 +129,15 @@ def challenge(slug: str):
                 references=_file(upload.references),
                 subset=upload.subset.data or None,
                 title=upload.title.data or None,
+            )
+            record(
+                db(),
+                current_user,
+                "test set import",
+                f"{upload.slug.data} ({test_set.language})",
+                found.id,
+                report=report,
+                files=[f.data.filename for f in (upload.inputs, upload.references) if f.data],
             )
             db().commit()
         except (DomainError, InputError) as error:
@@ -157,6 +169,19 @@ def track(slug: str, track_slug: str):
                     hide_own_scores=form.hide_own_scores.data,
                 ),
             )
+            record(
+                db(),
+                current_user,
+                "track settings",
+                found.slug,
+                found.challenge_id,
+                phase=found.phase,
+                deadline=found.deadline.isoformat() if found.deadline else None,
+                daily_limit=found.daily_limit,
+                max_systems=found.max_systems,
+                max_primary=found.max_primary,
+                hide_own_scores=found.hide_own_scores,
+            )
             db().commit()
         except DomainError as error:
             db().rollback()
@@ -181,6 +206,8 @@ def publish(slug: str, track_slug: str):
     _check_action()
     try:
         set_published(found, request.form.get("published") == "1")
+        action = "publish" if found.is_published else "unpublish"
+        record(db(), current_user, action, found.slug, found.challenge_id)
         db().commit()
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
@@ -195,6 +222,7 @@ def publish(slug: str, track_slug: str):
 def rescore(slug: str, track_slug: str):
     found = _track(slug, track_slug)
     _check_action()
+    record(db(), current_user, "rescore", found.slug, found.challenge_id)
     count = rescore_track(db(), submission_queue(), found)
     flash(f"{count} submissions queued for rescoring; their old scores show until then.", "info")
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
@@ -230,6 +258,15 @@ def add_baseline(slug: str, track_slug: str):
         db().rollback()
         flash(f"Baseline refused: {error}. Nothing was stored.", "error")
     else:
+        record(
+            db(),
+            current_user,
+            "baseline add",
+            f"{found.slug}/{form.name.data}",
+            found.challenge_id,
+            submissions=[s.id for s in created],
+        )
+        db().commit()
         flash(f"Baseline {form.name.data}: {len(created)} submission(s) queued.", "info")
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
 
@@ -239,6 +276,8 @@ def add_baseline(slug: str, track_slug: str):
 def archive(slug: str, track_slug: str):
     found = _track(slug, track_slug)
     data = submissions_zip(db(), storage(), found)
+    record(db(), current_user, "download submissions", found.slug, found.challenge_id)
+    db().commit()
     return Response(
         data,
         mimetype="application/zip",
@@ -251,3 +290,12 @@ def archive(slug: str, track_slug: str):
 def _check_action() -> None:
     if not ActionForm().validate_on_submit():
         abort(400)
+
+
+@bp.get(CHALLENGE + "/audit")
+@login_required
+def audit(slug: str):
+    found = _challenge(slug)
+    return render_template(
+        "organise/audit.html", challenge=found, events=challenge_events(db(), found.id)
+    )

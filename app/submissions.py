@@ -12,6 +12,7 @@ from app.forms import ActionForm, UploadForm
 from app.models import Submission, System
 from app.services import DomainError
 from app.services.access import can_see_scores
+from app.services.audit import record
 from app.services.submissions import (
     ARCHITECTURES,
     set_anonymous,
@@ -138,6 +139,10 @@ def toggle_primary(system_id: int):
 @login_required
 def toggle_anonymous(system_id: int):
     system = _own_system(system_id)
+    action = "show name" if system.is_anonymous else "anonymise"
+    record(
+        db(), current_user, action, f"{system.track.slug}/{system.name}", system.track.challenge_id
+    )
     set_anonymous(db(), system, not system.is_anonymous)
     if system.is_anonymous:
         flash(f"{system.name} now shows as 'anonymous' in every public view and export.", "info")
@@ -167,6 +172,11 @@ def withdraw_submission(submission_id: int):
     if not ActionForm().validate_on_submit():
         abort(400)
     try:
+        track = found.system.track
+        record(
+            db(), current_user, "withdraw", f"{track.slug}/{found.system.name}#{found.id}",
+            track.challenge_id,
+        )  # fmt: skip
         withdraw(db(), found)
     except DomainError as error:
         flash(f"Refused: {error}.", "error")

@@ -1,6 +1,7 @@
 """The schema, split by concept. Changed only through Alembic migrations (migrations/)."""
 
 from app.models.accounts import Membership, Role, Team, User, hash_token
+from app.models.audit import AuditEvent, LoginAttempt
 from app.models.base import Base, utcnow
 from app.models.challenges import (
     DEVELOPMENT,
@@ -41,6 +42,7 @@ __all__ = [
     "PHASES",
     "TEST",
     "AnnotationLink",
+    "AuditEvent",
     "Base",
     "Campaign",
     "CampaignUnit",
@@ -50,6 +52,7 @@ __all__ = [
     "Item",
     "ItemSubset",
     "Judgement",
+    "LoginAttempt",
     "Membership",
     "Method",
     "Output",

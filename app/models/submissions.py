@@ -83,6 +83,9 @@ class Submission(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    dedupe_key: Mapped[str | None] = mapped_column(String(200), unique=True)
+    """(system, language, file, time window) of an upload: a double-clicked upload finds the
+    first one's row instead of making a second (unique, so two racing requests cannot both)."""
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """Withdrawn by its team: gone from public views, kept for the organisers."""
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hmac
+from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from app.models import Membership, Role, Team, User, hash_token
+from app.models import LoginAttempt, Membership, Role, Team, User, hash_token, utcnow
 from app.services import DomainError, add_unique
 
 
@@ -25,6 +26,33 @@ def create_user(
 def authenticate(session: Session, email: str, password: str) -> User | None:
     user = session.scalar(select(User).where(User.email == email.strip().lower()))
     return user if user is not None and user.check_password(password) else None
+
+
+LOGIN_WINDOW = timedelta(minutes=15)
+FAILURES_PER_ACCOUNT = 5
+FAILURES_PER_ADDRESS = 20
+
+
+def login_blocked(session: Session, email: str, address: str) -> bool:
+    """Too many failed logins in the window, for this account or from this address (guessing
+    one password or spraying many accounts)."""
+    since = utcnow() - LOGIN_WINDOW
+    recent = select(func.count(LoginAttempt.id)).where(LoginAttempt.at >= since)
+    by_account = session.scalar(recent.where(LoginAttempt.email == email.strip().lower()))
+    by_address = session.scalar(recent.where(LoginAttempt.address == address))
+    return by_account >= FAILURES_PER_ACCOUNT or by_address >= FAILURES_PER_ADDRESS
+
+
+def note_failed_login(session: Session, email: str, address: str) -> None:
+    session.add(LoginAttempt(email=email.strip().lower()[:254], address=address[:64]))
+    session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 2 * LOGIN_WINDOW))
+    session.commit()
+
+
+def revoke_api_token(session: Session, user: User) -> None:
+    """The token stops working at once (only its hash was stored, so nothing else to erase)."""
+    user.api_token_hash = None
+    session.commit()
 
 
 def user_for_token(session: Session, token: str) -> User | None:

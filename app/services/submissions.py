@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
@@ -69,32 +70,103 @@ def submit_output(
             profile.read_outputs(output.data, inputs, output.filename)
         except InputError as error:
             raise InputError(f"{where}{error}") from None
-    if not is_baseline:
-        for output in files:
-            _check_daily_limit(session, track, team, output.test_set.language)
-    try:
-        system = _find_or_new_system(session, track, team, system_name, is_baseline)
-    except DomainError:
-        session.rollback()
-        raise
-    late = track.deadline_passed
-    submissions = [
-        Submission(
-            system=system,
-            user=user,
-            language=output.test_set.language,
-            filename=output.filename[:255],
-            file_sha256=storage.put(output.data),
-            status=SubmissionStatus.QUEUED,
-            is_late=late,
+    digests = [storage.put(output.data) for output in files]
+    for attempt in range(2):
+        try:
+            system = _find_or_new_system(session, track, team, system_name, is_baseline)
+            session.flush()
+            keys = [
+                dedupe_key(system, output.test_set.language, digest)
+                for output, digest in zip(files, digests)
+            ]
+            existing = _recent_duplicates(session, system, keys)
+            if existing:
+                session.rollback()
+                return existing
+            _release_keys(session, keys)
+            if not is_baseline:
+                for output in files:
+                    _check_daily_limit(session, track, team, output.test_set.language)
+            submissions = [
+                Submission(
+                    system=system,
+                    user=user,
+                    language=output.test_set.language,
+                    filename=output.filename[:255],
+                    file_sha256=digest,
+                    status=SubmissionStatus.QUEUED,
+                    is_late=track.deadline_passed,
+                    dedupe_key=key,
+                )
+                for output, digest, key in zip(files, digests, keys)
+            ]
+            session.add_all(submissions)
+            session.commit()
+        except DomainError:
+            session.rollback()
+            raise
+        except IntegrityError:
+            # A second request with the same upload (or the same new system name) won the
+            # race: look again, and find its rows.
+            session.rollback()
+            if attempt:
+                raise
+            continue
+        for submission in submissions:
+            submission_queue.enqueue(submission.id)
+        return submissions
+    raise AssertionError("unreachable")
+
+
+DEDUPE_SECONDS = 30
+"""Uploads of the same file for the same system and language this close together are one
+upload clicked twice."""
+
+
+def dedupe_key(system: System, language: str, digest: str, now: datetime | None = None) -> str:
+    window = int((now or utcnow()).timestamp() // DEDUPE_SECONDS)
+    return f"{system.id}:{language}:{digest}:{window}"
+
+
+def _release_keys(session: Session, keys: list[str]) -> None:
+    """A failed or withdrawn upload does not stop the same file from being sent again."""
+    session.execute(
+        update(Submission)
+        .where(
+            Submission.dedupe_key.in_(keys),
+            (Submission.status == SubmissionStatus.FAILED) | Submission.withdrawn_at.is_not(None),
         )
-        for output in files
-    ]
-    session.add_all(submissions)
-    session.commit()
-    for submission in submissions:
-        submission_queue.enqueue(submission.id)
-    return submissions
+        .values(dedupe_key=None)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def _recent_duplicates(session: Session, system: System, keys: list[str]) -> list[Submission]:
+    """The submissions an identical upload made within the last window or two (all of them, or
+    none: a zip answering more languages than before is new)."""
+    if system.id is None:
+        return []
+    since = utcnow() - timedelta(seconds=DEDUPE_SECONDS)
+    found = []
+    for key in keys:
+        _system, language, digest, _window = key.split(":")
+        match = session.scalar(
+            select(Submission)
+            .where(
+                Submission.system_id == system.id,
+                Submission.language == language,
+                Submission.file_sha256 == digest,
+                Submission.created_at >= since,
+                Submission.status != SubmissionStatus.FAILED,
+                Submission.withdrawn_at.is_(None),
+            )
+            .order_by(Submission.id)
+            .limit(1)
+        )
+        if match is None:
+            return []
+        found.append(match)
+    return found
 
 
 def split_upload(

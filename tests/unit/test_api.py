@@ -107,7 +107,7 @@ def test_daily_limit_counts_only_non_failed(client, settings):
     demo_track(settings, daily_limit=1)
     token = participant(settings, "a@x.org", team="A")
     assert post(client, token).status_code == 202
-    second = post(client, token)
+    second = post(client, token, system="sys-b")
     assert second.status_code == 400
     assert "used its 1 submissions" in second.json["error"]
     with session_scope(settings.database_url) as session:

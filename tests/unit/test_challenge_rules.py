@@ -125,7 +125,7 @@ def test_quota_ignores_refused_and_failed_uploads(client, settings):
     with session_scope(settings.database_url) as session:
         session.get(Submission, 1).status = "failed"
     assert upload(client, token, "marlin").status_code == 202
-    assert "used its 1 submissions" in upload(client, token, "marlin").json["error"]
+    assert "used its 1 submissions" in upload(client, token, "other").json["error"]
 
 
 def test_late_submissions_are_flagged_on_the_leaderboard(app, client, settings):

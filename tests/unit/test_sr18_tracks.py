@@ -198,7 +198,9 @@ def test_daily_limit_is_per_language(client, settings):
     token = participant(settings, "a@x.org", team="A")
     assert post(client, token, FR_OUT, "fr_out.txt").status_code == 202
     assert post(client, token, EN_OUT, "en_out.txt").status_code == 202
-    again = post(client, token, make_zip({"en.txt": EN_OUT, "fr.txt": FR_OUT}), "run.zip")
+    again = post(
+        client, token, make_zip({"en.txt": EN_OUT, "fr.txt": FR_OUT}), "run.zip", system="sys2"
+    )
     assert again.status_code == 400
     assert "submissions for this track (en) in the last 24 hours" in again.json["error"]
     assert count(settings, Submission) == 2

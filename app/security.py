@@ -1,0 +1,56 @@
+"""Response headers and cookie flags every page gets (OWASP secure-headers defaults)."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, Response, request
+
+CSP_DIRECTIVES = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",  # width of histogram bars (style attributes)
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+)
+CONTENT_SECURITY_POLICY = "; ".join(CSP_DIRECTIVES)
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+SECURE_COOKIES_ENV = "NLGBOARD_SECURE_COOKIES"
+
+
+def secure_cookies() -> bool:
+    """Session cookies only over HTTPS unless ``NLGBOARD_SECURE_COOKIES=0`` (which
+    ``nlgboard run`` sets for the embedded default served over plain HTTP on loopback)."""
+    return os.environ.get(SECURE_COOKIES_ENV, "1") != "0"
+
+
+def install(app: Flask) -> None:
+    secure = secure_cookies()
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=secure,
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SECURE=secure,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+    )
+
+    @app.after_request
+    def add_headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if request.path.startswith("/api/") or response.mimetype == "text/html":
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

@@ -1,0 +1,156 @@
+"""Security basics: double-clicked uploads, security headers and cookie flags, login rate
+limit, revocable hashed API tokens, password hashing, the organisers' audit log."""
+
+from __future__ import annotations
+
+import threading
+
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import AuditEvent, Submission, User
+from tests.support.board import API, upload
+from tests.support.servers import serve_app
+from tests.unit.factories import GOOD_OUTPUT, demo_track, login, organiser, participant
+
+
+def test_a_double_clicked_upload_makes_one_submission(client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    first, second = upload(client, token, "marlin"), upload(client, token, "marlin")
+    assert first.status_code == second.status_code == 202
+    assert first.json["id"] == second.json["id"] == 1
+    third = upload(client, token, "marlin", GOOD_OUTPUT.replace(b"a", b"e"))
+    assert third.json["id"] == 2  # another file is another submission
+
+
+def test_concurrent_identical_uploads_race_to_one_submission(app, settings):
+    import requests
+
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    barrier = threading.Barrier(6)
+    ids: list[int] = []
+
+    def send(url: str) -> None:
+        barrier.wait()
+        response = requests.post(
+            f"{url}{API}/submissions",
+            files={"file": ("out.txt", GOOD_OUTPUT)},
+            data={"system": "brand-new"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
+        assert response.status_code == 202, response.text
+        ids.append(response.json()["id"])
+
+    with serve_app(app) as url:
+        threads = [threading.Thread(target=send, args=(url,)) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(ids) == 6 and len(set(ids)) == 1
+    with session_scope(settings.database_url) as session:
+        assert len(session.scalars(select(Submission)).all()) == 1
+
+
+def test_security_headers_and_cookie_flags(client, settings):
+    demo_track(settings)
+    participant(settings, "a@x.org", team="A")
+    for url in (
+        "/",
+        "/challenges/demo/tracks/main",
+        "/api/v1/challenges/demo/tracks/main/leaderboard",
+        "/nope",
+    ):
+        response = client.get(url)
+        assert response.headers["X-Content-Type-Options"] == "nosniff", url
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    response = client.post("/login", data={"email": "a@x.org", "password": "password123"})
+    cookie = response.headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_login_is_rate_limited_per_account(client, settings):
+    participant(settings, "a@x.org", team="A")
+    for _ in range(5):
+        response = client.post("/login", data={"email": "a@x.org", "password": "wrong"})
+        assert response.status_code == 200 and b"Wrong e-mail or password" in response.data
+    blocked = client.post("/login", data={"email": "a@x.org", "password": "password123"})
+    assert blocked.status_code == 429 and b"Too many failed logins" in blocked.data
+    other = client.post("/login", data={"email": "b@x.org", "password": "wrong"})
+    assert other.status_code == 200  # another account is not blocked by these
+
+
+def test_api_tokens_are_stored_hashed_and_revocable(client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    with session_scope(settings.database_url) as session:
+        user = session.scalar(select(User))
+        assert token not in (user.api_token_hash or "") and len(user.api_token_hash) == 64
+        assert user.password_hash.startswith(("scrypt:", "pbkdf2:"))
+    assert upload(client, token, "marlin").status_code == 202
+    login(client, "a@x.org")
+    page = client.post("/account/token/revoke", follow_redirects=True)
+    assert b"revoked" in page.data
+    assert upload(client, token, "other").status_code == 401
+
+
+def test_organiser_actions_are_in_the_audit_log(app, client, settings):
+    from tests.unit.factories import run_queue
+
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    organiser(settings, "org@x.org", "demo")
+    upload(client, token, "marlin")
+    run_queue(app)
+    login(client, "a@x.org")
+    client.post("/systems/1/anonymous")
+    client.post("/logout")
+    login(client, "org@x.org")
+    org = "/organise/demo/tracks/main"
+    client.post(
+        org,
+        data={"settings-title": "Main", "settings-phase": "test", "settings-max_primary": "2"},
+    )
+    client.post(f"{org}/publish", data={"published": "1"})
+    client.post(f"{org}/rescore")
+    with session_scope(settings.database_url) as session:
+        events = [(e.actor, e.action, e.target) for e in session.scalars(select(AuditEvent))]
+    assert events == [
+        ("a@x.org", "anonymise", "main/marlin"),
+        ("org@x.org", "track settings", "main"),
+        ("org@x.org", "publish", "main"),
+        ("org@x.org", "rescore", "main"),
+    ]
+    page = client.get("/organise/demo/audit").get_data(as_text=True)
+    assert "publish" in page and "a@x.org" in page
+    client.post("/logout")
+    login(client, "a@x.org")
+    assert client.get("/organise/demo/audit").status_code == 404
+
+
+def test_cli_imports_are_audited_as_cli(runner, settings):
+    from tests.unit.factories import DEMO_DATA
+
+    runner.invoke(args=["challenge", "create", "c", "--title", "C"])
+    result = runner.invoke(
+        args=[
+            "track",
+            "import",
+            "c",
+            "t",
+            "--kind",
+            "e2e",
+            "--refs",
+            str(DEMO_DATA / "references.csv"),
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    with session_scope(settings.database_url) as session:
+        (event,) = session.scalars(select(AuditEvent)).all()
+        assert (event.actor, event.action, event.target) == ("cli", "test set import", "t (en)")
+        assert event.details["files"] == ["references.csv"]
