@@ -188,7 +188,12 @@ def _row(
 
 def current_signatures(profile: Profile) -> dict[str, str]:
     """Column -> the signature this scorer version writes (older rows differ until rescored)."""
-    return {name: profile.column_signature(name) for name in profile.columns}
+    available = set(profile.available_metrics)
+    return {
+        name: profile.column_signature(name)
+        for name in profile.columns
+        if name not in profile.metric_ids or profile.metric_ids[name] in available
+    }
 
 
 def _by_subset(scores: list[Score]) -> dict[str, dict[str, float]]:

@@ -199,3 +199,20 @@ def test_subset_names_and_duplicates_are_refused(runner):
     assert "subset name 'Long Set'" in result.output
     result = invoke(runner, *args, *files)
     assert "already has a 'standard' set" in result.output
+
+
+def test_track_page_renders_without_the_semantic_extra(app, client, runner, settings, monkeypatch):
+    """Without torch, embedding metrics are absent: pages must not ask them for a signature."""
+    from scorer import embeddings
+
+    def missing() -> str:
+        raise ModuleNotFoundError("No module named 'torch'")
+
+    monkeypatch.setattr(embeddings, "available", lambda: False)
+    monkeypatch.setattr(embeddings, "signature", missing)
+    demo_drs_track(runner)
+    upload(client, settings, (DEMO / "team_output.txt").read_bytes())
+    run_queue(app)
+    page = client.get("/challenges/drs/tracks/gen?lang=en")
+    assert page.status_code == 200
+    assert 'id="absent-metrics"' in page.get_data(as_text=True)
