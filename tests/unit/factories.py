@@ -67,6 +67,7 @@ def scored_system(
     primary: bool = True,
     baseline: bool = False,
     language: str | None = None,
+    team: str | None = None,
 ) -> None:
     """A system with one scored submission whose outputs are ``<name> says <item>``: what human
     evaluation pages need, without running the scorer."""
@@ -75,7 +76,13 @@ def scored_system(
 
     found = get_track(session, challenge, track)
     test_set = found.test_set_for(language)
-    system = System(track_id=found.id, name=name, is_primary=primary, is_baseline=baseline)
+    system = System(
+        track_id=found.id,
+        name=name,
+        is_primary=primary,
+        is_baseline=baseline,
+        team=find_or_create_team(session, team) if team else None,
+    )
     submission = Submission(
         system=system,
         language=test_set.language,
