@@ -25,6 +25,10 @@ from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
 
+MAX_OUTPUT_CHARS = 5_000
+"""Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
+longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
+
 JVM_METRICS = frozenset({"METEOR", "METEOR-x100"})
 """Metrics computed in a Java process: started first, so Python metrics run meanwhile."""
 
@@ -91,7 +95,15 @@ class Profile:
 
     def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
-        return [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
+        outputs = [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
+        for position, text in enumerate(outputs, 1):
+            if len(text) > MAX_OUTPUT_CHARS:
+                raise InputError(
+                    f"output {position} is {len(text):,} characters long; at most "
+                    f"{MAX_OUTPUT_CHARS:,} are accepted (is a line break missing?)",
+                    filename=filename,
+                )
+        return outputs
 
     def statistics(
         self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]
