@@ -19,6 +19,7 @@ from app.models import (
     SubmissionStatus,
     System,
 )
+from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import can_see_scores, can_see_submission, viewer_of
 from app.services.columns import add_human_scores, beats_baseline, columns
@@ -45,6 +46,7 @@ bp = Blueprint("challenges", __name__)
 
 
 @bp.route("/")
+@public_cache
 def index():
     challenges = db().scalars(select(Challenge).order_by(Challenge.created_at.desc())).all()
     return render_template("challenges/index.html", challenges=challenges)
@@ -62,6 +64,7 @@ def challenge(slug: str):
 
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>")
+@public_cache
 def track(slug: str, track_slug: str):
     try:
         found = get_track(db(), slug, track_slug)

@@ -23,7 +23,8 @@ def make_settings(instance: Path, **overrides) -> Settings:
 def make_app(settings: Settings, **config) -> Flask:
     """Build the app and bring its database to the newest migration, as production does."""
     upgrade(settings.database_url)
-    return create_app(settings, {"TESTING": True, "SECRET_KEY": "test", **config})
+    config = {"TESTING": True, "SECRET_KEY": "test", "PUBLIC_CACHE_SECONDS": 0, **config}
+    return create_app(settings, config)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from werkzeug.utils import secure_filename
 
 from app.extensions import db, storage, submission_queue
 from app.models import Submission, User
+from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.services.accounts import user_for_token
@@ -137,6 +138,7 @@ def get_inputs(slug: str, track_slug: str):
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
+@public_cache
 def get_leaderboard(slug: str, track_slug: str):
     try:
         track = get_track(db(), slug, track_slug)

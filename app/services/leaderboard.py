@@ -115,16 +115,25 @@ def leaderboard(
     names = display_names(list(systems), viewer)
     profile = get_profile(track.profile)
     current = current_signatures(profile)
-    rows = []
-    for system in systems:
-        if not (system.is_primary or system.is_baseline or include_secondary):
-            continue
-        if not viewer.sees_scores_of(track, system):
-            continue
-        latest = _latest_scored(session, system.id, language, viewer.sees_withdrawn)
-        if latest is None:
-            continue
-        rows.append(_row(system, latest, names[system.id], current))
+    shown = [
+        system
+        for system in systems
+        if (system.is_primary or system.is_baseline or include_secondary)
+        and viewer.sees_scores_of(track, system)
+    ]
+    latest = _latest_scored(session, [s.id for s in shown], language, viewer.sees_withdrawn)
+    scores = _scores_of(session, [submission.id for submission in latest.values()])
+    rows = [
+        _row(
+            system,
+            latest[system.id],
+            scores.get(latest[system.id].id, []),
+            names[system.id],
+            current,
+        )
+        for system in shown
+        if system.id in latest
+    ]
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -138,35 +147,54 @@ def leaderboard(
 
 
 def _latest_scored(
-    session: Session, system_id: int, language: str, with_withdrawn: bool
-) -> Submission | None:
-    """The newest submission with scores (scored, or queued again to be rescored), not
-    withdrawn; failing that, for organisers, the newest withdrawn one."""
+    session: Session, system_ids: list[int], language: str, with_withdrawn: bool
+) -> dict[int, Submission]:
+    """System id -> its newest submission with scores (scored, or queued again to be
+    rescored), not withdrawn; failing that, for organisers, its newest withdrawn one. One query
+    for the whole board."""
+    if not system_ids:
+        return {}
     has_scores = select(Score.id).where(Score.submission_id == Submission.id).exists()
-    found = session.scalars(
+    candidates = session.scalars(
         select(Submission)
         .where(
-            Submission.system_id == system_id,
+            Submission.system_id.in_(system_ids),
             Submission.language == language,
             Submission.status != SubmissionStatus.FAILED,
             has_scores,
         )
-        .options(selectinload(Submission.scores))
-        .order_by(Submission.withdrawn_at.is_not(None), Submission.id.desc())
-        .limit(1)
-    ).first()
-    if found is not None and found.withdrawn_at is not None and not with_withdrawn:
-        return None
+        .order_by(Submission.id.desc())
+    )
+    latest: dict[int, Submission] = {}
+    for submission in candidates:
+        found = latest.get(submission.system_id)
+        if found is None or (found.withdrawn_at is not None and submission.withdrawn_at is None):
+            latest[submission.system_id] = submission
+    return {
+        system_id: submission
+        for system_id, submission in latest.items()
+        if with_withdrawn or submission.withdrawn_at is None
+    }
+
+
+def _scores_of(session: Session, submission_ids: list[int]) -> dict[int, list[Score]]:
+    found: dict[int, list[Score]] = {}
+    if submission_ids:
+        for score in session.scalars(
+            select(Score).where(Score.submission_id.in_(submission_ids)).order_by(Score.id)
+        ):
+            found.setdefault(score.submission_id, []).append(score)
     return found
 
 
 def _row(
     system: System,
     submission: Submission,
+    scores: list[Score],
     names: tuple[str, str | None],
     current: dict[str, str],
 ) -> LeaderboardRow:
-    overall = [score for score in submission.scores if not score.subset]
+    overall = [score for score in scores if not score.subset]
     return LeaderboardRow(
         system_id=system.id,
         system=names[0],
@@ -181,8 +209,8 @@ def _row(
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
         outdated=[s.metric for s in overall if current.get(s.metric, s.signature) != s.signature],
-        described={s.metric: s.value for s in submission.scores if s.subset == DESCRIBED},
-        subsets=_by_subset(submission.scores),
+        described={s.metric: s.value for s in scores if s.subset == DESCRIBED},
+        subsets=_by_subset(scores),
     )
 
 
