@@ -9,12 +9,17 @@ running job; the recovery pass re-enqueues it from the database.
 from __future__ import annotations
 
 import logging
+import time
+
+import redis
 
 from worker.queues import QUEUE_NAME, RedisQueue
 from worker.recovery import start_recovery_loop
 from worker.settings import Settings
 
 log = logging.getLogger(__name__)
+
+MAX_RECONNECT_WAIT = 30.0
 
 
 def warm_up_scorers() -> None:
@@ -42,7 +47,17 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
     submission_queue = RedisQueue(settings.redis_url)
     warm_up_scorers()
     stop = start_recovery_loop(settings, submission_queue)
+    wait = 1.0
     try:
-        SimpleWorker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
+        while True:
+            try:
+                SimpleWorker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
+                return
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                # Redis restarted or unreachable: RQ retries only while waiting for a job, so
+                # come back with a fresh worker; the recovery pass re-enqueues what Redis lost.
+                log.error("lost Redis (%s); starting the worker again in %.0f s", error, wait)
+                time.sleep(wait)
+                wait = min(2 * wait, MAX_RECONNECT_WAIT)
     finally:
         stop.set()

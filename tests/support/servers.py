@@ -32,34 +32,46 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+class RedisServer:
+    """A private redis-server on a fixed loopback port, which can be killed and started again
+    (empty: no persistence) to play a Redis restart."""
+
+    def __init__(self, directory: Path):
+        self.binary = require_binary("redis-server")
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no", "--dir", str(self.directory)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
+        wait_for_port(self.port)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill() if kill else self.process.terminate()
+            self.process.wait(timeout=10)
+
+
 @contextmanager
-def redis_server(directory: Path) -> Iterator[str]:
-    """Start a private redis-server on a free loopback port; yield its URL; stop it."""
-    binary = require_binary("redis-server")
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(directory),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
+def redis_server(directory: Path, handle: list | None = None) -> Iterator[str]:
+    """Start a private redis-server on a free loopback port; yield its URL; stop it.
+    ``handle`` (a list) receives the ``RedisServer``, for tests that restart it."""
+    server = RedisServer(directory)
+    server.start()
+    if handle is not None:
+        handle.append(server)
     try:
-        wait_for_port(port)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server.url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.stop()
 
 
 def _pg_bin(name: str) -> str:
@@ -67,44 +79,69 @@ def _pg_bin(name: str) -> str:
     return require_binary(name, *found[-1:])
 
 
-@contextmanager
-def postgres_server() -> Iterator[str]:
-    """Start a throwaway PostgreSQL cluster (initdb refuses root: run it as ``postgres``).
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster (initdb refuses root: run it as ``postgres``), which can
+    be stopped and started again to play a database outage.
 
     Its folder is made under the system temp dir, not pytest's 0700 one, so ``postgres`` can
     reach it.
     """
-    initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
-    directory = Path(tempfile.mkdtemp(prefix="nlgboard-pg-"))
-    data = directory / "pgdata"
-    data.mkdir(parents=True)
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(directory, "postgres")
-        shutil.chown(data, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-    subprocess.run(
-        [*as_user, initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8"],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
-    log = data / "server.log"
-    subprocess.run(
-        [*as_user, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
-    finally:
+
+    def __init__(self):
+        self.initdb, self.pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
+        self.directory = Path(tempfile.mkdtemp(prefix="nlgboard-pg-"))
+        self.data = self.directory / "pgdata"
+        self.data.mkdir(parents=True)
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres")
+            shutil.chown(self.data, "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
         subprocess.run(
-            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"],
+            [*self.as_user, self.initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres"]
+            + ["-E", "UTF8"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off"
+        subprocess.run(
+            [*self.as_user, self.pg_ctl, "-D", str(self.data), "-o", options]
+            + ["-l", str(self.data / "server.log"), "-w", "start"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run(
+            [*self.as_user, self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "stop"],
             stdout=subprocess.DEVNULL,
             check=False,
         )
-        shutil.rmtree(directory, ignore_errors=True)
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@contextmanager
+def postgres_server(handle: list | None = None) -> Iterator[str]:
+    """Start a throwaway cluster on a free port; yield its URL; remove it. ``handle`` (a list)
+    receives the ``PostgresCluster``, for tests that stop and start it."""
+    cluster = PostgresCluster()
+    cluster.start()
+    if handle is not None:
+        handle.append(cluster)
+    try:
+        yield cluster.url
+    finally:
+        cluster.remove()
 
 
 def create_database(server_url: str, name: str) -> str:
