@@ -13,6 +13,7 @@ Usage: python benchmarks/faults.py [--submissions 100] [--fault NAME ...]
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +25,7 @@ from tests.support.faults import FAULTS, fault_stack, run
 
 
 def main() -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per upload otherwise
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=100)
     parser.add_argument("--fault", action="append", choices=FAULTS)

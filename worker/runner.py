@@ -9,6 +9,7 @@ running job; the recovery pass re-enqueues it from the database.
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 import redis
@@ -22,11 +23,20 @@ log = logging.getLogger(__name__)
 MAX_RECONNECT_WAIT = 30.0
 
 
+WARM_UP_ENV = "NLGBOARD_WARM_UP"
+"""Comma-separated profiles to load at start-up (default: all); a worker that only ever scores
+SR'18 tracks need not start METEOR's JVMs or the embedding model."""
+
+
 def warm_up_scorers() -> None:
-    """Load every profile's heavy parts (METEOR's JVMs and paraphrase table) before any job."""
+    """Load the profiles' heavy parts (METEOR's JVMs and paraphrase table, the embedding
+    model) before any job."""
     from scorer.profiles import PROFILES
 
-    for profile in PROFILES.values():
+    wanted = {name.strip() for name in os.environ.get(WARM_UP_ENV, "").split(",") if name.strip()}
+    for name, profile in PROFILES.items():
+        if wanted and name not in wanted:
+            continue
         try:
             profile.warm_up()
         except Exception:

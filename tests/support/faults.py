@@ -151,8 +151,8 @@ def wait_scored(stack: Stack, ids: list[int], at_least: int, timeout: float) -> 
 
 def run(faults: FaultStack, fault: str, count: int = 100, timeout: float = 240) -> Report:
     stack = faults.stack
-    stack.start_worker()
-    stack.start_worker()
+    stack.start_worker(NLGBOARD_WARM_UP="sr18")
+    stack.start_worker(NLGBOARD_WARM_UP="sr18")
     wait_started(stack)
     started = time.monotonic()
     ids = send(stack, faults.token, count)
@@ -186,7 +186,7 @@ def inject(faults: FaultStack, fault: str, ids: list[int]) -> None:
     stack = faults.stack
     if fault == "kill -9 worker":
         stack.kill_worker(stack.workers[0])
-        stack.start_worker()
+        stack.start_worker(NLGBOARD_WARM_UP="sr18")
     elif fault == "redis restart":
         faults.redis.stop(kill=True)
         time.sleep(1)
