@@ -3,9 +3,11 @@
 
 The stack is real: PostgreSQL (a throwaway cluster; SQLite if PostgreSQL is not installed),
 redis-server (uploads are queued on RQ; no worker runs, so "lost" means not stored or not
-queued), gunicorn (``gthread``, 2 workers x 8 threads) serving ``app:create_app()``. The track
-holds the demo E2E test set and 21 scored systems, as E2E did. Clients are Python threads on
-the same 2 cores, so the figures are a floor: the client takes CPU the server could use.
+queued), gunicorn (``gthread``, 2 workers x 4 threads) serving ``app:create_app()``. The track
+holds the demo E2E test set and 21 scored systems, as E2E did. The clients are asyncio
+keep-alive connections in 2 processes on the same 2 cores, so the figures are a floor: the
+clients take CPU the server could use. (8 threads per worker measured worse than 4: p99
+109-126 ms, the threads contending for each process's GIL.)
 
 Usage: python benchmarks/load.py [--seconds 15] [--clients 64] [--uploads 20] [--page html|api]
 """
@@ -226,7 +228,7 @@ def main() -> None:
         token = seed(env)
         port = free_port()
         server = subprocess.Popen(
-            [gunicorn, "-w", "2", "-k", "gthread", "--threads", "8", "-b", f"127.0.0.1:{port}",
+            [gunicorn, "-w", "2", "-k", "gthread", "--threads", "4", "-b", f"127.0.0.1:{port}",
              "--log-level", "warning", "app:create_app()"],
             env=env,
             cwd=ROOT,
@@ -236,7 +238,7 @@ def main() -> None:
         wait_for_port(port, timeout=60)
         for _ in range(4):  # each worker renders (and caches) the page once
             requests.get(f"http://127.0.0.1:{port}{PAGES[args.page]}", timeout=60)
-        print(f"database {database.split(':')[0]}, gunicorn 2 workers (gthread x 8), loopback")
+        print(f"database {database.split(':')[0]}, gunicorn 2 workers (gthread x 4), loopback")
         read_load(port, PAGES[args.page], args.clients, args.seconds)
         upload_load(port, token, args.uploads, env)
 
