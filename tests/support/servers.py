@@ -61,13 +61,10 @@ class RedisServer:
 
 
 @contextmanager
-def redis_server(directory: Path, handle: list | None = None) -> Iterator[str]:
-    """Start a private redis-server on a free loopback port; yield its URL; stop it.
-    ``handle`` (a list) receives the ``RedisServer``, for tests that restart it."""
+def redis_server(directory: Path) -> Iterator[str]:
+    """Start a private redis-server on a free loopback port; yield its URL; stop it."""
     server = RedisServer(directory)
     server.start()
-    if handle is not None:
-        handle.append(server)
     try:
         yield server.url
     finally:
@@ -131,13 +128,10 @@ class PostgresCluster:
 
 
 @contextmanager
-def postgres_server(handle: list | None = None) -> Iterator[str]:
-    """Start a throwaway cluster on a free port; yield its URL; remove it. ``handle`` (a list)
-    receives the ``PostgresCluster``, for tests that stop and start it."""
+def postgres_server() -> Iterator[str]:
+    """Start a throwaway cluster on a free port; yield its URL; remove it."""
     cluster = PostgresCluster()
     cluster.start()
-    if handle is not None:
-        handle.append(cluster)
     try:
         yield cluster.url
     finally:
