@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from datetime import UTC, datetime
 from typing import Protocol
 
 from worker.settings import Settings
@@ -30,7 +31,7 @@ def job_id(submission_id: int) -> str:
 class SubmissionQueue(Protocol):
     def enqueue(self, submission_id: int) -> None: ...
 
-    def is_pending(self, submission_id: int) -> bool: ...
+    def is_pending(self, submission_id: int, started_within: float | None = None) -> bool: ...
 
     def discard(self, submission_id: int) -> None: ...
 
@@ -58,9 +59,22 @@ class RedisQueue:
             failure_ttl=7 * 24 * 3600,
         )
 
-    def is_pending(self, submission_id: int) -> bool:
+    def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
+        """Waiting or running in RQ. With ``started_within``, a job started longer ago than
+        that does not count: if its submission is still ``queued`` in the database, the worker
+        died between taking the job and claiming the submission (RQ would hold it as
+        "started" until its timeout)."""
         job = self._fetch(submission_id)
-        return job is not None and job.get_status(refresh=True) in PENDING_STATUSES
+        if job is None:
+            return False
+        status = job.get_status(refresh=True)
+        if status == "started" and started_within is not None and job.started_at is not None:
+            started = job.started_at
+            if started.tzinfo is None:
+                started = started.replace(tzinfo=UTC)
+            if (datetime.now(UTC) - started).total_seconds() > started_within:
+                return False
+        return status in PENDING_STATUSES
 
     def discard(self, submission_id: int) -> None:
         job = self._fetch(submission_id)
@@ -94,7 +108,7 @@ class EmbeddedQueue:
             self._pending.add(submission_id)
         self._queue.put(submission_id)
 
-    def is_pending(self, submission_id: int) -> bool:
+    def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
         with self._lock:
             return submission_id in self._pending
 

@@ -1,7 +1,8 @@
 """The recovery pass: the database decides what still needs scoring, not the queue.
 
 A submission ``queued`` but unknown to the queue (Redis flushed or lost, web process died between
-commit and enqueue) is enqueued again; one ``running`` with a stale heartbeat (its worker was
+commit and enqueue), or whose job a worker took and died with before claiming it, is enqueued
+again; one ``running`` with a stale heartbeat (its worker was
 killed) has its dead job dropped and is enqueued again. The claim in ``worker.jobs`` makes a
 duplicate harmless, so several workers may run this pass at once.
 """
@@ -42,7 +43,8 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
         ).all()
     recovered = []
     for submission_id in queued:
-        if not submission_queue.is_pending(submission_id):
+        if not submission_queue.is_pending(submission_id, settings.queued_grace_seconds):
+            submission_queue.discard(submission_id)  # a job its dead worker had taken
             submission_queue.enqueue(submission_id)
             recovered.append(submission_id)
     for submission_id in abandoned:

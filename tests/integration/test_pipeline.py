@@ -157,3 +157,33 @@ def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack):
     status = poll(stack, token, submission_id)
     assert status["status"] == "scored"
     assert submission_row(stack, submission_id)[0].attempts == 1
+
+
+def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_stack):
+    """RQ holds such a job as "started" until its timeout, while the database still says
+    queued: recovery must not take "started" for "on its way" once the grace has passed."""
+    from datetime import UTC, datetime
+
+    from rq.job import JobStatus
+
+    from worker.recovery import recover
+
+    stack = make_stack("redis", "sqlite", queued_grace_seconds=2)
+    references, output, _ = dataset()
+    import_track(stack, references)
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+    submission_id = upload(stack, token, output)
+    queue = stack.app.extensions["nlgboard.queue"]
+    job = queue._fetch(submission_id)
+    queue.rq_queue.remove(job)  # a worker took it ...
+    job.set_status(JobStatus.STARTED)
+    job.started_at = datetime.now(UTC) - timedelta(minutes=5)  # ... and died 5 minutes ago
+    job.save()
+    assert queue.is_pending(submission_id)
+    assert not queue.is_pending(submission_id, started_within=2)
+    with session_scope(stack.settings.database_url) as session:
+        session.get(Submission, submission_id).created_at = utcnow() - timedelta(minutes=5)
+    assert recover(stack.settings, queue) == [submission_id]
+    assert queue._fetch(submission_id).get_status(refresh=True) == JobStatus.QUEUED
+    stack.start_worker()
+    assert poll(stack, token, submission_id)["status"] == "scored"
