@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
+from app.organise import organised_track
 from app.services import DomainError, audit
 from app.services.access import is_organiser_of, viewer_of
 from app.services.annotation import (
@@ -54,18 +55,8 @@ bp = Blueprint("human", __name__)
 TRACK = "/challenges/<slug>/tracks/<track_slug>/human"
 
 
-def _organised_track(slug: str, track_slug: str):
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError:
-        abort(404)
-    if not is_organiser_of(db(), current_user, track.challenge_id):
-        abort(404)
-    return track
-
-
 def _organised_campaign(slug: str, track_slug: str, name: str) -> Campaign:
-    track = _organised_track(slug, track_slug)
+    track = organised_track(slug, track_slug)
     try:
         return get_campaign(db(), track, name)
     except DomainError:
@@ -75,7 +66,7 @@ def _organised_campaign(slug: str, track_slug: str, name: str) -> Campaign:
 @bp.route(TRACK, methods=["GET", "POST"])
 @login_required
 def campaigns(slug: str, track_slug: str):
-    track = _organised_track(slug, track_slug)
+    track = organised_track(slug, track_slug)
     form = CampaignForm(prefix="new")
     upload = ImportJudgementsForm(prefix="import")
     if form.validate_on_submit():
@@ -114,7 +105,7 @@ def campaigns(slug: str, track_slug: str):
 @bp.route(TRACK + "/import", methods=["POST"])
 @login_required
 def import_file(slug: str, track_slug: str):
-    track = _organised_track(slug, track_slug)
+    track = organised_track(slug, track_slug)
     upload = ImportJudgementsForm(prefix="import")
     if not upload.validate_on_submit():
         for field, errors in upload.errors.items():

@@ -54,7 +54,9 @@ def _organiser_only() -> None:
         abort(404)
 
 
-def _challenge(slug: str) -> Challenge:
+def organised_challenge(slug: str) -> Challenge:
+    """The challenge ``slug`` if the current user organises it; 404 otherwise (not 403: what
+    exists is not told to outsiders)."""
     try:
         found = get_challenge(db(), slug)
     except DomainError:
@@ -64,7 +66,8 @@ def _challenge(slug: str) -> Challenge:
     return found
 
 
-def _track(slug: str, track_slug: str) -> Track:
+def organised_track(slug: str, track_slug: str) -> Track:
+    """The track if the current user organises its challenge; 404 otherwise."""
     try:
         found = get_track(db(), slug, track_slug)
     except DomainError:
@@ -108,7 +111,7 @@ def index():
 @bp.route(CHALLENGE, methods=["GET", "POST"])
 @login_required
 def challenge(slug: str):
-    found = _challenge(slug)
+    found = organised_challenge(slug)
     form = ChallengeForm(prefix="edit", obj=found)
     upload = TrackUploadForm(prefix="track")
     if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
@@ -152,7 +155,7 @@ def challenge(slug: str):
 @bp.route(TRACK, methods=["GET", "POST"])
 @login_required
 def track(slug: str, track_slug: str):
-    found = _track(slug, track_slug)
+    found = organised_track(slug, track_slug)
     form = TrackSettingsForm(prefix="settings", obj=found)
     baseline = BaselineForm(prefix="baseline")
     if request.method == "POST" and form.validate_on_submit():
@@ -202,7 +205,7 @@ def track(slug: str, track_slug: str):
 @bp.post(TRACK + "/publish")
 @login_required
 def publish(slug: str, track_slug: str):
-    found = _track(slug, track_slug)
+    found = organised_track(slug, track_slug)
     _check_action()
     try:
         set_published(found, request.form.get("published") == "1")
@@ -220,7 +223,7 @@ def publish(slug: str, track_slug: str):
 @bp.post(TRACK + "/rescore")
 @login_required
 def rescore(slug: str, track_slug: str):
-    found = _track(slug, track_slug)
+    found = organised_track(slug, track_slug)
     _check_action()
     record(db(), current_user, "rescore", found.slug, found.challenge_id)
     count = rescore_track(db(), submission_queue(), found)
@@ -231,7 +234,7 @@ def rescore(slug: str, track_slug: str):
 @bp.post(TRACK + "/baselines")
 @login_required
 def add_baseline(slug: str, track_slug: str):
-    found = _track(slug, track_slug)
+    found = organised_track(slug, track_slug)
     form = BaselineForm(prefix="baseline")
     if not form.validate_on_submit():
         for field, messages in form.errors.items():
@@ -274,7 +277,7 @@ def add_baseline(slug: str, track_slug: str):
 @bp.get(TRACK + "/submissions.zip")
 @login_required
 def archive(slug: str, track_slug: str):
-    found = _track(slug, track_slug)
+    found = organised_track(slug, track_slug)
     data = submissions_zip(db(), storage(), found)
     record(db(), current_user, "download submissions", found.slug, found.challenge_id)
     db().commit()
@@ -295,7 +298,7 @@ def _check_action() -> None:
 @bp.get(CHALLENGE + "/audit")
 @login_required
 def audit(slug: str):
-    found = _challenge(slug)
+    found = organised_challenge(slug)
     return render_template(
         "organise/audit.html", challenge=found, events=challenge_events(db(), found.id)
     )

@@ -75,11 +75,9 @@ def submit_output(
         try:
             system = _find_or_new_system(session, track, team, system_name, is_baseline)
             session.flush()
-            keys = [
-                dedupe_key(system, output.test_set.language, digest)
-                for output, digest in zip(files, digests)
-            ]
-            existing = _recent_duplicates(session, system, keys)
+            uploads = [(output.test_set.language, digest) for output, digest in zip(files, digests)]
+            keys = [dedupe_key(system, language, digest) for language, digest in uploads]
+            existing = _recent_duplicates(session, system, uploads)
             if existing:
                 session.rollback()
                 return existing
@@ -141,15 +139,14 @@ def _release_keys(session: Session, keys: list[str]) -> None:
     )
 
 
-def _recent_duplicates(session: Session, system: System, keys: list[str]) -> list[Submission]:
-    """The submissions an identical upload made within the last window or two (all of them, or
+def _recent_duplicates(
+    session: Session, system: System, uploads: list[tuple[str, str]]
+) -> list[Submission]:
+    """The submissions an identical upload made in the last DEDUPE_SECONDS (all of them, or
     none: a zip answering more languages than before is new)."""
-    if system.id is None:
-        return []
     since = utcnow() - timedelta(seconds=DEDUPE_SECONDS)
     found = []
-    for key in keys:
-        _system, language, digest, _window = key.split(":")
+    for language, digest in uploads:
         match = session.scalar(
             select(Submission)
             .where(

@@ -73,6 +73,16 @@ class Stack:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
 
+    def stop_workers(self) -> None:
+        for process in self.workers:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:  # still finishing a job (warm shutdown)
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
+
     def worker_logs(self) -> str:
         return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')}" for log in self.logs)
 
@@ -114,14 +124,7 @@ def make_stack(tmp_path: Path, request) -> Iterator:
 
     yield build
     for stack in stacks:
-        for process in stack.workers:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:  # still finishing a job (warm shutdown)
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+        stack.stop_workers()
     for cleanup in reversed(cleanups):
         cleanup()
 

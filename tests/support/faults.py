@@ -9,7 +9,6 @@ the fault lands while many are still queued or running.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections import Counter
@@ -81,25 +80,11 @@ def fault_stack(work: Path, name: str) -> Iterator[FaultStack]:
         base_url, shutdown = serve(app)
         exits.callback(shutdown)
         stack = Stack(settings, base_url, app)
-        exits.callback(_stop_workers, stack)
+        exits.callback(stack.stop_workers)
         sr18_tracks(settings)
         token = participant(settings, "faults@example.org", team="Faults")
         yield FaultStack(stack, redis, postgres, token)
         get_engine(settings.database_url).dispose()
-
-
-def _stop_workers(stack: Stack) -> None:
-    import signal
-    import subprocess
-
-    for process in stack.workers:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
 
 
 def send(stack: Stack, token: str, count: int) -> list[int]:

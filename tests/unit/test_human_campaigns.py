@@ -22,7 +22,7 @@ from app.services.accounts import create_user
 from app.services.campaigns import CampaignSpec, create_campaign
 from app.services.tracks import get_track
 from tests.support.paths import e2e_file
-from tests.unit.factories import demo_track, scored_system
+from tests.unit.factories import demo_track, login, scored_system
 
 SYSTEMS = ["slug", "tgen", "chen", "sheff2", "zhang", "adapt"]
 TRACK_URL = "/challenges/demo/tracks/main"
@@ -52,11 +52,6 @@ def organiser(app):
     client = app.test_client()
     login(client, "org2@example.org")
     return client
-
-
-def login(client, email):
-    response = client.post("/login", data={"email": email, "password": "password123"})
-    assert response.status_code == 302, response.data
 
 
 def create(session, **spec):

@@ -13,7 +13,7 @@ from app.db import session_scope
 from app.models import Score, Submission, Track
 from scorer.io.sr18 import read_sentences
 from tests.support.paths import sr18_file
-from tests.unit.factories import SR18_REFS, participant, sr18_tracks
+from tests.unit.factories import SR18_REFS, participant, run_queue, sr18_tracks
 from tests.unit.test_sr18_scores import DEEP_INPUTS, DEV_SIZES, SHALLOW_INPUTS
 
 SHALLOW = "/api/v1/challenges/sr18/tracks/shallow"
@@ -42,12 +42,6 @@ def post(client, token, data, filename, system="sys", language=None, url=SHALLOW
         headers={"Authorization": f"Bearer {token}"},
         content_type="multipart/form-data",
     )
-
-
-def run_queue(app) -> None:
-    queue = app.extensions["nlgboard.queue"]
-    queue.start()
-    queue.join()
 
 
 def count(settings, model) -> int:
