@@ -40,11 +40,12 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
     csrf.init_app(app)
     app.teardown_appcontext(close_db)
 
-    from app import auth, challenges, errors, exports, human, organise, submissions, teams
+    from app import auth, challenges, errors, exports, health, human, organise, submissions, teams
     from app.api import v1
     from app.cli import register_commands
 
     for blueprint in (
+        health.bp,
         auth.bp,
         teams.bp,
         challenges.bp,

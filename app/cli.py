@@ -24,6 +24,7 @@ from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_
 from app.services.drs import import_challenge_set
 from app.services.human_results import analyse, export_csv, import_judgements
 from app.services.leaderboard import default_language, leaderboard_outputs
+from app.services.status import queue_status, readiness
 from app.services.submissions import submit_output
 from app.services.tracks import (
     TRACK_KINDS,
@@ -36,9 +37,10 @@ from app.services.tracks import (
 from scorer.errors import InputError
 from scorer.similarity import similarity_matrix
 from worker.jobs import score_submission
+from worker.logs import FORMAT_ENV, configure_logging
 from worker.queues import EmbeddedQueue
 from worker.runner import run_worker
-from worker.storage import LocalStorage
+from worker.storage import storage_for
 
 
 def _settings():
@@ -346,7 +348,7 @@ def baseline_add(
             submissions = submit_output(
                 session,
                 queue,
-                LocalStorage(settings.uploads_path),
+                storage_for(settings),
                 user=None,
                 team=None,
                 track=found,
@@ -362,12 +364,61 @@ def baseline_add(
                    submissions=[s for s, _ in submission_ids])  # fmt: skip
     except (DomainError, InputError) as error:
         _fail(error)
-    for submission_id, test_language in submission_ids:
-        if isinstance(queue, EmbeddedQueue):
-            outcome = score_submission(submission_id, settings)
-        else:
-            outcome = "queued"
+    for (submission_id, test_language), outcome in zip(
+        submission_ids, _score_now(queue, settings, [i for i, _ in submission_ids])
+    ):
         click.echo(f"baseline {name}: submission {submission_id} ({test_language}) {outcome}")
+
+
+def _score_now(queue, settings, submission_ids: list[int]) -> list[str]:
+    """On the embedded default nobody else will score them: do it here; else say queued."""
+    if not isinstance(queue, EmbeddedQueue):
+        return ["queued"] * len(submission_ids)
+    return [score_submission(submission_id, settings) for submission_id in submission_ids]
+
+
+@click.command("status")
+@with_appcontext
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+def status_command(as_json: bool) -> None:
+    """Readiness, queue depth, workers alive and the oldest queued submission; exit 1 when the
+    database, Redis or the upload store is not usable (a worker container's healthcheck)."""
+    settings = _settings()
+    queue = current_app.extensions["nlgboard.queue"]
+    checks = readiness(settings, queue, storage_for(settings))
+    ready = all(check.ok for check in checks)
+    state = queue_status(settings, queue) if checks[0].ok else None
+    if as_json:
+        click.echo(json.dumps({
+            "ready": ready,
+            "checks": {c.name: {"ok": c.ok, "detail": c.detail} for c in checks},
+            **(state.as_dict() if state else {}),
+        }))  # fmt: skip
+    else:
+        for check in checks:
+            click.echo(f"{check.name:<9} {'ok' if check.ok else 'FAILING'}  {check.detail}")
+        if state:
+            _print_queue(state)
+    if not ready:
+        raise SystemExit(1)
+
+
+def _print_queue(state) -> None:
+    depth = "n/a (embedded)" if state.queue_depth is None else state.queue_depth
+    click.echo(f"queue     {state.queue}: {depth} waiting, {state.running_jobs or 0} running")
+    if state.queue == "redis":
+        click.echo(f"workers   {len(state.workers)} alive")
+        for worker in state.workers:
+            job = f", job {worker.job}" if worker.job else ""
+            click.echo(f"  {worker.name} on {worker.host}: {worker.state}{job}, "
+                       f"heartbeat {worker.last_heartbeat}")  # fmt: skip
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(state.submissions.items())) or "none"
+    click.echo(f"submissions {counts}")
+    if state.oldest_queued_id is None:
+        click.echo("oldest queued: none")
+    else:
+        click.echo(f"oldest queued: submission {state.oldest_queued_id}, "
+                   f"{state.oldest_queued_seconds:.0f} s ago")  # fmt: skip
 
 
 @click.command("worker")
@@ -394,6 +445,8 @@ def run_command(host: str, port: int) -> None:
     app = current_app._get_current_object()
     if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
         app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
+    os.environ.setdefault(FORMAT_ENV, "text")  # one machine, a terminal: plain lines
+    configure_logging()
     start_embedded_worker(app)
     click.echo(f"serving http://{host}:{port}/ (database {_settings().database_url})")
     run_simple(host, port, app, threaded=True, use_reloader=False)
@@ -562,6 +615,7 @@ def register_commands(app: Flask) -> None:
         baseline,
         human,
         worker_command,
+        status_command,
         run_command,
         demo_command,
     ):

@@ -22,7 +22,7 @@ from app.services.tracks import (
     import_sr18_test_set,
 )
 from worker.jobs import score_submission
-from worker.storage import LocalStorage
+from worker.storage import storage_for
 
 DEMO_DATA = Path(__file__).parent / "demo_data"
 SR18_DATA = DEMO_DATA / "sr18"
@@ -178,7 +178,7 @@ def _submit(app: Flask, session: Session, track: Track, runs: list[Run]) -> list
         submissions = submit_output(
             session,
             app.extensions["nlgboard.queue"],
-            LocalStorage(settings.uploads_path),
+            storage_for(settings),
             user=None,
             team=find_or_create_team(session, run.team) if run.team else None,
             track=track,

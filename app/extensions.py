@@ -11,7 +11,7 @@ from app.db import session_factory
 from app.services.file_cache import FileCache
 from worker.queues import SubmissionQueue
 from worker.settings import Settings
-from worker.storage import LocalStorage
+from worker.storage import Storage, storage_for
 
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
@@ -40,8 +40,8 @@ def submission_queue() -> SubmissionQueue:
     return current_app.extensions["nlgboard.queue"]
 
 
-def storage() -> LocalStorage:
-    return LocalStorage(settings().uploads_path)
+def storage() -> Storage:
+    return storage_for(settings())
 
 
 def file_cache() -> FileCache:

@@ -36,13 +36,17 @@ from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
 from scorer.profiles import Profile, describe_references, described_signature, get_profile
 from scorer.references import ReferenceSet
+from worker.logs import submission_context
 from worker.settings import Settings
 from worker.statistics import pack_statistics
-from worker.storage import LocalStorage
-from worker.testsets import load_references, load_subsets
+from worker.storage import storage_for
+from worker.testsets import TestSetCache
 
 log = logging.getLogger(__name__)
 
+
+TEST_SETS = TestSetCache()
+"""This process's test sets, kept between jobs (see TestSetCache)."""
 
 HOLD_ENV = "NLGBOARD_FAULT_HOLD_SECONDS"
 """Fault injection for the crash tests only: sleep this long after claiming, before scoring."""
@@ -79,7 +83,20 @@ class Claim:
 
 def score_submission(submission_id: int, settings: Settings | None = None) -> str:
     """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``)."""
-    settings = settings or Settings.from_env()
+    with submission_context(submission_id):
+        started = time.perf_counter()
+        outcome = _score(submission_id, settings or Settings.from_env())
+        log.info(
+            "submission %s: %s in %.2f s",
+            submission_id,
+            outcome,
+            time.perf_counter() - started,
+            extra={"outcome": outcome, "seconds": round(time.perf_counter() - started, 3)},
+        )
+        return outcome
+
+
+def _score(submission_id: int, settings: Settings) -> str:
     claim = claim_submission(settings, submission_id)
     if claim is None:
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
@@ -176,14 +193,14 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         test_set = track.test_set_for(submission.language)
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
-        item_ids, references = load_references(session, test_set.id)
-        subsets = load_subsets(session, test_set.id, item_ids)
+        loaded = TEST_SETS.get(session, test_set)
+        item_ids, references, subsets = loaded.item_ids, loaded.references, loaded.subsets
         profile = get_profile(track.profile)
         filename = submission.filename
         digest = submission.file_sha256
         language = submission.language
         test_set_id, reference_signature = test_set.id, test_set.described_signature
-    data = LocalStorage(settings.uploads_path).get(digest)
+    data = storage_for(settings).get(digest)
     outputs = profile.read_outputs(data, references.inputs, filename)
     statistics = profile.statistics(outputs, references)
     scores = profile.subset_scores(statistics, subsets)

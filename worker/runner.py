@@ -14,6 +14,7 @@ import time
 
 import redis
 
+from worker.logs import configure_logging
 from worker.queues import QUEUE_NAME, RedisQueue
 from worker.recovery import start_recovery_loop
 from worker.settings import Settings
@@ -53,7 +54,7 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
         raise RuntimeError(
             "REDIS_URL is not set: without Redis the embedded worker runs inside `nlgboard run`"
         )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure_logging()
     submission_queue = RedisQueue(settings.redis_url)
     warm_up_scorers()
     stop = start_recovery_loop(settings, submission_queue)

@@ -2,7 +2,7 @@
 
 Only environment variables configure a deployment (DESIGN.md): ``DATABASE_URL`` (default: SQLite
 in the instance folder), ``REDIS_URL`` (unset: embedded in-process worker), ``NLGBOARD_INSTANCE``
-(uploads, SQLite file, caches) and ``SECRET_KEY``.
+(uploads, SQLite file, caches), ``NLGBOARD_STORAGE`` (where uploads live) and ``SECRET_KEY``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ class Settings:
     heartbeat_stale_seconds: float = HEARTBEAT_STALE_SECONDS
     recovery_interval_seconds: float = RECOVERY_INTERVAL_SECONDS
     queued_grace_seconds: float = QUEUED_GRACE_SECONDS
+    storage_url: str | None = None
+    """``NLGBOARD_STORAGE``: unset/``local`` (instance/uploads), a path, or ``s3://bucket/prefix``."""
+    s3_endpoint_url: str | None = None
+    """``NLGBOARD_S3_ENDPOINT_URL``: an S3-compatible store other than AWS (MinIO, Ceph...)."""
 
     @property
     def uploads_path(self) -> Path:
@@ -57,6 +61,8 @@ class Settings:
             queued_grace_seconds=float(
                 env.get("NLGBOARD_QUEUED_GRACE_SECONDS", QUEUED_GRACE_SECONDS)
             ),
+            storage_url=env.get("NLGBOARD_STORAGE") or None,
+            s3_endpoint_url=env.get("NLGBOARD_S3_ENDPOINT_URL") or None,
         )
 
 

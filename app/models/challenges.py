@@ -107,6 +107,9 @@ class TestSet(Base):
     track_id: Mapped[int] = mapped_column(ForeignKey("tracks.id", ondelete="CASCADE"))
     language: Mapped[str] = mapped_column(String(16))
     source_sha256: Mapped[str] = mapped_column(String(64))
+    content_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Hash of the items, references and subsets as stored, renewed by every import that
+    changes them: a worker reuses its in-memory copy while this is unchanged."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     # The references' textual statistics (E2E "test set all" / "test set rand"), written by the
     # worker: with D-level they take seconds to minutes, too long for a page view.

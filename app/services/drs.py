@@ -31,7 +31,7 @@ from app.models import (
 from app.services import DomainError
 from app.services.tracks import language_code, multilingual_track
 from scorer.io import drs
-from worker.testsets import HEADLINE_SUBSET
+from worker.testsets import HEADLINE_SUBSET, stamp_content
 
 STANDARD = HEADLINE_SUBSET
 PMB5_SUBSETS = (STANDARD, "long", "compositional-substitution", "compositional-extension")
@@ -193,6 +193,7 @@ def _append_items(
         )
         for k, (item, original) in enumerate(zip(items, originals))
     )
+    stamp_content(session, test_set)
     session.flush()
 
 

@@ -27,7 +27,7 @@ from app.models import (
 from app.services import DomainError
 from app.services.tracks import create_challenge
 from worker.queues import SubmissionQueue
-from worker.storage import LocalStorage
+from worker.storage import Storage
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
@@ -154,7 +154,7 @@ MANIFEST_COLUMNS = (
 )
 
 
-def submissions_zip(session: Session, storage: LocalStorage, track: Track) -> bytes:
+def submissions_zip(session: Session, storage: Storage, track: Track) -> bytes:
     """Every uploaded file of the track under ``team/system/`` with a ``manifest.csv``
     (organisers only: real names, withdrawn and failed uploads included)."""
     buffer = io.BytesIO()

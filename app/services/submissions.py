@@ -7,6 +7,7 @@ Every file is validated first; if one is refused, nothing of the upload is store
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,10 +23,12 @@ from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
 from scorer.profiles import get_profile
 from worker.queues import SubmissionQueue
-from worker.storage import LocalStorage
+from worker.storage import Storage
 
 SYSTEM_NAME_MAX = 100
 LANGUAGE_PREFIX = re.compile(r"^(?:t[12]_)?([a-z]{2,3})(?:[_.\-]|$)")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class OutputFile:
 def submit_output(
     session: Session,
     submission_queue: SubmissionQueue,
-    storage: LocalStorage,
+    storage: Storage,
     *,
     user: User | None,
     team: Team | None,
@@ -112,6 +115,16 @@ def submit_output(
             continue
         for submission in submissions:
             submission_queue.enqueue(submission.id)
+            log.info(
+                "submission %s: queued (%s, %s/%s, %s, %d bytes)",
+                submission.id,
+                system_name,
+                track.slug,
+                submission.language,
+                "baseline" if is_baseline else f"team {team.id}",
+                len(data),
+                extra={"submission_id": submission.id, "track_id": track.id},
+            )
         return submissions
     raise AssertionError("unreachable")
 

@@ -13,7 +13,7 @@ from app.services import DomainError, add_unique
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
 from scorer.split_overlap import overlap_report
-from worker.testsets import load_references, load_subsets
+from worker.testsets import load_references, load_subsets, stamp_content
 
 TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18", "drs": "drs"}
 """Task kind -> scorer profile."""
@@ -106,7 +106,7 @@ def import_e2e_track(
         ],
     )
     session.add_all([track, test_set])
-    session.flush()
+    stamp_content(session, test_set)
     return track
 
 
@@ -173,7 +173,7 @@ def import_sr18_test_set(
         ],
     )
     session.add(test_set)
-    session.flush()
+    stamp_content(session, test_set)
     return test_set
 
 

@@ -94,6 +94,12 @@ def serve(app) -> tuple[str, callable]:
     return f"http://127.0.0.1:{server.server_port}", server.shutdown
 
 
+@pytest.fixture(params=["sqlite", "postgres"], ids=["sqlite", "postgresql"])
+def database(request) -> str:
+    """The integration suite runs on both databases the board supports."""
+    return request.param
+
+
 @pytest.fixture
 def make_stack(tmp_path: Path, request) -> Iterator:
     """Build a stack: ``make_stack("embedded"|"redis", database="sqlite"|"postgres")``."""

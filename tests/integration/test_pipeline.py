@@ -6,6 +6,9 @@ then show the official script's BLEU 0.5995); otherwise the project's demo data.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -108,8 +111,8 @@ def test_upload_to_leaderboard(make_stack, queue, database):
 
 
 @pytest.mark.integration
-def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stack):
-    stack = make_stack("redis", "postgres", heartbeat_stale_seconds=2.0)
+def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stack, database):
+    stack = make_stack("redis", database, heartbeat_stale_seconds=2.0)
     references, output, expected_bleu = dataset()
     import_track(stack, references)
     token = participant(stack.settings, "team@uni.example", team="Uni NLG")
@@ -145,8 +148,8 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
 
 
 @pytest.mark.integration
-def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack):
-    stack = make_stack("redis", "sqlite")
+def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack, database):
+    stack = make_stack("redis", database)
     references, output, _ = dataset()
     import_track(stack, references)
     token = participant(stack.settings, "team@uni.example", team="Uni NLG")
@@ -159,7 +162,8 @@ def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack):
     assert submission_row(stack, submission_id)[0].attempts == 1
 
 
-def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_stack):
+@pytest.mark.integration
+def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_stack, database):
     """RQ holds such a job as "started" until its timeout, while the database still says
     queued: recovery must not take "started" for "on its way" once the grace has passed."""
     from datetime import UTC, datetime
@@ -168,7 +172,7 @@ def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_sta
 
     from worker.recovery import recover
 
-    stack = make_stack("redis", "sqlite", queued_grace_seconds=2)
+    stack = make_stack("redis", database, queued_grace_seconds=2)
     references, output, _ = dataset()
     import_track(stack, references)
     token = participant(stack.settings, "team@uni.example", team="Uni NLG")
@@ -187,3 +191,31 @@ def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_sta
     assert queue._fetch(submission_id).get_status(refresh=True) == JobStatus.QUEUED
     stack.start_worker()
     assert poll(stack, token, submission_id)["status"] == "scored"
+
+
+@pytest.mark.integration
+def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, database):
+    stack = make_stack("redis", database)
+    references, output, _ = dataset()
+    import_track(stack, references)
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+    submission_id = upload(stack, token, output)
+
+    def status() -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", "from app.cli import main; main()", "status", "--json"],
+            env=stack.env(), capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        return json.loads(done.stdout)
+
+    waiting = status()
+    assert (waiting["queue"], waiting["queue_depth"], waiting["workers"]) == ("redis", 1, [])
+    assert waiting["oldest_queued_id"] == submission_id
+    stack.start_worker()
+    assert poll(stack, token, submission_id, timeout=300)["status"] == "scored"
+    live = wait_until(lambda: (s := status())["workers"] and s, 30, "the worker to register")
+    assert live["queue_depth"] == 0 and live["oldest_queued_id"] is None
+    assert len(live["workers"]) == 1 and live["workers"][0]["last_heartbeat"]
+    ready = requests.get(f"{stack.base_url}/readyz", timeout=10).json()
+    assert ready["checks"]["queue"] == {"ok": True, "detail": "Redis answering"}

@@ -56,6 +56,8 @@ def upload_form(role: str) -> dict:
 
 
 MATRIX = [
+    Case("health.healthz", "GET", "/healthz", every(OK)),
+    Case("health.readyz", "GET", "/readyz", every(OK)),
     Case("challenges.index", "GET", "/", every(OK)),
     Case("challenges.challenge", "GET", "/challenges/x", every(OK)),
     Case("challenges.challenge_overview", "GET", "/challenges/x/overview", every(OK)),

@@ -1,0 +1,247 @@
+"""End-to-end scoring throughput: 21 E2E-test-sized submissions through the API, scored by 1 and
+then 2 RQ workers. Prints seconds from the first upload to the last score and submissions/minute.
+
+The stack is real and on loopback: PostgreSQL (throwaway cluster), redis-server, gunicorn
+(``app.wsgi:app``, 2 processes x 4 threads) and ``nlgboard worker`` processes. The test set is
+E2E-test-sized and made of real E2E text: 630 MRs of the E2E training set with 4,693
+references, as many as the E2E test set has (its references are held back). Each of the 21 systems outputs one held-out reference per MR, lightly varied per system
+so that every file differs, as 21 teams' outputs would. Every submission is scored with the
+full E2E profile (BLEU, NIST, METEOR, ROUGE-L, CIDEr, SER, per-item statistics, textual
+statistics, per-item annotations), exactly as the board scores uploads.
+
+Before each timed run one warm-up submission is scored, so the reference set's one-off textual
+statistics (D-level parsing, run once per test set after its first submission) are done and the
+workers' METEOR JVMs are started: the figures are the steady state of a busy deadline night.
+
+Usage: python benchmarks/throughput.py [--submissions 21] [--workers 1,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import requests
+
+from tests.support.servers import (
+    create_database,
+    free_port,
+    postgres_server,
+    redis_server,
+    wait_for_port,
+)
+
+DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
+ITEMS = 630
+REFERENCES = 4693
+VARIANTS = (
+    lambda text: text,
+    lambda text: text.rstrip("."),
+    lambda text: text.replace(" is ", " is a place that is ", 1),
+    lambda text: text.lower(),
+    lambda text: text.replace(",", ""),
+    lambda text: text.replace(" and ", " & "),
+    lambda text: " ".join(text.split()[::-1]) if len(text) % 7 == 0 else text,
+)
+
+
+def test_set() -> tuple[bytes, list[list[str]]]:
+    """(references CSV: 630 MRs, 4,693 references as in the E2E test set; the held-out first
+    reference of each MR, which the systems' outputs are made from)."""
+    from scorer.io.e2e import read_dataset_csv
+
+    items = read_dataset_csv((DATA / "trainset.csv").read_bytes(), "trainset.csv")
+    chosen = [item for item in items if len(item.references) >= 9][:ITEMS]
+    extra = REFERENCES - 7 * ITEMS  # 7 references each, one more for the first 283
+    handle = io.StringIO()
+    writer = csv.writer(handle, lineterminator="\n")
+    writer.writerow(["mr", "ref"])
+    for n, item in enumerate(chosen):
+        for ref in item.references[1 : 9 if n < extra else 8]:
+            writer.writerow([item.input, " ".join(ref.split())])
+    held_out = [[" ".join(item.references[0].split())] for item in chosen]
+    return handle.getvalue().encode("utf-8"), held_out
+
+
+def outputs(held_out: list[list[str]], k: int) -> bytes:
+    """System k's outputs: the held-out reference, varied by system."""
+    lines = [VARIANTS[(k + n) % len(VARIANTS)](refs[0]) for n, refs in enumerate(held_out)]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def run_cli(env: dict[str, str], *args: str, stdin: bytes | None = None) -> str:
+    nlgboard = str(Path(sys.executable).parent / "nlgboard")
+    done = subprocess.run([nlgboard, *args], env=env, cwd=ROOT, capture_output=True,
+                          input=stdin, check=True)  # fmt: skip
+    return done.stdout.decode()
+
+
+def seed(env: dict[str, str], references: Path) -> str:
+    run_cli(env, "db", "upgrade")
+    run_cli(env, "challenge", "create", "bench", "--title", "Throughput")
+    run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references))
+    code = (
+        "from worker.settings import Settings\n"
+        "from tests.unit.factories import participant\n"
+        "print(participant(Settings.from_env(), 'teams@bench.example', team='Teams'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                          capture_output=True, text=True)  # fmt: skip
+    return done.stdout.strip().splitlines()[-1]
+
+
+def upload(base: str, token: str, system: str, data: bytes) -> int:
+    response = requests.post(
+        f"{base}/api/v1/challenges/bench/tracks/test/submissions",
+        files={"file": (f"{system}.txt", data)},
+        data={"system": system},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=120,
+    )
+    response.raise_for_status()
+    return response.json()["id"]
+
+
+def wait_scored(base: str, token: str, ids: list[int], timeout: float) -> dict[int, float]:
+    """Poll until every submission is scored; return when each was first seen finished."""
+    finished: dict[int, float] = {}
+    deadline = time.time() + timeout
+    session = requests.Session()
+    while len(finished) < len(ids):
+        if time.time() > deadline:
+            raise TimeoutError(f"{len(ids) - len(finished)} submissions not scored in {timeout} s")
+        for submission_id in ids:
+            if submission_id in finished:
+                continue
+            state = session.get(f"{base}/api/v1/submissions/{submission_id}",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=30).json()  # fmt: skip
+            if state["status"] == "failed":
+                raise RuntimeError(f"submission {submission_id} failed: {state.get('error')}")
+            if state["status"] == "scored":
+                finished[submission_id] = time.perf_counter()
+        time.sleep(0.2)
+    return finished
+
+
+def wait_described(env: dict[str, str], timeout: float = 900) -> None:
+    code = (
+        "from sqlalchemy import select\n"
+        "from app.db import session_scope\n"
+        "from app.models import TestSet\n"
+        "from worker.settings import Settings\n"
+        "with session_scope(Settings.from_env().database_url) as s:\n"
+        "    print(all(t.described for t in s.scalars(select(TestSet))))\n"
+    )
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                              capture_output=True, text=True)  # fmt: skip
+        if done.stdout.strip() == "True":
+            return
+        time.sleep(2)
+    raise TimeoutError("the test set's textual statistics were not computed")
+
+
+def start_workers(env: dict[str, str], count: int, logs: Path) -> list[subprocess.Popen]:
+    nlgboard = str(Path(sys.executable).parent / "nlgboard")
+    workers = []
+    for k in range(count):
+        log = open(logs / f"worker-{len(list(logs.iterdir()))}-{k}.log", "wb")  # noqa: SIM115
+        workers.append(subprocess.Popen([nlgboard, "worker"], env=env, cwd=ROOT,
+                                        stdout=log, stderr=subprocess.STDOUT))  # fmt: skip
+    return workers
+
+
+def stop(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def timed_run(base, token, env, held_out, workers: int, submissions: int, logs: Path) -> float:
+    processes = start_workers(env, workers, logs)
+    try:
+        warm = [upload(base, token, f"warm-up-{workers}-{k}", outputs(held_out, 100 + k))
+                for k in range(workers)]  # fmt: skip
+        wait_scored(base, token, warm, timeout=900)
+        wait_described(env)
+        payloads = [outputs(held_out, k) for k in range(submissions)]
+        ids: list[int] = []
+        lock = threading.Lock()
+        start = time.perf_counter()
+
+        def send(k: int) -> None:
+            submission_id = upload(base, token, f"w{workers}-system-{k:02d}", payloads[k])
+            with lock:
+                ids.append(submission_id)
+
+        threads = [threading.Thread(target=send, args=(k,)) for k in range(submissions)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        finished = wait_scored(base, token, ids, timeout=3600)
+        return max(finished.values()) - start
+    finally:
+        stop(processes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--submissions", type=int, default=21)
+    parser.add_argument("--workers", default="1,2", help="Worker counts to run, in order.")
+    args = parser.parse_args()
+    if not (DATA / "trainset.csv").exists():
+        sys.exit(f"needs the E2E training set at {DATA / 'trainset.csv'} (NLGBOARD_SHARED_DATA)")
+    gunicorn = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
+    references, held_out = test_set()
+    with ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        (work / "refs.csv").write_bytes(references)
+        logs = work / "logs"
+        logs.mkdir()
+        redis_url = stack.enter_context(redis_server(work))
+        database = create_database(stack.enter_context(postgres_server()), "throughput")
+        env = {**os.environ, "DATABASE_URL": database, "REDIS_URL": redis_url,
+               "NLGBOARD_INSTANCE": str(work / "instance"), "SECRET_KEY": "throughput",
+               "PYTHONPATH": str(ROOT), "NLGBOARD_WARM_UP": "e2e",
+               "NLGBOARD_SECURE_COOKIES": "0"}  # fmt: skip
+        token = seed(env, work / "refs.csv")
+        n_refs = references.count(b"\n") - 1
+        print(f"test set: {ITEMS} MRs, {n_refs} references (E2E training text); "
+              f"{args.submissions} submissions of {ITEMS} lines each")  # fmt: skip
+        port = free_port()
+        server = subprocess.Popen(
+            [gunicorn, "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+             "--worker-class", "gthread", "app.wsgi:app"],
+            env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(logs / "web.log", "wb"),  # noqa: SIM115
+        )  # fmt: skip
+        stack.callback(stop, [server])
+        wait_for_port(port, timeout=60)
+        base = f"http://127.0.0.1:{port}"
+        for workers in (int(n) for n in args.workers.split(",")):
+            seconds = timed_run(base, token, env, held_out, workers, args.submissions, logs)
+            print(f"{workers} worker(s): {args.submissions} submissions scored in {seconds:.1f} s "
+                  f"(first upload to last score), {60 * args.submissions / seconds:.1f} "
+                  f"submissions/minute")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

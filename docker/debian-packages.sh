@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The Debian packages nlgboard needs, installed where missing. One list for the image and CI
+# (docker/Dockerfile runs "runtime", .ci/run runs "test"), so the two cannot drift.
+#   runtime: Java (METEOR 1.5 and its bundled WordNet synonyms, the PTB tokeniser),
+#            link-grammar and its English dictionary (D-level, E2E Fig. 4)
+#   test:    runtime + the servers and tools the tests start themselves
+set -euo pipefail
+mode="${1:-runtime}"
+
+packages=()
+command -v java >/dev/null || packages+=(openjdk-17-jre-headless)
+[[ -d /usr/lib/python3/dist-packages/linkgrammar ]] || packages+=(python3-link-grammar)
+[[ -d /usr/share/link-grammar/en ]] || packages+=(link-grammar-dictionaries-en)
+case "$mode" in
+  runtime) ;;
+  test)
+    command -v redis-server >/dev/null || packages+=(redis-server)
+    compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || packages+=(postgresql)
+    [[ -x /usr/bin/chromium ]] || packages+=(chromium)  # browser tests (Playwright drives it)
+    command -v docker-compose >/dev/null || packages+=(docker-compose)  # compose file check
+    command -v make >/dev/null || packages+=(make)
+    ;;
+  *) echo "usage: $0 [runtime|test]" >&2; exit 2 ;;
+esac
+
+if ((${#packages[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
