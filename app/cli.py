@@ -11,6 +11,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, FlaskGroup, routes_command, shell_command, with_appcontext
 
+from app.cli_baselines import baselines
 from app.db import session_scope
 from app.migrate import upgrade
 from app.models import ChallengeOrganiser, Role
@@ -20,6 +21,8 @@ from app.services.access import ORGANISERS
 from app.services.accounts import create_user, find_or_create_team
 from app.services.annotation import create_links
 from app.services.audit import record
+from app.services.bundled import describe as describe_bundled
+from app.services.bundled import register_bundled_runs
 from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
 from app.services.drs import import_challenge_set
 from app.services.human_results import analyse, export_csv, import_judgements
@@ -159,9 +162,12 @@ def track_import(
     """Create a track (or add a language's test set) from test inputs and hidden references.
 
     DRS: one test set per language; importing again with --subset appends items tagged with
-    that subset (before any submission)."""
+    that subset (before any submission). A bundled baseline run decoded from exactly these
+    inputs (baselines/runs/manifest.json) is added as a baseline system."""
+    settings = _settings()
+    queue = current_app.extensions["nlgboard.queue"]
     try:
-        with session_scope(_settings().database_url) as session:
+        with session_scope(settings.database_url) as session:
             found = get_challenge(session, challenge_slug)
             test_set, report = import_test_set(
                 session,
@@ -179,9 +185,17 @@ def track_import(
             files = [p.name for p in (inputs_path, refs_path) if p]
             record(session, None, "test set import", f"{track_slug} ({test_set.language})",
                    found.id, report=report, files=files)  # fmt: skip
+            session.commit()
+            registered = register_bundled_runs(
+                session, queue, storage_for(settings), test_set,
+                current_app.config["UPLOAD_MAX_BYTES"],
+            )  # fmt: skip
     except (DomainError, InputError) as error:
         _fail(error)
     click.echo(report)
+    if registered:
+        click.echo(describe_bundled(registered))
+    _score_now(queue, settings, [i for r in registered for i in r.submissions])
 
 
 @track.command("challenge-set")
@@ -613,6 +627,7 @@ def register_commands(app: Flask) -> None:
         challenge,
         track,
         baseline,
+        baselines,
         human,
         worker_command,
         status_command,

@@ -30,6 +30,8 @@ from app.models import Challenge, Role, Track
 from app.services import DomainError
 from app.services.access import is_organiser_of
 from app.services.audit import challenge_events, record
+from app.services.bundled import describe as describe_bundled
+from app.services.bundled import register_bundled_runs
 from app.services.organising import (
     TrackSettings,
     create_organised_challenge,
@@ -148,6 +150,15 @@ def challenge(slug: str):
             upload.inputs.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             flash(f"Imported: {report}.", "info")
+            registered = register_bundled_runs(
+                db(),
+                submission_queue(),
+                storage(),
+                test_set,
+                current_app.config["UPLOAD_MAX_BYTES"],
+            )
+            if registered:
+                flash(f"Bundled baselines: {describe_bundled(registered)}.", "info")
             return redirect(url_for("organise.track", slug=slug, track_slug=upload.slug.data))
     return render_template("organise/challenge.html", challenge=found, form=form, upload=upload)
 

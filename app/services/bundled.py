@@ -1,0 +1,95 @@
+"""Bundled baseline runs (baselines/runs/) registered when a matching test set is imported.
+
+Depends on ``baselines.manifest`` only (pure Python: JSON and a hash), not on the models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import Submission, System, TestSet
+from app.services import DomainError
+from app.services.submissions import submit_output
+from baselines.manifest import matching_runs
+from scorer.errors import InputError
+from worker.queues import SubmissionQueue
+from worker.storage import Storage
+
+
+@dataclass(frozen=True)
+class Registered:
+    system: str
+    file: str
+    submissions: tuple[int, ...] = ()
+    problem: str | None = None
+
+
+def register_bundled_runs(
+    session: Session,
+    queue: SubmissionQueue,
+    storage: Storage,
+    test_set: TestSet,
+    max_bytes: int,
+) -> list[Registered]:
+    """Add every bundled run decoded from exactly this test set's inputs as a baseline system
+    (once: a baseline of that name already scored or queued for the language is left alone).
+
+    Call after the import is committed: a run that cannot be added is reported, and the
+    imported test set stays."""
+    track = test_set.track
+    inputs = [item.input_text for item in test_set.items]
+    added = []
+    for run in matching_runs(track.kind, test_set.language, inputs):
+        if _already_there(session, track.id, run.system, test_set.language):
+            continue
+        try:
+            created = submit_output(
+                session,
+                queue,
+                storage,
+                user=None,
+                team=None,
+                track=track,
+                system_name=run.system,
+                filename=run.file,
+                data=run.path.read_bytes(),
+                max_bytes=max_bytes,
+                is_baseline=True,
+                language=test_set.language if track.is_multilingual else None,
+            )
+        except (DomainError, InputError, OSError) as error:
+            session.rollback()
+            added.append(Registered(run.system, run.file, problem=str(error)))
+            continue
+        added.append(Registered(run.system, run.file, tuple(s.id for s in created)))
+    return added
+
+
+def describe(registered: list[Registered]) -> str:
+    """One line for the CLI and the organisers' flash message."""
+    parts = [
+        f"{r.system} not added ({r.problem})" if r.problem else f"{r.system} added as a baseline"
+        for r in registered
+    ]
+    return "; ".join(parts)
+
+
+def _already_there(session: Session, track_id: int, name: str, language: str) -> bool:
+    return (
+        session.scalar(
+            select(Submission.id)
+            .join(System)
+            .where(
+                System.track_id == track_id,
+                System.name == name,
+                System.is_baseline.is_(True),
+                Submission.language == language,
+                Submission.withdrawn_at.is_(None),
+            )
+            .limit(1)
+        )
+        is not None
+    )

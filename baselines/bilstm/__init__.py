@@ -1,0 +1,1 @@
+"""Char-level bi-LSTM DRS-to-text baseline."""

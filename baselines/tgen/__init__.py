@@ -1,0 +1,1 @@
+"""TGen-style E2E baseline."""

@@ -1,0 +1,88 @@
+"""A tiny training run of each bundled baseline: the network, search and reranker can learn
+(20 examples learnt by heart); no test trains the full models (README: Bundled baselines)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+pytest.importorskip("torch", reason="the baselines need torch (pip install -e '.[semantic]')")
+
+from baselines.bilstm import system as bilstm
+from baselines.tgen import system as tgen
+from scorer.io.drs import DrsItem
+from scorer.io.e2e import ReferenceItem
+
+NAMES = ["Aromi", "Zizzi", "The Eagle", "Cotto", "Loch Fyne"]
+FOODS = ["Thai", "French", "Indian", "Italian"]
+AREAS = {"riverside": "by the river", "city centre": "in the centre"}
+
+
+def _e2e_items() -> list[ReferenceItem]:
+    items = []
+    for index in range(20):
+        name, food = NAMES[index % 5], FOODS[index // 5]
+        area = list(AREAS)[index % 2]
+        mr = f"name[{name}], food[{food}], area[{area}]"
+        if index % 3 == 0:
+            mr += ", near[Burger King]"
+            text = f"{name} serves {food} food {AREAS[area]} near Burger King."
+        else:
+            text = f"{name} serves {food} food {AREAS[area]}."
+        items.append(ReferenceItem(mr, (text,)))
+    return items
+
+
+def test_tgen_learns_twenty_examples_by_heart(tmp_path) -> None:
+    items = _e2e_items()
+    settings = replace(
+        tgen.Settings(),
+        embedding=32,
+        hidden=64,
+        batch_size=4,
+        learning_rate=0.01,
+        passes=60,
+        patience=20,
+        reranker_passes=40,
+        reranker_learning_rate=0.01,
+    )
+    report = tgen.train(items, items, tmp_path, settings)
+    assert report["dev_bleu_greedy"] > 0.95
+    outputs = tgen.decode(tmp_path, [item.input for item in items], beam=4)
+    right = sum(out == item.references[0] for out, item in zip(outputs, items, strict=True))
+    assert right >= 18, list(zip(outputs, [i.references[0] for i in items]))
+
+
+def _drs_items() -> list[DrsItem]:
+    items = []
+    for index in range(20):
+        name = NAMES[index % 5]
+        verb, text_verb = [("sleep.v.01", "sleeps"), ("run.v.01", "runs"), ("eat.v.01", "eats"),
+                           ("sing.v.01", "sings")][index // 5]  # fmt: skip
+        sbn = f'person.n.01 Name "{name}" time.n.08 EQU now {verb} Agent -2 Time -1'
+        items.append(DrsItem(sbn, f"{name} {text_verb}."))
+    return items
+
+
+def test_bilstm_learns_twenty_examples_by_heart(tmp_path) -> None:
+    items = _drs_items()
+    settings = replace(
+        bilstm.Settings(),
+        embedding=32,
+        hidden=64,
+        batch_size=5,
+        learning_rate=0.01,
+        dropout=0.0,
+        label_smoothing=0.0,
+        passes=50,
+        patience=50,
+        decay=1.0,
+        beam=4,
+        max_output=40,
+    )
+    report = bilstm.train(items, items, tmp_path, settings)
+    assert report["dev_cross_entropy"] < 0.1
+    outputs = bilstm.decode(tmp_path, [item.drs for item in items])
+    right = sum(out == item.text for out, item in zip(outputs, items, strict=True))
+    assert right >= 18, list(zip(outputs, [i.text for i in items]))
