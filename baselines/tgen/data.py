@@ -25,13 +25,20 @@ class Example:
     target: tuple[str, ...]
 
 
-def mr_tokens(mr: str) -> tuple[str, ...]:
+def mr_tokens(mr: str, leave_out: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """``name[X], food[Thai]`` -> ("name", "X-name", "food", "Thai"): one token per slot and
-    per value, values of name/near replaced by their placeholder."""
+    per value, values of name/near replaced by their placeholder; slots in ``leave_out`` are
+    skipped."""
     tokens: list[str] = []
     for slot, value in parse_mr(mr):
-        tokens += [slot, f"X-{slot}" if slot in LITERAL_SLOTS else value]
+        if slot not in leave_out:
+            tokens += [slot, f"X-{slot}" if slot in LITERAL_SLOTS else value]
     return tuple(tokens)
+
+
+def unrealised_slots(mr: str, text: str) -> frozenset[str]:
+    """The MR's slots the slot matcher finds missed (or said with another value) in a text."""
+    return frozenset(e.slot for e in check_output(mr, text).errors if e.kind in ("missed", "wrong"))
 
 
 def mr_features(mr: str) -> frozenset[str]:
@@ -44,8 +51,7 @@ def mr_features(mr: str) -> frozenset[str]:
 def realised_features(mr: str, tokens: list[str]) -> frozenset[str]:
     """The MR's features a delexicalised text expresses: those of slots the slot matcher does
     not find missed (or said with another value) in the relexicalised text."""
-    check = check_output(mr, relexicalise(mr, tokens))
-    absent = {e.slot for e in check.errors if e.kind in ("missed", "wrong")}
+    absent = unrealised_slots(mr, relexicalise(mr, tokens))
     return frozenset(
         feature for feature in mr_features(mr) if feature.split("=", 1)[0] not in absent
     )
@@ -75,10 +81,16 @@ def relexicalise(mr: str, tokens: list[str]) -> str:
     return text[:1].upper() + text[1:]
 
 
-def examples(items: list[e2e.ReferenceItem]) -> list[Example]:
-    """Every (MR, reference) pair of a grouped dataset."""
+def examples(items: list[e2e.ReferenceItem], clean: bool = False) -> list[Example]:
+    """Every (MR, reference) pair of a grouped dataset. ``clean``: the source is the MR less
+    the slots the reference leaves out (Dušek et al. 2019's cleaning, done by our slot
+    matcher), so the generator never learns that a slot may be dropped."""
     return [
-        Example(item.input, mr_tokens(item.input), tokenise(delexicalise(item.input, ref)))
+        Example(
+            item.input,
+            mr_tokens(item.input, unrealised_slots(item.input, ref) if clean else frozenset()),
+            tokenise(delexicalise(item.input, ref)),
+        )
         for item in items
         for ref in item.references
     ]

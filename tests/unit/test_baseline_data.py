@@ -11,6 +11,7 @@ from baselines.manifest import inputs_digest
 from baselines.tgen import data as tgen_data
 from scorer.errors import InputError
 from scorer.io.drs import read_sbn_file
+from scorer.io.e2e import ReferenceItem
 from scorer.semantics.e2e_slots import delexicalise, parse_mr
 from tests.support.paths import drs_file, e2e_file
 
@@ -41,6 +42,22 @@ def test_mr_tokens_hide_name_and_near() -> None:
     assert tgen_data.mr_features(MR) == {
         "name=X", "eatType=coffee shop", "priceRange=£20-25", "near=X",
     }  # fmt: skip
+
+
+def test_cleaned_source_leaves_out_the_slots_a_reference_omits() -> None:
+    item = ReferenceItem(
+        MR,
+        (
+            "The Eagle is a coffee shop near Burger King with prices of £20-25.",
+            "The Eagle is a coffee shop near Burger King.",
+        ),
+    )
+    full, omits_price = tgen_data.examples([item], clean=True)
+    assert full.source == tgen_data.mr_tokens(MR)
+    assert omits_price.source == (
+        "name", "X-name", "eatType", "coffee shop", "near", "X-near",
+    )  # fmt: skip
+    assert [e.source for e in tgen_data.examples([item])] == [tgen_data.mr_tokens(MR)] * 2
 
 
 def test_delexicalised_text_round_trips() -> None:
