@@ -243,10 +243,12 @@ def fit(
     on_best: Callable[[], None],
     label_smoothing: float = 0.0,
     decay: float = 1.0,
+    decay_from: int | None = None,
 ) -> Fitted:
     """Up to ``passes`` passes with early stopping: ``validate`` (higher is better) after each,
-    ``on_best`` when it improves, stop after ``patience`` passes without; the learning rate is
-    multiplied by ``decay`` after each pass that did not improve (Marian's stalled decay)."""
+    ``on_best`` when it improves, stop after ``patience`` passes without. The learning rate is
+    multiplied by ``decay`` after every pass from pass ``decay_from`` on (Marian's ``epoch``
+    strategy), or, without ``decay_from``, after each pass that did not improve (``stalled``)."""
     import click
 
     optimiser = torch.optim.Adam(model.parameters(), lr=learning_rate)
@@ -266,13 +268,14 @@ def fit(
         value = validate()
         history.append({"pass": number, "loss": round(loss, 4), "dev": round(value, 4)})
         click.echo(f"{label} pass {number}: train loss {loss:.4f}, dev {value:.4f}", err=True)
-        if value > best:
+        improved = value > best
+        if improved:
             best, best_pass = value, number
             on_best()
         elif number - best_pass >= patience:
             click.echo(f"no better dev figure for {patience} passes; stopping", err=True)
             break
-        else:
+        if (number >= decay_from) if decay_from else not improved:
             for group in optimiser.param_groups:
                 group["lr"] *= decay
     return Fitted(history, best_pass, best)
