@@ -36,11 +36,6 @@ def mr_tokens(mr: str, leave_out: frozenset[str] = frozenset()) -> tuple[str, ..
     return tuple(tokens)
 
 
-def unrealised_slots(mr: str, text: str) -> frozenset[str]:
-    """The MR's slots the slot matcher finds missed (or said with another value) in a text."""
-    return frozenset(e.slot for e in check_output(mr, text).errors if e.kind in ("missed", "wrong"))
-
-
 def mr_features(mr: str) -> frozenset[str]:
     """What the reranker checks an output for: slot=value, name/near without their value."""
     return frozenset(
@@ -51,7 +46,8 @@ def mr_features(mr: str) -> frozenset[str]:
 def realised_features(mr: str, tokens: list[str]) -> frozenset[str]:
     """The MR's features a delexicalised text expresses: those of slots the slot matcher does
     not find missed (or said with another value) in the relexicalised text."""
-    absent = unrealised_slots(mr, relexicalise(mr, tokens))
+    check = check_output(mr, relexicalise(mr, tokens))
+    absent = {e.slot for e in check.errors if e.kind in ("missed", "wrong")}
     return frozenset(
         feature for feature in mr_features(mr) if feature.split("=", 1)[0] not in absent
     )
@@ -82,18 +78,21 @@ def relexicalise(mr: str, tokens: list[str]) -> str:
 
 
 def examples(items: list[e2e.ReferenceItem], clean: bool = False) -> list[Example]:
-    """Every (MR, reference) pair of a grouped dataset. ``clean``: the source is the MR less
-    the slots the reference leaves out (Dušek et al. 2019's cleaning, done by our slot
-    matcher), so the generator never learns that a slot may be dropped."""
-    return [
-        Example(
-            item.input,
-            mr_tokens(item.input, unrealised_slots(item.input, ref) if clean else frozenset()),
-            tokenise(delexicalise(item.input, ref)),
-        )
-        for item in items
-        for ref in item.references
-    ]
+    """Every (MR, reference) pair of a grouped dataset. ``clean`` (after Dušek et al. 2019, by
+    our slot matcher): the source is the MR less the slots the reference leaves out, so the
+    generator never learns that a slot may be dropped; a reference that gives a slot another
+    value than its MR's ("French" for food[Chinese]) is left out, so it never learns to say
+    what it was not given."""
+    pairs = []
+    for item in items:
+        for ref in item.references:
+            errors = check_output(item.input, ref).errors if clean else ()
+            if any(e.kind == "wrong" for e in errors):
+                continue
+            missed = frozenset(e.slot for e in errors if e.kind == "missed")
+            target = tokenise(delexicalise(item.input, ref))
+            pairs.append(Example(item.input, mr_tokens(item.input, missed), target))
+    return pairs
 
 
 def read_dataset(path) -> list[e2e.ReferenceItem]:
