@@ -1,0 +1,99 @@
+"""Bundled baseline runs: registered when an imported test set has exactly their inputs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import Submission, System
+from app.models import TestSet as ImportedTestSet
+from app.services.bundled import register_bundled_runs
+from baselines import manifest
+from scorer.io import e2e
+from tests.support.paths import DEMO_DATA, e2e_file
+from worker.storage import LocalStorage
+
+DEMO_MRS = [
+    item.input for item in e2e.read_dataset_csv((DEMO_DATA / "references.csv").read_bytes())
+]
+
+
+def _run(file: str, inputs: list[str], system: str = "TGen (bundled baseline)"):
+    return manifest.BundledRun(
+        file=file,
+        system=system,
+        baseline="tgen",
+        track_kind="e2e",
+        language="en",
+        test_set="demo",
+        items=len(inputs),
+        inputs_sha256=manifest.inputs_digest(inputs),
+        produced_by="test",
+    )
+
+
+@pytest.fixture
+def runs_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    monkeypatch.setattr(manifest, "MANIFEST", folder / "manifest.json")
+    shutil.copy(DEMO_DATA / "baseline.txt", folder / "demo-run.txt")
+    shutil.copy(DEMO_DATA / "baseline.txt", folder / "other-run.txt")
+    manifest.write_entry(_run("demo-run.txt", DEMO_MRS))
+    manifest.write_entry(_run("other-run.txt", list(reversed(DEMO_MRS)), system="other order"))
+    return folder
+
+
+def _import_demo_track(runner):
+    runner.invoke(args=["challenge", "create", "demo", "--title", "Demo"])
+    refs = str(DEMO_DATA / "references.csv")
+    result = runner.invoke(args=["track", "import", "demo", "t", "--kind", "e2e", "--refs", refs])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_import_registers_the_matching_run_once(runner, settings, runs_dir, app):
+    result = _import_demo_track(runner)
+    assert "TGen (bundled baseline) added as a baseline" in result.output
+    assert "other order" not in result.output
+    with session_scope(settings.database_url) as session:
+        systems = session.scalars(select(System)).all()
+        assert [(s.name, s.is_baseline) for s in systems] == [("TGen (bundled baseline)", True)]
+        assert session.scalar(select(Submission)).status == "scored"
+        again = register_bundled_runs(
+            session,
+            app.extensions["nlgboard.queue"],
+            LocalStorage(settings.uploads_path),
+            session.scalar(select(ImportedTestSet)),
+            10_000_000,
+        )
+        assert again == []
+
+
+def test_a_broken_run_is_reported_and_the_import_stays(runner, settings, runs_dir):
+    (runs_dir / "demo-run.txt").write_text("only one line\n", "utf-8")
+    result = _import_demo_track(runner)
+    assert "TGen (bundled baseline) not added (" in result.output
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(ImportedTestSet)) is not None
+        assert session.scalars(select(System)).all() == []
+
+
+def test_committed_runs_match_their_manifest() -> None:
+    runs = manifest.read_manifest()
+    assert {run.baseline for run in runs} >= {"tgen", "bilstm"}
+    for run in runs:
+        lines = run.path.read_text("utf-8").splitlines()
+        assert len(lines) == run.items, run.file
+        assert all(line.strip() for line in lines), run.file
+        assert run.dev_scores and set(run.dev_scores) == set(run.dev_signatures)
+
+
+def test_committed_e2e_test_run_was_decoded_from_the_test_inputs() -> None:
+    path = e2e_file("testset_inputs.csv")
+    mrs = e2e.read_inputs_csv(path.read_bytes(), path.name)
+    matched = manifest.matching_runs("e2e", "en", mrs)
+    assert [run.baseline for run in matched] == ["tgen"] and matched[0].items == 630
