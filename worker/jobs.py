@@ -87,7 +87,7 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
         started = time.perf_counter()
         outcome = _score(submission_id, settings or Settings.from_env())
         log.info(
-            "submission %s: %s in %.2f s",
+            "submission %s: job done (%s) in %.2f s",
             submission_id,
             outcome,
             time.perf_counter() - started,
