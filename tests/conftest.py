@@ -51,3 +51,12 @@ def runner(app: Flask):
 def session(settings: Settings, app: Flask) -> Iterator:
     with session_scope(settings.database_url) as db_session:
         yield db_session
+
+
+@pytest.fixture
+def no_bundled_runs(tmp_path: Path, monkeypatch) -> None:
+    """Imports of the shared dev sets would add the committed baseline runs
+    (baselines/runs/manifest.json); tests about something else leave them out."""
+    from baselines import manifest
+
+    monkeypatch.setattr(manifest, "MANIFEST", tmp_path / "no-bundled-runs.json")

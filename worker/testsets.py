@@ -115,18 +115,19 @@ class TestSetCache:
     __test__ = False
 
     def __init__(self) -> None:
-        self._copies: dict[int, tuple[str, LoadedTestSet]] = {}
+        self._copies: dict[tuple[str, int], tuple[str, LoadedTestSet]] = {}
         self.hits = 0
         self.misses = 0
 
     def get(self, session: Session, test_set: TestSet) -> LoadedTestSet:
         digest = test_set.content_sha256
-        copy = self._copies.get(test_set.id)
+        key = (session.get_bind().url.render_as_string(), test_set.id)
+        copy = self._copies.get(key)
         if digest is not None and copy is not None and copy[0] == digest:
             self.hits += 1
             return copy[1]
         self.misses += 1
         loaded = load_test_set(session, test_set.id)
         if digest is not None:
-            self._copies[test_set.id] = (digest, loaded)
+            self._copies[key] = (digest, loaded)
         return loaded

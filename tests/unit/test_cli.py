@@ -7,7 +7,7 @@ from app.models import Item, Score, User
 from tests.support.paths import DEMO_DATA, e2e_file
 
 
-def test_challenge_track_user_and_baseline(runner, settings):
+def test_challenge_track_user_and_baseline(runner, settings, no_bundled_runs):
     assert runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"]).exit_code == 0
     duplicate = runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"])
     assert duplicate.exit_code == 1 and "already exists" in duplicate.output

@@ -43,7 +43,7 @@ def upload(client, settings, data: bytes, system: str = "charlstm") -> int:
     return response.get_json()["id"]
 
 
-def test_real_dev_sets_import_through_the_cli(runner, settings):
+def test_real_dev_sets_import_through_the_cli(runner, settings, no_bundled_runs):
     clauses = drs_file("pmb3.0.0_en_clf/gold/dev.txt")
     assert invoke(runner, "challenge", "create", "drs", "--title", "DRS").exit_code == 0
     result = invoke(
