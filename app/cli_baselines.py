@@ -9,6 +9,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
+from app.services.tracks import TRACK_KINDS
 from baselines import manifest, registry
 from scorer.errors import InputError
 from scorer.profiles import get_profile
@@ -125,7 +126,7 @@ def baselines_decode(
     else:
         click.echo(text, nl=False)
     if references_file:
-        scored = _score(baseline.profile, references_file, outputs)
+        scored = _score(TRACK_KINDS[baseline.track_kind], references_file, outputs)
         scored["references"] = references_file.name
         registry.write_json(target / registry.SCORES_FILE, scored)
     if test_set:
@@ -139,11 +140,7 @@ def _score(profile_name: str, references_file: Path, outputs: list[str]) -> dict
         items = profile.read_references(references_file.read_bytes(), references_file.name)
     except InputError as error:
         raise click.ClickException(str(error)) from None
-    inputs = [item.input for item in items]
-    references = ReferenceSet(
-        (item.references for item in items), inputs=inputs if all(inputs) else None
-    )
-    scores = profile.score(outputs, references)
+    scores = profile.score(outputs, ReferenceSet.from_items(items))
     for score in scores:
         click.echo(f"{score.metric:<12} {score.value:.4f}", err=True)
     return {

@@ -25,7 +25,7 @@ class Baseline:
     system: str
     """Its system name on a leaderboard."""
     track_kind: str
-    profile: str
+    """A track kind (app.services.tracks.TRACK_KINDS), which names the profile that scores it."""
     language: str
     train_file: str
     dev_file: str
@@ -97,7 +97,6 @@ BASELINES = {
         "tgen",
         "TGen (bundled baseline)",
         "e2e",
-        "e2e",
         "en",
         "e2e/trainset.csv",
         "e2e/devset.csv",
@@ -108,7 +107,6 @@ BASELINES = {
     "bilstm": Baseline(
         "bilstm",
         "char bi-LSTM (bundled baseline)",
-        "drs",
         "drs",
         "en",
         "drs/pmb5.0.0_en_sbn/seq2seq/train/gold.sbn",

@@ -68,8 +68,7 @@ def main(
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
-    mrs = [item.input for item in items]
-    references = ReferenceSet((item.references for item in items), inputs=mrs if all(mrs) else None)
+    references = ReferenceSet.from_items(items)
     if other is not None:
         _print_comparison(profile, outputs, other, references, as_json)
         return

@@ -20,6 +20,14 @@ class ReferenceSet:
         if self.inputs is not None and len(self.inputs) != len(self.items):
             raise ValueError(f"{len(self.inputs)} inputs for {len(self.items)} items")
 
+    @classmethod
+    def from_items(cls, items: Iterable) -> ReferenceSet:
+        """From read test items (``.input``, ``.references``); the inputs are kept only when
+        every item has one (E2E MRs yes, SR'18/DRS sentences no)."""
+        items = list(items)
+        inputs = [item.input for item in items]
+        return cls((item.references for item in items), inputs=inputs if all(inputs) else None)
+
     def __len__(self) -> int:
         return len(self.items)
 

@@ -86,12 +86,13 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
     with submission_context(submission_id):
         started = time.perf_counter()
         outcome = _score(submission_id, settings or Settings.from_env())
+        seconds = time.perf_counter() - started
         log.info(
             "submission %s: job done (%s) in %.2f s",
             submission_id,
             outcome,
-            time.perf_counter() - started,
-            extra={"outcome": outcome, "seconds": round(time.perf_counter() - started, 3)},
+            seconds,
+            extra={"outcome": outcome, "seconds": round(seconds, 3)},
         )
         return outcome
 
