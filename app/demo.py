@@ -146,7 +146,7 @@ def _drs_demo(session: Session) -> dict[Track, list[Run]]:
         "Demo: DRS-to-text",
         "Four invented DRSs in clause format, with a tense and a polarity challenge set.",
     )
-    test_set, _ = import_drs_test_set(
+    test_set, _, _ = import_drs_test_set(
         session,
         challenge,
         "gen",

@@ -5,6 +5,7 @@ Depends on ``baselines.manifest`` only (pure Python: JSON and a hash), not on th
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.models import Submission, System, TestSet
 from app.services import DomainError
 from app.services.submissions import submit_output
-from baselines.manifest import matching_runs
+from baselines.manifest import matching_runs, read_manifest
 from scorer.errors import InputError
 from worker.queues import SubmissionQueue
 from worker.storage import Storage
@@ -66,6 +67,51 @@ def register_bundled_runs(
             continue
         added.append(Registered(run.system, run.file, tuple(s.id for s in created)))
     return added
+
+
+def remove_bundled_runs(session: Session, test_set: TestSet) -> list[str]:
+    """Delete the test set's copies of bundled runs before items are added to it; return the
+    systems removed.
+
+    A run has one line per item of the inputs it was decoded from, so it cannot be scored on
+    the extended set, and it must not stop the organiser from extending it: the repository
+    keeps the file, and registration after the import adds whichever run matches the new
+    inputs. Runs an organiser added by hand are not copies and are left alone."""
+    copies = _bundled_copies(session, test_set)
+    systems = {submission.system for submission in copies}
+    for submission in copies:
+        session.delete(submission)
+    session.flush()
+    for system in systems:
+        left = session.scalar(select(Submission.id).where(Submission.system_id == system.id))
+        if left is None:
+            session.delete(system)
+    session.flush()
+    return sorted(system.name for system in systems)
+
+
+def _bundled_copies(session: Session, test_set: TestSet) -> list[Submission]:
+    """Baseline submissions whose system name and file are a bundled run's."""
+    runs = {
+        (run.system, hashlib.sha256(run.path.read_bytes()).hexdigest())
+        for run in read_manifest()
+        if run.track_kind == test_set.track.kind
+        and run.language == test_set.language
+        and run.path.exists()
+    }
+    if not runs:
+        return []
+    candidates = session.scalars(
+        select(Submission)
+        .join(System)
+        .where(
+            System.track_id == test_set.track_id,
+            System.is_baseline.is_(True),
+            System.team_id.is_(None),
+            Submission.language == test_set.language,
+        )
+    )
+    return [s for s in candidates if (s.system.name, s.file_sha256) in runs]
 
 
 def describe(registered: list[Registered]) -> str:

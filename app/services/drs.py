@@ -29,6 +29,7 @@ from app.models import (
     Track,
 )
 from app.services import DomainError
+from app.services.bundled import remove_bundled_runs
 from app.services.tracks import language_code, multilingual_track
 from scorer.io import drs
 from worker.testsets import HEADLINE_SUBSET, stamp_content
@@ -53,6 +54,8 @@ class ChallengeImport:
     """(block number, header sentence) of items whose original was not found."""
     ambiguous: int = 0
     """Items whose original sentence occurs more than once in the test set (first one used)."""
+    removed: list[str] = field(default_factory=list)
+    """Bundled baseline runs taken off the test set (decoded from the items before this set)."""
 
     def describe(self) -> str:
         lines = [f"challenge set {self.name}: {self.added} items, {self.paired} paired"]
@@ -65,6 +68,8 @@ class ChallengeImport:
                 "paired with the first"
             )
         lines += [f"unmatched block {block}: {sentence!r}" for block, sentence in self.unmatched]
+        if self.removed:
+            lines.append(removed_note(self.removed))
         return "\n".join(lines)
 
 
@@ -90,9 +95,10 @@ def import_drs_test_set(
     title: str | None = None,
     deadline: datetime | None = None,
     daily_limit: int | None = None,
-) -> tuple[TestSet, int]:
+) -> tuple[TestSet, int, list[str]]:
     """Add DRS items tagged ``subset`` to the (track, language) test set, creating the track
-    and the test set as needed; return the test set and the number of items added."""
+    and the test set as needed; return the test set, the number of items added and the
+    bundled baseline runs taken off it."""
     check_subset_name(subset)
     language = language_code(language)
     items = drs.read_test_set(inputs, inputs_name, sentences, sentences_name)
@@ -108,10 +114,11 @@ def import_drs_test_set(
         )
         session.add(test_set)
         session.flush()
+        removed = []
     else:
-        _check_no_submissions(session, test_set)
+        removed = _make_room(session, test_set)
     _append_items(session, test_set, subset, items, [None] * len(items))
-    return test_set, len(items)
+    return test_set, len(items), removed
 
 
 def import_challenge_set(
@@ -138,10 +145,10 @@ def import_challenge_set(
     test_set = track.test_set_for(language)
     if test_set is None:
         raise DomainError(f"track {track.slug!r} has no {language} test set to pair with")
-    _check_no_submissions(session, test_set)
+    removed = _make_room(session, test_set)
     items = drs.read_clause_test_set(inputs, sentences, inputs_name, sentences_name)
     originals, duplicated = _originals_by_sentence(session, test_set)
-    report = ChallengeImport(name, len(items), 0)
+    report = ChallengeImport(name, len(items), 0, removed=removed)
     links: list[int | None] = []
     for block, item in enumerate(items, start=1):
         key = drs.sentence_key(item.header_sentence or "")
@@ -197,8 +204,22 @@ def _append_items(
     session.flush()
 
 
+def removed_note(systems: list[str]) -> str:
+    return (
+        f"bundled baseline run(s) removed, decoded from the items before this import: "
+        f"{', '.join(systems)}"
+    )
+
+
+def _make_room(session: Session, test_set: TestSet) -> list[str]:
+    """Items are only added before anyone submits: a submission has one line per item. Copies
+    of bundled runs are not anyone's submission: they go (``remove_bundled_runs``)."""
+    removed = remove_bundled_runs(session, test_set)
+    _check_no_submissions(session, test_set)
+    return removed
+
+
 def _check_no_submissions(session: Session, test_set: TestSet) -> None:
-    """Items are only added before anyone submits: a submission has one line per item."""
     count = session.scalar(
         select(func.count(Submission.id))
         .join(System)

@@ -237,9 +237,9 @@ def import_test_set(
     options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
     added = ""
     if kind == "drs":
-        from app.services.drs import STANDARD, import_drs_test_set
+        from app.services.drs import STANDARD, import_drs_test_set, removed_note
 
-        test_set, count = import_drs_test_set(
+        test_set, count, removed = import_drs_test_set(
             session,
             challenge,
             slug,
@@ -252,6 +252,8 @@ def import_test_set(
             **options,
         )
         added = f"{count} {subset or STANDARD} items added; "
+        if removed:
+            added += removed_note(removed) + "; "
     elif kind in SR18_TITLES:
         test_set = import_sr18_test_set(
             session,

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.db import session_scope
 from app.models import Submission, System
 from app.models import TestSet as ImportedTestSet
 from app.services.bundled import register_bundled_runs
 from baselines import manifest
-from scorer.io import e2e
+from scorer.io import drs, e2e
 from tests.support.paths import DEMO_DATA, e2e_file
 from worker.storage import LocalStorage
 
@@ -97,3 +98,54 @@ def test_committed_e2e_test_run_was_decoded_from_the_test_inputs() -> None:
     mrs = e2e.read_inputs_csv(path.read_bytes(), path.name)
     matched = manifest.matching_runs("e2e", "en", mrs)
     assert [run.baseline for run in matched] == ["tgen"] and matched[0].items == 630
+
+
+DRS_DEMO = DEMO_DATA / "drs"
+DRS_IMPORT = ["track", "import", "drs", "gen", "--kind", "drs", "--language", "en",
+              "--inputs", str(DRS_DEMO / "test.txt"), "--refs", str(DRS_DEMO / "test.txt.raw")]  # fmt: skip
+
+
+@pytest.fixture
+def drs_track_with_bundled_run(runner, runs_dir) -> None:
+    """Demo DRS track drs/gen (4 items) with a bundled run decoded from exactly its inputs."""
+    items = drs.read_test_set(
+        (DRS_DEMO / "test.txt").read_bytes(), "test.txt",
+        (DRS_DEMO / "test.txt.raw").read_bytes(), "test.txt.raw",
+    )  # fmt: skip
+    lines = (DRS_DEMO / "baseline_output.txt").read_text("utf-8").splitlines()[: len(items)]
+    (runs_dir / "drs-run.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    run = _run("drs-run.txt", [item.drs for item in items], system="bi-LSTM (bundled baseline)")
+    manifest.write_entry(replace(run, baseline="bilstm", track_kind="drs"))
+    runner.invoke(args=["challenge", "create", "drs", "--title", "DRS"])
+    result = runner.invoke(args=DRS_IMPORT)
+    assert "bi-LSTM (bundled baseline) added as a baseline" in result.output
+
+
+def test_extending_a_drs_test_set_takes_its_bundled_run_off(
+    runner, settings, drs_track_with_bundled_run
+):
+    """A bundled run fits the items it was decoded from; appending a subset must not be refused
+    because of it (only teams' submissions stop an append), and the run is not kept."""
+    result = runner.invoke(args=DRS_IMPORT + ["--subset", "long"])
+    assert result.exit_code == 0, result.output
+    assert "bundled baseline run(s) removed, decoded from the items before this import: " \
+        "bi-LSTM (bundled baseline)" in result.output  # fmt: skip
+    with session_scope(settings.database_url) as session:
+        assert session.scalars(select(System)).all() == []
+        assert session.scalar(select(func.count(Submission.id))) == 0
+        assert session.scalar(select(ImportedTestSet)).items[-1].subsets[0].name == "long"
+
+
+def test_an_append_refused_for_a_team_keeps_the_bundled_run(
+    runner, settings, client, runs_dir, drs_track_with_bundled_run
+):
+    """The removal belongs to the append: when a team's submission refuses it, it is undone."""
+    from tests.unit.test_drs_tracks import upload
+
+    upload(client, settings, (runs_dir / "drs-run.txt").read_bytes())
+    result = runner.invoke(args=DRS_IMPORT + ["--subset", "long"])
+    assert "already has 1 submission(s); items cannot be added" in result.output
+    with session_scope(settings.database_url) as session:
+        names = sorted(s.name for s in session.scalars(select(System)))
+        assert names == ["bi-LSTM (bundled baseline)", "charlstm"]
+        assert session.scalar(select(func.count(Submission.id))) == 2
