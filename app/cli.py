@@ -39,7 +39,7 @@ from app.services.tracks import (
 )
 from scorer.errors import InputError
 from scorer.similarity import similarity_matrix
-from worker.jobs import score_submission
+from worker.jobs import describe_submission, score_submission
 from worker.logs import FORMAT_ENV, configure_logging
 from worker.queues import EmbeddedQueue
 from worker.runner import run_worker
@@ -388,7 +388,10 @@ def _score_now(queue, settings, submission_ids: list[int]) -> list[str]:
     """On the embedded default nobody else will score them: do it here; else say queued."""
     if not isinstance(queue, EmbeddedQueue):
         return ["queued"] * len(submission_ids)
-    return [score_submission(submission_id, settings) for submission_id in submission_ids]
+    outcomes = [score_submission(submission_id, settings) for submission_id in submission_ids]
+    for submission_id in submission_ids:
+        describe_submission(submission_id, settings)
+    return outcomes
 
 
 @click.command("status")
@@ -420,6 +423,10 @@ def status_command(as_json: bool) -> None:
 def _print_queue(state) -> None:
     depth = "n/a (embedded)" if state.queue_depth is None else state.queue_depth
     click.echo(f"queue     {state.queue}: {depth} waiting, {state.running_jobs or 0} running")
+    if state.describing_depth is not None:
+        click.echo(
+            f"describing {state.describing_depth} waiting (textual statistics, after scoring)"
+        )
     if state.queue == "redis":
         click.echo(f"workers   {len(state.workers)} alive")
         for worker in state.workers:
@@ -427,7 +434,7 @@ def _print_queue(state) -> None:
             click.echo(f"  {worker.name} on {worker.host}: {worker.state}{job}, "
                        f"heartbeat {worker.last_heartbeat}")  # fmt: skip
     counts = ", ".join(f"{n} {s}" for s, n in sorted(state.submissions.items())) or "none"
-    click.echo(f"submissions {counts}")
+    click.echo(f"submissions {counts}; {state.awaiting_description} scored awaiting statistics")
     if state.oldest_queued_id is None:
         click.echo("oldest queued: none")
     else:

@@ -1,13 +1,15 @@
 """End-to-end scoring throughput: 21 E2E-test-sized submissions through the API, scored by 1 and
-then 2 RQ workers. Prints seconds from the first upload to the last score and submissions/minute.
+then 2 RQ workers. Prints seconds from the first upload to the last score and submissions/minute,
+and to the last submission's textual statistics (the describing jobs, which workers take only
+when no scoring job waits).
 
 The stack is real and on loopback: PostgreSQL (throwaway cluster), redis-server, gunicorn
 (``app.wsgi:app``, 2 processes x 4 threads) and ``nlgboard worker`` processes. The test set is
 E2E-test-sized and made of real E2E text: 630 MRs of the E2E training set with 4,693
 references, as many as the E2E test set has (its references are held back). Each of the 21 systems outputs one held-out reference per MR, lightly varied per system
 so that every file differs, as 21 teams' outputs would. Every submission is scored with the
-full E2E profile (BLEU, NIST, METEOR, ROUGE-L, CIDEr, SER, per-item statistics, textual
-statistics, per-item annotations), exactly as the board scores uploads.
+full E2E profile (BLEU, NIST, METEOR, ROUGE-L, CIDEr, SER, per-item statistics, per-item
+annotations), then described (textual statistics and D-levels), exactly as the board does.
 
 Before each timed run one warm-up submission is scored, so the reference set's one-off textual
 statistics (D-level parsing, run once per test set after its first submission) are done and the
@@ -136,6 +138,27 @@ def wait_scored(base: str, token: str, ids: list[int], timeout: float) -> dict[i
     return finished
 
 
+def wait_outputs_described(database_url: str, ids: list[int], timeout: float) -> float:
+    """Poll until every submission has its textual statistics; return when the last had."""
+    from sqlalchemy import func, select
+
+    from app.db import session_scope
+    from app.models import Submission
+
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with session_scope(database_url) as session:
+            waiting = session.scalar(
+                select(func.count()).where(
+                    Submission.id.in_(ids), Submission.described_at.is_(None)
+                )
+            )
+        if not waiting:
+            return time.perf_counter()
+        time.sleep(0.2)
+    raise TimeoutError(f"submissions not described in {timeout} s")
+
+
 def wait_described(env: dict[str, str], timeout: float = 900) -> None:
     code = (
         "from sqlalchemy import select\n"
@@ -175,13 +198,17 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
-def timed_run(base, token, env, held_out, workers: int, submissions: int, logs: Path) -> float:
+def timed_run(
+    base, token, env, held_out, workers: int, submissions: int, logs: Path
+) -> tuple[float, float]:
+    """Seconds from the first upload to the last score, and to the last description."""
     processes = start_workers(env, workers, logs)
     try:
         warm = [upload(base, token, f"warm-up-{workers}-{k}", outputs(held_out, 100 + k))
                 for k in range(workers)]  # fmt: skip
         wait_scored(base, token, warm, timeout=900)
         wait_described(env)
+        wait_outputs_described(env["DATABASE_URL"], warm, timeout=900)
         payloads = [outputs(held_out, k) for k in range(submissions)]
         ids: list[int] = []
         lock = threading.Lock()
@@ -198,7 +225,8 @@ def timed_run(base, token, env, held_out, workers: int, submissions: int, logs: 
         for thread in threads:
             thread.join()
         finished = wait_scored(base, token, ids, timeout=3600)
-        return max(finished.values()) - start
+        described = wait_outputs_described(env["DATABASE_URL"], ids, timeout=3600)
+        return max(finished.values()) - start, described - start
     finally:
         stop(processes)
 
@@ -237,10 +265,12 @@ def main() -> None:
         wait_for_port(port, timeout=60)
         base = f"http://127.0.0.1:{port}"
         for workers in (int(n) for n in args.workers.split(",")):
-            seconds = timed_run(base, token, env, held_out, workers, args.submissions, logs)
+            seconds, described = timed_run(
+                base, token, env, held_out, workers, args.submissions, logs
+            )
             print(f"{workers} worker(s): {args.submissions} submissions scored in {seconds:.1f} s "
                   f"(first upload to last score), {60 * args.submissions / seconds:.1f} "
-                  f"submissions/minute")  # fmt: skip
+                  f"submissions/minute; textual statistics of all in {described:.1f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""The scoring job: the same function runs in an RQ work-horse and in the embedded thread.
+"""The scoring job, and the describing job that follows it: the same functions run in an RQ
+worker and in the embedded thread.
+
+Scoring computes the metrics and stores them; the textual statistics and D-levels (E2E Tables
+9-10, several times the metrics' CPU time) are a second job on a lower-priority queue, so every
+waiting submission gets its scores before any is described.
 
 Exactly-once scoring does not rely on the queue. A job first *claims* its submission with one
 conditional UPDATE (queued, or running with a stale heartbeat); a job that loses the claim does
@@ -67,12 +72,26 @@ class Result:
     """By subset: ``""`` the headline, then named subsets (DRS challenge sets, PMB 5 sets)."""
     language: str
     annotations: list[list[str]] | None
-    described: dict[str, float]
-    """Descriptive statistics of the outputs (E2E Tables 9-10), stored under DESCRIBED."""
     statistics: bytes = b""
     """Per-item metric statistics (``pack_statistics``), for significance and intervals."""
-    undescribed: tuple[int, Profile, ReferenceSet] | None = None
-    """The test set, when its references' statistics are missing or out of date."""
+    describable: bool = False
+    """The profile has textual statistics: a describing job follows."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A submission's outputs and its test set, read for a job."""
+
+    profile: Profile
+    outputs: list[str]
+    item_ids: list[int]
+    references: ReferenceSet
+    subsets: dict
+    language: str
+    test_set_id: int
+    described_signature: str | None
+    file_sha256: str
+    finished_at: object
 
 
 @dataclass(frozen=True)
@@ -115,9 +134,48 @@ def _score(submission_id: int, settings: Settings) -> str:
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
         outcome = _finish_scored(settings, claim, result)
-    if outcome == "scored" and result.undescribed is not None:
-        describe_test_set(settings, *result.undescribed)  # after the team has its scores
+    if outcome == "scored" and result.describable and settings.redis_url:
+        from worker.queues import RedisQueue
+
+        RedisQueue(settings.redis_url).enqueue_description(submission_id)
     return outcome
+
+
+def describe_submission(submission_id: int, settings: Settings | None = None) -> str:
+    """Store a scored submission's textual statistics (and, once per test set and signature,
+    its references'); return ``described`` or ``skipped``.
+
+    Skipped when the submission is no longer the scored one it was queued for (withdrawn from
+    scoring, rescored meanwhile: its own describing job follows). A failure is logged and the
+    submission marked described: the scores stand, and a rescore tries again."""
+    settings = settings or Settings.from_env()
+    with submission_context(submission_id):
+        started = time.perf_counter()
+        if not _awaits_description(settings, submission_id):
+            return "skipped"
+        try:
+            loaded = _load(settings, submission_id)
+            describe = loaded.profile.describe
+            described = (describe(loaded.outputs, loaded.references) if describe else None) or {}
+        except Exception:
+            log.exception("submission %s: describing the outputs failed", submission_id)
+            loaded, described = None, {}
+        outcome = _finish_described(settings, submission_id, loaded, described)
+        if (
+            outcome == "described"
+            and loaded
+            and loaded.described_signature != described_signature()
+        ):
+            describe_test_set(settings, loaded.test_set_id, loaded.profile, loaded.references)
+        seconds = time.perf_counter() - started
+        log.info(
+            "submission %s: describing done (%s) in %.2f s",
+            submission_id,
+            outcome,
+            seconds,
+            extra={"outcome": outcome, "seconds": round(seconds, 3)},
+        )
+        return outcome
 
 
 def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
@@ -184,8 +242,27 @@ class Heartbeat:
 
 
 def _compute(settings: Settings, submission_id: int) -> Result:
+    loaded = _load(settings, submission_id)
+    profile, outputs, references = loaded.profile, loaded.outputs, loaded.references
+    statistics = profile.statistics(outputs, references)
+    return Result(
+        outputs,
+        loaded.item_ids,
+        profile.subset_scores(statistics, loaded.subsets),
+        loaded.language,
+        profile.annotate(outputs, references) if profile.annotate else None,
+        statistics=pack_statistics(statistics),
+        describable=profile.describe is not None and references.inputs is not None,
+    )
+
+
+def _load(settings: Settings, submission_id: int) -> Loaded:
+    """The submission's outputs (read and checked from the stored file) and its test set (from
+    this process's cache while unchanged)."""
     with session_scope(settings.database_url) as session:
         submission = session.get(Submission, submission_id)
+        if submission is None:
+            raise InputError(f"submission {submission_id} no longer exists")
         track = session.scalars(
             select(Track)
             .join(System, System.track_id == Track.id)
@@ -194,29 +271,24 @@ def _compute(settings: Settings, submission_id: int) -> Result:
         test_set = track.test_set_for(submission.language)
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
-        loaded = TEST_SETS.get(session, test_set)
-        item_ids, references, subsets = loaded.item_ids, loaded.references, loaded.subsets
+        cached = TEST_SETS.get(session, test_set)
         profile = get_profile(track.profile)
-        filename = submission.filename
-        digest = submission.file_sha256
-        language = submission.language
-        test_set_id, reference_signature = test_set.id, test_set.described_signature
+        filename, digest = submission.filename, submission.file_sha256
+        language, finished_at = submission.language, submission.finished_at
+        test_set_id, signature = test_set.id, test_set.described_signature
     data = storage_for(settings).get(digest)
-    outputs = profile.read_outputs(data, references.inputs, filename)
-    statistics = profile.statistics(outputs, references)
-    scores = profile.subset_scores(statistics, subsets)
-    annotations = profile.annotate(outputs, references) if profile.annotate else None
-    described = profile.describe(outputs, references) if profile.describe else None
-    stale = bool(described) and reference_signature != described_signature()
-    return Result(
+    outputs = profile.read_outputs(data, cached.references.inputs, filename)
+    return Loaded(
+        profile,
         outputs,
-        item_ids,
-        scores,
+        cached.item_ids,
+        cached.references,
+        cached.subsets,
         language,
-        annotations,
-        described or {},
-        statistics=pack_statistics(statistics),
-        undescribed=(test_set_id, profile, references) if stale else None,
+        test_set_id,
+        signature,
+        digest,
+        finished_at,
     )
 
 
@@ -225,8 +297,8 @@ def describe_test_set(
 ) -> None:
     """Store the references' rows of the textual statistics, once per test set and signature.
 
-    Done by the first job that scores against the test set, after its scores are written, not
-    by the page that shows them; a failure here is logged and changes no submission."""
+    Done by the first describing job of the test set, not by the page that shows them; a
+    failure here is logged and changes no submission."""
     try:
         rows = describe_references(profile, references)
         with session_scope(settings.database_url) as session:
@@ -267,19 +339,12 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
             for subset, scores in result.scores.items()
             for score in scores
         )
-        if result.described:
-            signature = described_signature()
-            session.add_all(
-                Score(
-                    submission_id=claim.submission_id,
-                    metric=name,
-                    subset=DESCRIBED,
-                    language=result.language,
-                    value=value,
-                    signature=signature,
-                )
-                for name, value in result.described.items()
-            )
+        session.execute(
+            update(Submission)
+            .where(Submission.id == claim.submission_id)
+            .values(described_at=None if result.describable else utcnow())
+            .execution_options(synchronize_session=False)
+        )
         session.execute(
             insert(Output),
             [
@@ -294,6 +359,61 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
         )
     log.info("submission %s: scored", claim.submission_id)
     return "scored"
+
+
+def _awaits_description(settings: Settings, submission_id: int) -> bool:
+    with session_scope(settings.database_url) as session:
+        found = session.scalar(
+            select(Submission.id).where(
+                Submission.id == submission_id,
+                Submission.status == SubmissionStatus.SCORED,
+                Submission.described_at.is_(None),
+            )
+        )
+    return found is not None
+
+
+def _finish_described(
+    settings: Settings, submission_id: int, loaded: Loaded | None, described: dict[str, float]
+) -> str:
+    """Replace the submission's DESCRIBED rows, only while it is still the scored submission
+    that was read (same file, same scoring)."""
+    with session_scope(settings.database_url) as session:
+        conditions = [
+            Submission.id == submission_id,
+            Submission.status == SubmissionStatus.SCORED,
+            Submission.described_at.is_(None),
+        ]
+        if loaded is not None:
+            conditions += [
+                Submission.file_sha256 == loaded.file_sha256,
+                Submission.finished_at == loaded.finished_at,
+            ]
+        marked = session.execute(
+            update(Submission)
+            .where(*conditions)
+            .values(described_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+        if marked.rowcount != 1:
+            session.rollback()
+            return "skipped"
+        session.execute(
+            delete(Score).where(Score.submission_id == submission_id, Score.subset == DESCRIBED)
+        )
+        signature = described_signature()
+        session.add_all(
+            Score(
+                submission_id=submission_id,
+                metric=name,
+                subset=DESCRIBED,
+                language=loaded.language,
+                value=value,
+                signature=signature,
+            )
+            for name, value in described.items()
+        )
+    return "described"
 
 
 def _finish_failed(settings, claim: Claim, message: str) -> str:

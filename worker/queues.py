@@ -6,6 +6,7 @@ recovery pass do not care which one runs.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import threading
@@ -18,8 +19,12 @@ log = logging.getLogger(__name__)
 
 QUEUE_NAME = "scoring"
 """The RQ queue every web process enqueues on and every worker listens to."""
+DESCRIBE_QUEUE_NAME = "describing"
+"""Textual statistics after the scores: workers take from it only when ``scoring`` is empty."""
+QUEUE_NAMES = (QUEUE_NAME, DESCRIBE_QUEUE_NAME)
 
 JOB_FUNCTION = "worker.jobs.score_submission"
+DESCRIBE_FUNCTION = "worker.jobs.describe_submission"
 JOB_TIMEOUT_SECONDS = 30 * 60
 PENDING_STATUSES = {"queued", "started", "deferred", "scheduled"}
 
@@ -28,8 +33,14 @@ def job_id(submission_id: int) -> str:
     return f"submission-{submission_id}"
 
 
+def describe_job_id(submission_id: int) -> str:
+    return f"describe-{submission_id}"
+
+
 class SubmissionQueue(Protocol):
     def enqueue(self, submission_id: int) -> None: ...
+
+    def enqueue_description(self, submission_id: int) -> None: ...
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool: ...
 
@@ -45,6 +56,7 @@ class RedisQueue:
 
         self.connection = Redis.from_url(redis_url)
         self.rq_queue = Queue(QUEUE_NAME, connection=self.connection)
+        self.describe_queue = Queue(DESCRIBE_QUEUE_NAME, connection=self.connection)
 
     def enqueue(self, submission_id: int) -> None:
         if self.is_pending(submission_id):
@@ -56,6 +68,22 @@ class RedisQueue:
             job_id=job_id(submission_id),
             timeout=JOB_TIMEOUT_SECONDS,
             result_ttl=24 * 3600,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+    def enqueue_description(self, submission_id: int) -> None:
+        """Queue the describing job (once: one already waiting or running is left alone)."""
+        job = self._fetch(submission_id, describe_job_id)
+        if job is not None:
+            if job.get_status(refresh=True) in PENDING_STATUSES:
+                return
+            job.delete(remove_from_queue=True)
+        self.describe_queue.enqueue_call(
+            DESCRIBE_FUNCTION,
+            args=(submission_id,),
+            job_id=describe_job_id(submission_id),
+            timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=3600,
             failure_ttl=7 * 24 * 3600,
         )
 
@@ -81,36 +109,39 @@ class RedisQueue:
         if job is not None:
             job.delete(remove_from_queue=True)
 
-    def _fetch(self, submission_id: int):
+    def _fetch(self, submission_id: int, name=job_id):
         from rq.exceptions import NoSuchJobError
         from rq.job import Job
 
         try:
-            return Job.fetch(job_id(submission_id), connection=self.connection)
+            return Job.fetch(name(submission_id), connection=self.connection)
         except NoSuchJobError:
             return None
 
 
 class EmbeddedQueue:
-    """A FIFO served by one daemon thread in the web process, running the same job function."""
+    """Jobs served by one daemon thread in the web process, running the same job functions:
+    scoring first, in arrival order, then describing."""
+
+    SCORE, DESCRIBE = 0, 1
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self._queue: queue.Queue[int] = queue.Queue()
-        self._pending: set[int] = set()
+        self._queue: queue.PriorityQueue[tuple[int, int, int]] = queue.PriorityQueue()
+        self._pending: set[tuple[int, int]] = set()
+        self._arrivals = itertools.count()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
     def enqueue(self, submission_id: int) -> None:
-        with self._lock:
-            if submission_id in self._pending:
-                return
-            self._pending.add(submission_id)
-        self._queue.put(submission_id)
+        self._put(self.SCORE, submission_id)
+
+    def enqueue_description(self, submission_id: int) -> None:
+        self._put(self.DESCRIBE, submission_id)
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
         with self._lock:
-            return submission_id in self._pending
+            return (self.SCORE, submission_id) in self._pending
 
     def discard(self, submission_id: int) -> None:
         """Nothing to drop: a job of this process cannot outlive the thread that runs it."""
@@ -124,18 +155,28 @@ class EmbeddedQueue:
         """Wait until everything enqueued so far has been processed (tests, CLI)."""
         self._queue.join()
 
+    def _put(self, kind: int, submission_id: int) -> None:
+        with self._lock:
+            if (kind, submission_id) in self._pending:
+                return
+            self._pending.add((kind, submission_id))
+        self._queue.put((kind, next(self._arrivals), submission_id))
+
     def _serve(self) -> None:
-        from worker.jobs import score_submission
+        from worker.jobs import describe_submission, score_submission
 
         while True:
-            submission_id = self._queue.get()
+            kind, _, submission_id = self._queue.get()
+            with self._lock:
+                self._pending.discard((kind, submission_id))
             try:
-                score_submission(submission_id, self.settings)
+                if kind == self.DESCRIBE:
+                    describe_submission(submission_id, self.settings)
+                elif score_submission(submission_id, self.settings) == "scored":
+                    self.enqueue_description(submission_id)
             except Exception:
                 log.exception("embedded worker: submission %s crashed", submission_id)
             finally:
-                with self._lock:
-                    self._pending.discard(submission_id)
                 self._queue.task_done()
 
 

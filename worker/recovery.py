@@ -3,7 +3,9 @@
 A submission ``queued`` but unknown to the queue (Redis flushed or lost, web process died between
 commit and enqueue), or whose job a worker took and died with before claiming it, is enqueued
 again; one ``running`` with a stale heartbeat (its worker was
-killed) has its dead job dropped and is enqueued again. The claim in ``worker.jobs`` makes a
+killed) has its dead job dropped and is enqueued again. A ``scored`` one still waiting for its
+textual statistics after the grace period gets its describing job again (a no-op while that job
+is waiting or running). The claim in ``worker.jobs`` makes a
 duplicate harmless, so several workers may run this pass at once.
 """
 
@@ -41,6 +43,13 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
                 Submission.heartbeat_at < stale_before,
             )
         ).all()
+        undescribed = session.scalars(
+            select(Submission.id).where(
+                Submission.status == SubmissionStatus.SCORED,
+                Submission.described_at.is_(None),
+                Submission.finished_at <= queued_before,
+            )
+        ).all()
     recovered = []
     for submission_id in queued:
         if not submission_queue.is_pending(submission_id, settings.queued_grace_seconds):
@@ -51,6 +60,8 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
         submission_queue.discard(submission_id)
         submission_queue.enqueue(submission_id)
         recovered.append(submission_id)
+    for submission_id in undescribed:
+        submission_queue.enqueue_description(submission_id)
     if recovered:
         log.warning("recovery: re-enqueued submissions %s", recovered)
     return recovered

@@ -15,7 +15,7 @@ import time
 import redis
 
 from worker.logs import configure_logging
-from worker.queues import QUEUE_NAME, RedisQueue
+from worker.queues import QUEUE_NAMES, RedisQueue
 from worker.recovery import start_recovery_loop
 from worker.settings import Settings
 
@@ -47,7 +47,7 @@ def warm_up_scorers() -> None:
 
 
 def run_worker(settings: Settings, burst: bool = False) -> None:
-    """Serve the scoring queue until stopped (or until it is empty with ``burst``)."""
+    """Serve the scoring queue, then the describing queue, until stopped (or until it is empty with ``burst``)."""
     from rq import SimpleWorker
 
     if not settings.redis_url:
@@ -62,7 +62,9 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
     try:
         while True:
             try:
-                SimpleWorker([QUEUE_NAME], connection=submission_queue.connection).work(burst=burst)
+                SimpleWorker(list(QUEUE_NAMES), connection=submission_queue.connection).work(
+                    burst=burst
+                )
                 return
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
                 # Redis restarted or unreachable: RQ retries only while waiting for a job, so

@@ -88,6 +88,9 @@ class Submission(Base):
     first one's row instead of making a second (unique, so two racing requests cannot both)."""
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """Withdrawn by its team: gone from public views, kept for the organisers."""
+    described_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When its textual statistics were stored (or found to need none): a second job, behind
+    every waiting scoring job, computes them after the scores (``worker.jobs``)."""
 
     system: Mapped[System] = relationship(back_populates="submissions")
     user: Mapped[User | None] = relationship()

@@ -83,11 +83,15 @@ class QueueStatus:
     queue_depth: int | None
     """Jobs waiting in Redis (None on the embedded default: it has no shared queue)."""
     running_jobs: int | None
+    describing_depth: int | None = None
+    """Describing jobs waiting in Redis (textual statistics, after every scoring job)."""
     workers: list[Worker] = field(default_factory=list)
     submissions: dict[str, int] = field(default_factory=dict)
     oldest_queued_id: int | None = None
     oldest_queued_at: datetime | None = None
     oldest_queued_seconds: float | None = None
+    awaiting_description: int = 0
+    """Scored submissions whose textual statistics are still to come."""
 
     def as_dict(self) -> dict:
         result = asdict(self)
@@ -103,7 +107,11 @@ def queue_status(settings: Settings, queue: SubmissionQueue) -> QueueStatus:
         from rq import Worker as RQWorker
 
         status = QueueStatus(
-            "redis", queue.rq_queue.count, queue.rq_queue.started_job_registry.count
+            "redis",
+            queue.rq_queue.count,
+            queue.rq_queue.started_job_registry.count
+            + queue.describe_queue.started_job_registry.count,
+            queue.describe_queue.count,
         )
         for worker in RQWorker.all(queue=queue.rq_queue):
             job = worker.get_current_job_id()
@@ -129,6 +137,11 @@ def queue_status(settings: Settings, queue: SubmissionQueue) -> QueueStatus:
             .order_by(Submission.created_at, Submission.id)
             .limit(1)
         ).first()
+        status.awaiting_description = session.scalar(
+            select(func.count()).where(
+                Submission.status == SubmissionStatus.SCORED, Submission.described_at.is_(None)
+            )
+        )
     if oldest:
         status.oldest_queued_id, status.oldest_queued_at = oldest
         status.oldest_queued_seconds = round((utcnow() - oldest[1]).total_seconds(), 1)

@@ -16,7 +16,7 @@ import requests
 from sqlalchemy import func, select
 
 from app.db import session_scope
-from app.models import Output, Score, Submission, SubmissionStatus, utcnow
+from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
 from app.services.tracks import create_challenge, import_e2e_track
 from scorer.profiles import get_profile
 from tests.integration.conftest import Stack, wait_until
@@ -108,6 +108,24 @@ def test_upload_to_leaderboard(make_stack, queue, database):
     assert "tok:13a" in row["signatures"]["BLEU"]
     page = requests.get(f"{stack.base_url}/challenges/e2e/tracks/dev", timeout=10).text
     assert "loo" in page and "Uni NLG" in page
+    described = wait_until(
+        lambda: described_rows(stack, submission_id), 120, "the describing job", stack
+    )
+    assert {"MSTTR-50", "LS2"} <= set(described)
+
+
+def described_rows(stack: Stack, submission_id: int) -> dict[str, float]:
+    """The textual statistics, once the describing job (after the scores) has stored them."""
+    with session_scope(stack.settings.database_url) as session:
+        if session.get(Submission, submission_id).described_at is None:
+            return {}
+        return dict(
+            session.execute(
+                select(Score.metric, Score.value).where(
+                    Score.submission_id == submission_id, Score.subset == DESCRIBED
+                )
+            ).all()
+        )
 
 
 @pytest.mark.integration
@@ -216,6 +234,10 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
     assert poll(stack, token, submission_id, timeout=300)["status"] == "scored"
     live = wait_until(lambda: (s := status())["workers"] and s, 30, "the worker to register")
     assert live["queue_depth"] == 0 and live["oldest_queued_id"] is None
+    described = wait_until(
+        lambda: (s := status())["awaiting_description"] == 0 and s, 120, "statistics", stack
+    )
+    assert described["describing_depth"] == 0
     assert len(live["workers"]) == 1 and live["workers"][0]["last_heartbeat"]
     ready = requests.get(f"{stack.base_url}/readyz", timeout=10).json()
     assert ready["checks"]["queue"] == {"ok": True, "detail": "Redis answering"}

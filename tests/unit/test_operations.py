@@ -25,21 +25,21 @@ def test_health_and_readiness(client) -> None:
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert ready.json["status"] == "ready"
-    assert ready.json["checks"]["database"] == {"ok": True, "detail": "schema 0008"}
+    assert ready.json["checks"]["database"] == {"ok": True, "detail": "schema 0009"}
     assert ready.json["checks"]["queue"]["detail"] == "embedded (no Redis)"
 
 
 def test_not_ready_when_the_schema_is_behind(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
-    upgrade(settings.database_url, "0007")
+    upgrade(settings.database_url, "0008")
     from app import create_app
 
     answer = create_app(settings, {"TESTING": True}).test_client().get("/readyz")
     assert answer.status_code == 503
     assert answer.json["checks"]["database"] == {
         "ok": False,
-        "detail": "schema at 0007, code needs 0008: run db upgrade",
+        "detail": "schema at 0008, code needs 0009: run db upgrade",
     }
     assert str(tmp_path) not in answer.get_data(as_text=True)
 
@@ -102,7 +102,11 @@ def test_scoring_logs_carry_the_submission_id(app, client, settings, caplog) -> 
     lines = [json.loads(JsonFormatter().format(record)) for record in caplog.records]
     mine = [line for line in lines if line.get("submission_id") == submission_id]
     assert mine[0]["message"].startswith(f"submission {submission_id}: queued (marlin, main/en")
-    assert mine[-1]["outcome"] == "scored" and mine[-1]["seconds"] > 0
+    scored, described = [line for line in mine if "outcome" in line]
+    assert scored["message"].startswith(f"submission {submission_id}: job done (scored)")
+    assert scored["seconds"] > 0
+    assert described["message"].startswith(f"submission {submission_id}: describing done")
+    assert described["outcome"] == "described"
 
 
 def test_workers_reuse_an_unchanged_test_set(app, client, settings) -> None:
@@ -114,7 +118,7 @@ def test_workers_reuse_an_unchanged_test_set(app, client, settings) -> None:
     misses, hits = cache.misses, cache.hits
     upload(client, token, "quokka", b"a restaurant\n" * 10)
     run_queue(app)
-    assert (cache.misses, cache.hits) == (misses, hits + 1)
+    assert (cache.misses, cache.hits) == (misses, hits + 2)  # its scoring and describing jobs
     with session_scope(settings.database_url) as session:
         test_set = session.scalar(select(StoredTestSet))
         test_set.items[0].references[0].text = "A changed reference."

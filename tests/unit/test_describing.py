@@ -1,0 +1,91 @@
+"""Textual statistics come from a second job, after every waiting submission has its scores."""
+
+import dataclasses
+import logging
+
+from sqlalchemy import func, select
+
+from app.db import session_scope
+from app.models import DESCRIBED, Score, Submission, SubmissionStatus
+from tests.support.board import upload
+from tests.unit.factories import demo_track, participant, run_queue
+from tests.unit.test_claims import queued_submission
+from worker import jobs
+from worker.queues import EmbeddedQueue
+from worker.recovery import recover
+
+
+def described_rows(settings, submission_id: int) -> int:
+    with session_scope(settings.database_url) as session:
+        return session.scalar(
+            select(func.count(Score.id)).where(
+                Score.submission_id == submission_id, Score.subset == DESCRIBED
+            )
+        )
+
+
+def test_every_queued_submission_is_scored_before_any_is_described(app, client, settings, caplog):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    first = upload(client, token, "marlin").json["id"]
+    second = upload(client, token, "quokka").json["id"]
+    with caplog.at_level(logging.INFO, logger="worker.jobs"):
+        run_queue(app)
+    done = [r.getMessage() for r in caplog.records if "done (" in r.getMessage()]
+    assert [m.split(" in ")[0] for m in done] == [
+        f"submission {first}: job done (scored)",
+        f"submission {second}: job done (scored)",
+        f"submission {first}: describing done (described)",
+        f"submission {second}: describing done (described)",
+    ]
+    assert described_rows(settings, first) > 0 and described_rows(settings, second) > 0
+
+
+def test_a_submission_is_described_once(client, settings):
+    submission_id = queued_submission(client, settings)
+    assert jobs.score_submission(submission_id, settings) == "scored"
+    assert described_rows(settings, submission_id) == 0  # the scores do not wait for them
+    assert jobs.describe_submission(submission_id, settings) == "described"
+    rows = described_rows(settings, submission_id)
+    assert rows > 0
+    assert jobs.describe_submission(submission_id, settings) == "skipped"
+    assert described_rows(settings, submission_id) == rows
+
+
+def test_a_description_read_before_a_rescore_is_not_written(client, settings):
+    submission_id = queued_submission(client, settings)
+    jobs.score_submission(submission_id, settings)
+    stale = jobs._load(settings, submission_id)
+    with session_scope(settings.database_url) as session:
+        session.get(Submission, submission_id).status = SubmissionStatus.QUEUED
+    assert jobs.score_submission(submission_id, settings) == "scored"
+    described = {"MSTTR-50": 0.5}
+    assert jobs._finish_described(settings, submission_id, stale, described) == "skipped"
+    assert described_rows(settings, submission_id) == 0
+    assert jobs.describe_submission(submission_id, settings) == "described"
+
+
+def test_recovery_describes_a_scored_submission_whose_job_was_lost(client, settings):
+    submission_id = queued_submission(client, settings)
+    jobs.score_submission(submission_id, settings)  # its describing job was never queued
+    queue = EmbeddedQueue(settings)
+    recover(settings, queue)
+    assert described_rows(settings, submission_id) == 0  # within the grace period
+    recover(dataclasses.replace(settings, queued_grace_seconds=0), queue)
+    queue.start()
+    queue.join()
+    assert described_rows(settings, submission_id) > 0
+    with session_scope(settings.database_url) as session:
+        assert session.get(Submission, submission_id).described_at is not None
+
+
+def test_the_track_page_says_which_statistics_are_still_coming(client, settings):
+    demo_track(settings)
+    first = upload(client, participant(settings, "a@x.org", team="A"), "marlin").json["id"]
+    second = upload(client, participant(settings, "b@x.org", team="B"), "quokka").json["id"]
+    jobs.score_submission(first, settings)
+    jobs.score_submission(second, settings)
+    jobs.describe_submission(first, settings)
+    page = client.get("/challenges/demo/tracks/main").get_data(as_text=True)
+    assert "Textual statistics" in page
+    assert "Still being computed for 1 system(s)" in page
