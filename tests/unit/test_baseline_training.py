@@ -48,10 +48,9 @@ def test_tgen_learns_twenty_examples_by_heart(tmp_path) -> None:
         reranker_learning_rate=0.01,
     )
     report = tgen.train(items, items, tmp_path, settings)
-    # Greedy decoding alone plateaus near 0.94 (Luong attention, lr 0.01); beam + reranker
-    # must then give the references themselves.
-    assert report["dev_bleu_greedy"] > 0.8
-    outputs = tgen.decode(tmp_path, [item.input for item in items], beam=4)
+    assert report["validation"] == "dev BLEU, beam + reranker"
+    assert report["dev_bleu_validation"] > 0.9
+    outputs = tgen.decode(tmp_path, [item.input for item in items])
     right = sum(out == item.references[0] for out, item in zip(outputs, items, strict=True))
     assert right >= 18, list(zip(outputs, [i.references[0] for i in items]))
 
