@@ -244,9 +244,11 @@ def fit(
     label_smoothing: float = 0.0,
     decay: float = 1.0,
     decay_from: int | None = None,
+    min_passes: int = 1,
 ) -> Fitted:
     """Up to ``passes`` passes with early stopping: ``validate`` (higher is better) after each,
-    ``on_best`` when it improves, stop after ``patience`` passes without. The learning rate is
+    ``on_best`` when it improves, stop after ``patience`` passes without; a pass before
+    ``min_passes`` is validated (for the history) but never kept. The learning rate is
     multiplied by ``decay`` after every pass from pass ``decay_from`` on (Marian's ``epoch``
     strategy), or, without ``decay_from``, after each pass that did not improve (``stalled``)."""
     import click
@@ -268,11 +270,11 @@ def fit(
         value = validate()
         history.append({"pass": number, "loss": round(loss, 4), "dev": round(value, 4)})
         click.echo(f"{label} pass {number}: train loss {loss:.4f}, dev {value:.4f}", err=True)
-        improved = value > best
+        improved = value > best and number >= min_passes
         if improved:
             best, best_pass = value, number
             on_best()
-        elif number - best_pass >= patience:
+        elif number - max(best_pass, min_passes - 1) >= patience:
             click.echo(f"no better dev figure for {patience} passes; stopping", err=True)
             break
         if (number >= decay_from) if decay_from else not improved:

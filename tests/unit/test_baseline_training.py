@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 pytest.importorskip("torch", reason="the baselines need torch (pip install -e '.[semantic]')")
 
+from baselines import seq2seq
 from baselines.bilstm import system as bilstm
 from baselines.tgen import system as tgen
 from scorer.io.drs import DrsItem
@@ -87,3 +89,26 @@ def test_bilstm_learns_twenty_examples_by_heart(tmp_path) -> None:
     outputs = bilstm.decode(tmp_path, [item.drs for item in items])
     right = sum(out == item.text for out, item in zip(outputs, items, strict=True))
     assert right >= 18, list(zip(outputs, [i.text for i in items]))
+
+
+def test_early_stopping_keeps_no_pass_before_min_passes() -> None:
+    """Pass 1's dev figure is the best but comes before min_passes: passes 3 and 4 are kept,
+    and training stops two passes after the last gain."""
+    model = seq2seq.Seq2Seq(seq2seq.NetworkShape(8, 8), 6, 6)
+    figures = iter([0.9, 0.1, 0.2, 0.3, 0.25, 0.2, 0.99, 0.99])
+    kept: list[int] = []
+    fitted = seq2seq.fit(
+        model,
+        [([2, 3], [4, 5]), ([3, 2], [5, 4])],
+        label="test",
+        passes=8,
+        patience=2,
+        batch_size=2,
+        learning_rate=0.01,
+        rng=random.Random(1),
+        validate=lambda: next(figures),
+        on_best=lambda: kept.append(len(kept)),
+        min_passes=3,
+    )
+    assert (fitted.best_pass, fitted.best, len(fitted.history)) == (4, 0.3, 6)
+    assert len(kept) == 2
