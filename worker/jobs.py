@@ -105,15 +105,21 @@ def score_submission(submission_id: int, settings: Settings | None = None) -> st
     with submission_context(submission_id):
         started = time.perf_counter()
         outcome = _score(submission_id, settings or Settings.from_env())
-        seconds = time.perf_counter() - started
-        log.info(
-            "submission %s: job done (%s) in %.2f s",
-            submission_id,
-            outcome,
-            seconds,
-            extra={"outcome": outcome, "seconds": round(seconds, 3)},
-        )
+        _log_done(submission_id, "job done", outcome, started)
         return outcome
+
+
+def _log_done(submission_id: int, what: str, outcome: str, started: float) -> None:
+    """A job's closing line, its outcome and time as JSON fields for the log store."""
+    seconds = time.perf_counter() - started
+    log.info(
+        "submission %s: %s (%s) in %.2f s",
+        submission_id,
+        what,
+        outcome,
+        seconds,
+        extra={"outcome": outcome, "seconds": round(seconds, 3)},
+    )
 
 
 def _score(submission_id: int, settings: Settings) -> str:
@@ -167,14 +173,7 @@ def describe_submission(submission_id: int, settings: Settings | None = None) ->
             and loaded.described_signature != described_signature()
         ):
             describe_test_set(settings, loaded.test_set_id, loaded.profile, loaded.references)
-        seconds = time.perf_counter() - started
-        log.info(
-            "submission %s: describing done (%s) in %.2f s",
-            submission_id,
-            outcome,
-            seconds,
-            extra={"outcome": outcome, "seconds": round(seconds, 3)},
-        )
+        _log_done(submission_id, "describing done", outcome, started)
         return outcome
 
 
