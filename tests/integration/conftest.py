@@ -55,13 +55,14 @@ class Stack:
         return env
 
     def start_worker(self, **extra_env: str) -> subprocess.Popen:
-        """Start ``nlgboard worker`` as its own process group (RQ forks a work-horse)."""
+        """Start ``nlgboard worker`` as its own process group. Its warm-up loads the E2E
+        scorers only (the tests here score E2E; the embedding model would add its start-up)."""
         log = self.settings.instance_path / f"worker-{len(self.workers)}.log"
         self.logs.append(log)
         with log.open("wb") as log_file:
             process = subprocess.Popen(
                 [sys.executable, "-c", "from app.cli import main; main()", "worker"],
-                env=self.env(**extra_env),
+                env=self.env(**{"NLGBOARD_WARM_UP": "e2e", **extra_env}),
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
