@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from typing import Self
 
 from sqlalchemy import delete, insert, or_, select, update
@@ -141,10 +142,16 @@ def _score(submission_id: int, settings: Settings) -> str:
             return _finish_failed(settings, claim, INTERNAL_ERROR)
         outcome = _finish_scored(settings, claim, result)
     if outcome == "scored" and result.describable and settings.redis_url:
-        from worker.queues import RedisQueue
-
-        RedisQueue(settings.redis_url).enqueue_description(submission_id)
+        _redis_queue(settings.redis_url).enqueue_description(submission_id)
     return outcome
+
+
+@cache
+def _redis_queue(redis_url: str):
+    """One connection pool per worker process, not one per job."""
+    from worker.queues import RedisQueue
+
+    return RedisQueue(redis_url)
 
 
 def describe_submission(submission_id: int, settings: Settings | None = None) -> str:

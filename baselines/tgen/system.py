@@ -83,7 +83,6 @@ def train(
         len(target_vocabulary),
     )
     generator = Generator(model, settings, source_vocabulary, target_vocabulary, model_dir)
-    dev_sources = [source_vocabulary.encode(data.mr_tokens(item.input)) for item in dev_items]
     extra = {
         "source_vocabulary": source_vocabulary.tokens,
         "target_vocabulary": target_vocabulary.tokens,
@@ -94,7 +93,8 @@ def train(
         if settings.validate_decoded:
             outputs = generator.generate_all([item.input for item in dev_items], label="tgen dev")
         else:
-            decoded = seq2seq.greedy(model, dev_sources, settings.max_output)
+            sources = [source_vocabulary.encode(data.mr_tokens(item.input)) for item in dev_items]
+            decoded = seq2seq.greedy(model, sources, settings.max_output)
             outputs = [
                 data.relexicalise(item.input, target_vocabulary.decode(ids))
                 for item, ids in zip(dev_items, decoded, strict=True)
