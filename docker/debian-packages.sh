@@ -3,7 +3,8 @@
 # (docker/Dockerfile runs "runtime", .ci/run runs "test"), so the two cannot drift.
 #   runtime: Java (METEOR 1.5 and its bundled WordNet synonyms, the PTB tokeniser),
 #            link-grammar and its English dictionary (D-level, E2E Fig. 4)
-#   test:    runtime + the servers and tools the tests start themselves
+#   test:    runtime + the servers and tools the tests start themselves, and what the
+#            official scoring tools need when the tests run them as oracles
 set -euo pipefail
 mode="${1:-runtime}"
 
@@ -19,6 +20,8 @@ case "$mode" in
     [[ -x /usr/bin/chromium ]] || packages+=(chromium)  # browser tests (Playwright drives it)
     command -v docker-compose >/dev/null || packages+=(docker-compose)  # compose file check
     command -v make >/dev/null || packages+=(make)
+    # the official E2E BLEU/NIST script (mteval, Perl) run as a test oracle
+    perl -MXML::Twig -e 1 2>/dev/null || packages+=(libxml-twig-perl)
     ;;
   *) echo "usage: $0 [runtime|test]" >&2; exit 2 ;;
 esac

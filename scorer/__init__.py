@@ -4,4 +4,4 @@ Importable on its own (``pip install nlgboard`` and ``nlg-score``) so that a par
 dev data offline gets exactly the number the leaderboard shows.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -292,12 +292,12 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
     if len(outputs) != len(inputs):
         raise InputError(
             f"expected {len(inputs)} outputs (one per test MR, in test order), "
-            f"found {len(outputs)}" + (" after the 'MR<TAB>output' header" if header_lines else ""),
+            f"found {len(outputs)}" + (" after the header" if header_lines else ""),
             filename=filename,
         )
     if mrs is not None:
         for index, (found, expected) in enumerate(zip(mrs, inputs)):
-            if normalise_e2e(found) != normalise_e2e(expected):
+            if _comparable_mr(found) != _comparable_mr(expected):
                 raise InputError(
                     f"MR {found[:80]!r} does not match test MR {index + 1} {expected[:80]!r}; "
                     "outputs must follow the test-set order",
@@ -307,14 +307,14 @@ def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[
     return outputs
 
 
+def _comparable_mr(mr: str) -> str:
+    """An MR as both sides are compared: the table fixes, wrapping quotes and spacing undone."""
+    return normalise_e2e(e2e.fix_characters(mr))
+
+
 def read_e2e_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
-    """The dataset CSV (``mr,ref``) or the blank-line grouped plain text of the E2E scripts."""
-    if data.lstrip(b"\xef\xbb\xbf").lower().startswith(b"mr,ref"):
-        return e2e.read_dataset_csv(data, filename)
-    return [
-        e2e.ReferenceItem("", tuple(refs))  # no MRs in this layout
-        for refs in e2e.read_grouped_references(data, filename)
-    ]
+    """A reference table (``mr,ref``, any header the E2E script knows) or grouped plain text."""
+    return e2e.read_references(data, filename)
 
 
 def read_sr18_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
@@ -368,7 +368,7 @@ PROFILES: dict[str, Profile] = {
     "e2e": Profile(
         name="e2e",
         metrics=("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", *SER_METRICS),
-        normalisation="e2e-v1:ws+quotes+mojibake",
+        normalisation="e2e-v2:ws+quotes|tables:e2e-metrics-fixes",
         normalise=normalise_e2e,
         read_raw_outputs=read_e2e_outputs,
         read_references=read_e2e_references,

@@ -103,8 +103,7 @@ def read_mrs(path) -> list[str]:
     """The MRs to decode, from a test-input CSV (``MR``) or a dataset CSV (``mr,ref``, grouped,
     in first-appearance order, as the scorer groups references)."""
     data = path.read_bytes()
-    first = data.splitlines()[0].decode("utf-8-sig", "replace").strip().lower() if data else ""
-    if first.replace(" ", "").startswith("mr,ref"):
+    if e2e.has_table_header(data, e2e.HEADER_REFERENCE):
         return [item.input for item in e2e.read_dataset_csv(data, path.name)]
     mrs = e2e.read_inputs_csv(data, path.name)
     for number, mr in enumerate(mrs, start=2):

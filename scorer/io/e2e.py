@@ -1,22 +1,50 @@
-"""E2E NLG Challenge files: dataset CSV, test-input CSV, grouped plain-text references, outputs.
+"""E2E NLG Challenge files, read the way the challenge's metric script (``measure_scores.py``)
+reads them, since that script made the published figures.
 
-Layouts follow the e2e-dataset release and e2e-metrics' ``measure_scores.py``:
+* Tables (reference CSVs, output TSVs): every line stripped, empty lines dropped, the script's
+  character fixes applied (``Ł``/``Â£`` -> ``£``, ``Ã©``/``ã©`` -> ``é``), then Python's csv
+  module with ``"`` quoting, tab-delimited when the first line has a tab and comma-delimited
+  otherwise. The header names the columns, as in the script: exactly one column matching the MR
+  pattern (``mr``, ``src``, ``source``, ``meaning representation``, ``da``, ``dialogue act``...)
+  and one matching the text pattern (references: ``ref``, ``reference``, ``target``, ``trg``,
+  ``human reference``...; outputs: ``output``, ``out``, ``ref``, ``system output``...), matched
+  case-insensitively at the start of the field. Quoted headers (``"mr","ref"``) are headers.
+* Grouped plain text (references): one reference per line, a blank line between items; a file
+  with no blank line has one reference per line and item, as in the script.
+* Plain-text outputs: one output per line, an empty line an empty output.
 
-* dataset CSV: header ``mr,ref``, one row per (MR, reference), RFC 4180 quoting, CRLF or LF;
-* input CSV: header ``MR`` (or ``mr``), one row per MR in test order;
-* grouped plain text: one reference per line, a blank line between MRs;
-* system output: TSV with header ``MR<TAB>output``, or plain text, one output per MR in order.
+Departures, each refusing or repairing what the script would choke on: a reference CSV must not
+have empty MRs or references; in plain-text outputs ``\\r\\r\\n`` is one line end (the script
+would count two lines and then refuse the file).
 """
 
 from __future__ import annotations
 
+import csv
+import re
 from dataclasses import dataclass
 
 from scorer.errors import InputError
-from scorer.io.table import csv_rows
 from scorer.io.text import decode_text, split_lines
 
-TSV_HEADER = ("mr", "output")
+HEADER_MR = re.compile(
+    r"(mr|src|source|meaning(?:[_ .-]rep(?:resentation)?)?|da|dial(?:ogue)?[_ .-]act)s?",
+    re.IGNORECASE,
+)
+HEADER_OUTPUT = re.compile(
+    r"(out(?:put)?|ref(?:erence)?|sys(?:tem)?(?:[_ .-](?:out(?:put)?|ref(?:erence)?))?)s?",
+    re.IGNORECASE,
+)
+HEADER_REFERENCE = re.compile(
+    r"(trg|tgt|target|ref(?:erence)?|human(?:[_ .-](?:ref(?:erence)?))?)s?", re.IGNORECASE
+)
+"""The column-name patterns of ``measure_scores.py`` (HEADER_SRC, HEADER_SYS, HEADER_REF)."""
+
+CHARACTER_FIXES = (("Ł", "£"), ("Â£", "£"), ("Ã©", "é"), ("ã©", "é"))
+"""The script's repairs of table lines: a code-page ``£`` and UTF-8 read as Latin-1."""
+
+_TABLE_SUFFIXES = (".csv", ".tsv")
+_LOOKS_LIKE_MR = re.compile(r"^[\"']?\s*[A-Za-z][A-Za-z ]*\[[^\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -27,86 +55,214 @@ class ReferenceItem:
     references: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Table:
+    """A table file's MR column and text column, each row with the file line it starts on."""
+
+    mrs: list[str]
+    texts: list[str]
+    lines: list[int]
+    header: list[str]
+
+
+def fix_characters(text: str) -> str:
+    for wrong, right in CHARACTER_FIXES:
+        text = text.replace(wrong, right)
+    return text
+
+
+def _table_lines(data: bytes, filename: str) -> list[tuple[int, str]]:
+    """(file line, stripped and repaired line) of every non-empty line, as the script reads."""
+    text = decode_text(data, filename)
+    numbered = enumerate(text.splitlines(), start=1)
+    return [(number, fix_characters(line.strip())) for number, line in numbered if line.strip()]
+
+
+def _header_columns(fields: list[str], text_pattern: re.Pattern) -> tuple[list[int], list[int]]:
+    mr = [i for i, field in enumerate(fields) if HEADER_MR.match(field)]
+    text = [i for i, field in enumerate(fields) if text_pattern.match(field)]
+    return mr, text
+
+
+def _parse_first_line(line: str) -> list[str]:
+    return next(csv.reader([line], delimiter="\t" if "\t" in line else ","), [])
+
+
+def has_table_header(data: bytes, text_pattern: re.Pattern) -> bool:
+    """Whether the first non-empty line names an MR column and a text column."""
+    try:
+        lines = _table_lines(data, "file")
+    except InputError:
+        return False
+    if not lines:
+        return False
+    mr, text = _header_columns(_parse_first_line(lines[0][1]), text_pattern)
+    return len(mr) == 1 and len(text) == 1 and mr != text
+
+
+def read_table(data: bytes, filename: str, text_pattern: re.Pattern, text_name: str) -> Table:
+    """The MR and text columns of a CSV/TSV with a header, as ``read_tsv`` of the script."""
+    lines = _table_lines(data, filename)
+    if not lines:
+        raise InputError("is empty", filename=filename)
+    delimiter = "\t" if "\t" in lines[0][1] else ","
+    reader = csv.reader((line for _, line in lines), delimiter=delimiter)
+    rows: list[tuple[int, list[str]]] = []
+    consumed = 0
+    for row in reader:
+        rows.append((lines[consumed][0], row))
+        consumed = reader.line_num
+    if _ends_inside_quotes(lines, delimiter):
+        raise InputError(
+            "a quoted field is never closed: it runs to the end of the file (a missing '\"'?)",
+            filename=filename,
+            line=rows[-1][0],
+        )
+    header = rows[0][1]
+    mr_cols, text_cols = _header_columns(header, text_pattern)
+    if not (len(mr_cols) == len(text_cols) == 1) or mr_cols == text_cols:
+        raise InputError(
+            f"the header {header!r} must name exactly one MR column (mr, src, source, meaning "
+            f"representation, da, dialogue act) and one {text_name} column "
+            f"({_PATTERN_EXAMPLES[text_name]}); found {len(mr_cols)} MR and "
+            f"{len(text_cols)} {text_name} columns",
+            filename=filename,
+            line=rows[0][0],
+        )
+    width = len(header)
+    mrs, texts, numbers = [], [], []
+    for number, row in rows[1:]:
+        if len(row) != width:
+            hint = " (is a tab or a quote missing?)" if len(row) < width else ""
+            raise InputError(
+                f"{len(row)} fields where the header has {width}{hint}",
+                filename=filename,
+                line=number,
+            )
+        mrs.append(row[mr_cols[0]])
+        texts.append(row[text_cols[0]])
+        numbers.append(number)
+    return Table(mrs, texts, numbers, header)
+
+
+def _ends_inside_quotes(lines: list[tuple[int, str]], delimiter: str) -> bool:
+    """Whether the file ends in an open quoted field, which the csv module would silently
+    close there, swallowing every line after the opening quote into one field."""
+    try:
+        for _ in csv.reader((line for _, line in lines), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as error:
+        return "unexpected end of data" in str(error)
+    return False
+
+
+_PATTERN_EXAMPLES = {
+    "reference": "ref, reference, target, trg, tgt, human reference",
+    "output": "output, out, system output, ref",
+}
+
+
 def read_dataset_csv(data: bytes, filename: str = "references.csv") -> list[ReferenceItem]:
-    """Group an ``mr,ref`` CSV into items, one per distinct MR, in first-appearance order.
+    """Group a reference table (``mr,ref``) into items, one per distinct MR, in first-appearance
+    order.
 
     Grouping is by MR string, never by row: treating each row as an item is the GEM-metrics #27
     bug that turns 547 multi-reference items into 4,672 single-reference ones. The training set
-    is shuffled, so grouping must not rely on rows of one MR being adjacent.
+    is shuffled, so grouping must not rely on rows of one MR being adjacent (the script regroups
+    by MR the same way whenever the outputs carry their MRs).
     """
-    rows = _csv_rows(data, filename)
-    header = [cell.strip().lower() for cell in rows[0]] if rows else []
-    if header[:2] != ["mr", "ref"]:
-        raise InputError(
-            f"expected a header row 'mr,ref', found {','.join(rows[0]) if rows else 'nothing'!r}",
-            filename=filename,
-            line=1,
-        )
+    table = read_table(data, filename, HEADER_REFERENCE, "reference")
     grouped: dict[str, list[str]] = {}
-    for row_number, row in enumerate(rows[1:], start=2):
-        if len(row) != 2:
-            raise InputError(
-                f"expected 2 fields (mr, ref), found {len(row)}", filename=filename, line=row_number
-            )
-        mr, ref = row[0].strip(), row[1].strip()
-        if not mr:
-            raise InputError("empty MR", filename=filename, line=row_number)
-        if not ref:
-            raise InputError("empty reference", filename=filename, line=row_number)
-        grouped.setdefault(mr, []).append(ref)
+    for mr, ref, line in zip(table.mrs, table.texts, table.lines):
+        if not mr.strip():
+            raise InputError("empty MR", filename=filename, line=line)
+        if not ref.strip():
+            raise InputError("empty reference", filename=filename, line=line)
+        grouped.setdefault(mr, []).append(ref.strip())
     if not grouped:
-        raise InputError("contains no references", filename=filename)
+        raise InputError("contains no references (only a header)", filename=filename)
     return [ReferenceItem(mr, tuple(refs)) for mr, refs in grouped.items()]
 
 
 def read_inputs_csv(data: bytes, filename: str = "inputs.csv") -> list[str]:
-    """Read the test-input CSV (header ``MR``) into MRs in test order."""
-    rows = _csv_rows(data, filename)
-    if not rows or rows[0][0].strip().lower() != "mr":
-        raise InputError("expected a header row 'MR'", filename=filename, line=1)
+    """Read the test-input CSV (a header ``MR``, any quoting) into MRs in test order."""
+    lines = _table_lines(data, filename)
+    header = _parse_first_line(lines[0][1]) if lines else []
+    if not header or not HEADER_MR.match(header[0]):
+        raise InputError(
+            f"expected a header row 'MR', found {lines[0][1][:80]!r}" if lines else "is empty",
+            filename=filename,
+            line=1,
+        )
+    reader = csv.reader((line for _, line in lines), delimiter="\t" if "\t" in lines[0][1] else ",")
     mrs = []
-    for row_number, row in enumerate(rows[1:], start=2):
+    consumed = 0
+    for index, row in enumerate(reader):
+        line = lines[consumed][0]
+        consumed = reader.line_num
+        if index == 0:
+            continue
         mr = row[0].strip() if row else ""
         if not mr:
-            raise InputError("empty MR", filename=filename, line=row_number)
+            raise InputError("empty MR", filename=filename, line=line)
         mrs.append(mr)
     return mrs
 
 
 def read_grouped_references(data: bytes, filename: str = "references.txt") -> list[list[str]]:
-    """Read the plain-text layout: references one per line, a blank line between items."""
+    """Read the plain-text layout: references one per line, a blank line between items; with no
+    blank line at all, every line is an item with one reference (as the script reads it)."""
     groups: list[list[str]] = [[]]
     for line in split_lines(decode_text(data, filename)):
         if line.strip():
             groups[-1].append(line.strip())
         elif groups[-1]:
             groups.append([])
-    return [group for group in groups if group]
+    groups = [group for group in groups if group]
+    if len(groups) == 1:
+        return [[ref] for ref in groups[0]]
+    return groups
+
+
+def read_references(data: bytes, filename: str = "references") -> list[ReferenceItem]:
+    """A reference table (items carry their MRs) or the grouped plain text (no MRs).
+
+    A file that names no MR and reference columns is read as plain text, unless it is called
+    ``.csv``/``.tsv`` or its first line holds an MR: then it is refused, so a CSV can never
+    silently become plain text (one item, or one item per row).
+    """
+    if has_table_header(data, HEADER_REFERENCE):
+        return read_dataset_csv(data, filename)
+    first = next((line for _, line in _table_lines(data, filename)), "")
+    if filename.lower().endswith(_TABLE_SUFFIXES) or _LOOKS_LIKE_MR.match(first):
+        raise InputError(
+            f"reads as a table of MRs and references, but its first line {first[:80]!r} is not "
+            "a header naming an MR column (mr, src, source, meaning representation) and a "
+            f"reference column ({_PATTERN_EXAMPLES['reference']}); add such a header, or give "
+            "plain text: one reference per line, a blank line between items",
+            filename=filename,
+            line=1,
+        )
+    return [ReferenceItem("", tuple(refs)) for refs in read_grouped_references(data, filename)]
 
 
 def read_outputs(data: bytes, filename: str = "outputs") -> tuple[list[str], list[str] | None]:
-    """Read system outputs; return them with the MR column when the file is a TSV.
+    """System outputs, with the MR column when the file is a table.
 
-    A file whose first line is ``MR<TAB>output`` (any case) is a TSV and every following line must
-    have a tab; anything else is plain text, one output per line, empty lines being empty outputs.
+    A table is recognised by its header (an MR column and an output column), whatever the file
+    is called; anything else is plain text, one output per line. A ``.csv``/``.tsv`` file with
+    no such header is refused rather than read as plain text.
     """
+    if has_table_header(data, HEADER_OUTPUT):
+        table = read_table(data, filename, HEADER_OUTPUT, "output")
+        return [text.strip() for text in table.texts], [mr.strip() for mr in table.mrs]
     lines = split_lines(decode_text(data, filename))
-    if not lines or tuple(cell.strip().lower() for cell in lines[0].split("\t")) != TSV_HEADER:
-        return [line.strip() for line in lines], None
-    outputs, mrs = [], []
-    for line_number, line in enumerate(lines[1:], start=2):
-        if "\t" not in line:
-            raise InputError(
-                "expected 'MR<TAB>output' (no tab found); "
-                "a TSV upload needs a tab on every line after the header",
-                filename=filename,
-                line=line_number,
-            )
-        mr, output = line.split("\t", 1)
-        mrs.append(mr.strip())
-        outputs.append(output.strip())
-    return outputs, mrs
-
-
-def _csv_rows(data: bytes, filename: str) -> list[list[str]]:
-    return [row for _, row in csv_rows(data, filename) if row]
+    if filename.lower().endswith(_TABLE_SUFFIXES) and lines and "\t" in lines[0]:
+        raise InputError(
+            f"the first line {lines[0][:80]!r} is not a header naming an MR column (mr, src) "
+            f"and an output column ({_PATTERN_EXAMPLES['output']}); a TSV of outputs starts "
+            "with a header such as 'MR<TAB>output'",
+            filename=filename,
+            line=1,
+        )
+    return [line.strip() for line in lines], None

@@ -44,7 +44,7 @@ def bleu_from_totals(matches, totals, ref_length: float) -> float:
 
 class BLEU(Metric):
     name = "BLEU"
-    signature = f"BLEU|mteval-v13a|n:4|case:lc-ascii|tok:13a|refs:padded|smooth:mteval|nlgboard:{__version__}"
+    signature = f"BLEU|mteval-v13a|n:4|case:lc-ascii|tok:13a|refs:nonempty|smooth:mteval|nlgboard:{__version__}"
 
     def segment_statistics(self, hypotheses, references) -> np.ndarray:
         return corpus_stats(hypotheses, references)

@@ -2,11 +2,11 @@
 
     NIST = sum_{n=1..5} ( sum_matched info(ngram) / test n-grams ) * LP
     LP   = exp(-beta * log(ratio)^2) if ratio < 1 else 1,  beta = -log(0.5) / log(1.5)^2
-    ratio = test words / (reference words / slots)
+    ratio = test words / (reference words / (references / segments))
 
-info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)) over all references. "slots" is the number
-of reference slots per item after e2e-metrics' empty padding, so the average reference length is
-the total reference words divided by the largest number of references of any item.
+info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)) over all references. "references" counts
+the non-empty references of each segment (the ``-sig`` script's ``nrefs``), so e2e-metrics' empty
+padding slots do not shorten the average reference length.
 
 NLTK's NIST and the E2E script's Python fallback differ here (8.5923 vs mteval's 8.6094 for TGen
 on the E2E test set); this follows mteval.
@@ -24,7 +24,7 @@ import numpy as np
 from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import Metric
-from scorer.metrics.mteval import INFO, REF_WORDS_PER_SLOT, TEST_COUNTS, corpus_stats
+from scorer.metrics.mteval import INFO, REF_WORDS, REFERENCES, SEGMENTS, TEST_COUNTS, corpus_stats
 
 BETA = -math.log(0.5) / math.log(1.5) ** 2
 
@@ -39,7 +39,7 @@ def length_penalty(ratio: float) -> float:
 
 class NIST(Metric):
     name = "NIST"
-    signature = f"NIST|mteval-v13a|n:5|case:lc-ascii|tok:13a|refs:padded|nlgboard:{__version__}"
+    signature = f"NIST|mteval-v13a|n:5|case:lc-ascii|tok:13a|refs:nonempty|nlgboard:{__version__}"
 
     def segment_statistics(self, hypotheses, references) -> np.ndarray:
         return corpus_stats(hypotheses, references)
@@ -47,8 +47,10 @@ class NIST(Metric):
     def score_from_totals(self, totals: np.ndarray) -> float:
         info, counts = totals[INFO], totals[TEST_COUNTS]
         score = sum(info[n] / max(counts[n], 1) for n in range(len(counts)))
-        reference_words = totals[REF_WORDS_PER_SLOT]
-        return score * length_penalty(counts[0] / reference_words if reference_words else 0.0)
+        if not totals[REF_WORDS] or not totals[REFERENCES]:
+            return 0.0
+        average_reference = totals[REF_WORDS] / (totals[REFERENCES] / totals[SEGMENTS])
+        return score * length_penalty(counts[0] / average_reference)
 
 
 @register("NIST")

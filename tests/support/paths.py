@@ -75,3 +75,21 @@ def require_semantic() -> None:
             f"the semantic extra is not installed ({embeddings.INSTALL_HINT}; "
             "NLGBOARD_EXTRAS=test,semantic make test installs it, as .ci/run does)"
         )
+
+
+ORACLES = SHARED_DATA.parent / "oracles"
+
+
+def require_mteval_oracle() -> Path:
+    """The official E2E BLEU/NIST runner (``../shared/oracles/e2e-mteval``), test-only.
+
+    Skipped when the shared folder is absent; needs Perl with XML::Twig (Debian
+    ``libxml-twig-perl``, which .ci/run installs: a failure in CI).
+    """
+    runner = shared_file(ORACLES / "e2e-mteval")
+    import subprocess
+
+    probe = subprocess.run(["perl", "-MXML::Twig", "-e", "1"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        _missing("Perl's XML::Twig is not installed (apt-get install libxml-twig-perl)")
+    return runner

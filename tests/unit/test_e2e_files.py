@@ -1,7 +1,13 @@
 import pytest
 
 from scorer.errors import InputError
-from scorer.io.e2e import read_dataset_csv, read_grouped_references, read_inputs_csv, read_outputs
+from scorer.io.e2e import (
+    read_dataset_csv,
+    read_grouped_references,
+    read_inputs_csv,
+    read_outputs,
+    read_references,
+)
 from scorer.profiles import get_profile
 from tests.support.paths import e2e_file
 
@@ -17,7 +23,9 @@ CSV = (
 def test_references_are_grouped_per_mr_in_first_appearance_order():
     items = read_dataset_csv(CSV)
     assert [item.input for item in items] == ["name[A], food[French]", "name[B], area[riverside]"]
-    assert items[0].references == ("A serves French food.", "French food, at A.", "Multi\nline")
+    # The E2E script strips every line before the csv module sees it: a line break inside a
+    # quoted field disappears (two training references read so).
+    assert items[0].references == ("A serves French food.", "French food, at A.", "Multiline")
     assert items[1].references == ("B is by the river, near the bridge.",)
 
 
@@ -28,10 +36,12 @@ def test_lf_and_crlf_csv_read_the_same():
 @pytest.mark.parametrize(
     ("data", "message", "line"),
     [
-        (b"mr,text\nx,y\n", "expected a header row 'mr,ref'", 1),
-        (b"mr,ref\nx,y,z\n", "expected 2 fields", 2),
+        (b"mr,text\nx,y\n", "must name exactly one MR column .* found 1 MR and 0 reference", 1),
+        (b"mr,ref\nx,y,z\n", "3 fields where the header has 2", 2),
+        (b"mr,ref\n\n\nx\n", "1 fields where the header has 2 .is a tab or a quote missing", 4),
         (b'mr,ref\n"name[A]",\n', "empty reference", 2),
         (b"mr,ref\n", "contains no references", None),
+        (b"mr,mr2,ref\nx,y,z\n", "found 2 MR and 1 reference", 1),
     ],
 )
 def test_bad_reference_csv_names_the_line(data, message, line):
@@ -54,21 +64,108 @@ def test_shuffled_trainset_is_grouped_by_mr_not_by_adjacency():
 
 def test_test_inputs_csv():
     assert len(read_inputs_csv(e2e_file("testset_inputs.csv").read_bytes())) == 630
+    assert read_inputs_csv(b'\xef\xbb\xbf"MR"\r\n"name[A], area[riverside]"\r\n') == [
+        "name[A], area[riverside]"
+    ]
 
 
 def test_grouped_plain_text_references():
     groups = read_grouped_references(b"a1\na2\n\nb1\n\n\nc1\n")
     assert groups == [["a1", "a2"], ["b1"], ["c1"]]
+    # no blank line at all: one reference per line and item, as the E2E script reads it
+    assert read_grouped_references(b"a1\nb1\nc1\n") == [["a1"], ["b1"], ["c1"]]
+
+
+OFFICIAL_TEST_REFS = (
+    b'"mr","ref"\n'
+    b'"name[Blue Spice], eatType[coffee shop], area[city centre]","A coffee shop, Blue Spice."\n'
+    b'"name[Blue Spice], eatType[coffee shop], area[city centre]","Blue Spice is central."\n'
+    b'"name[Cotto], area[riverside]","Cotto is by the river."\n'
+)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        OFFICIAL_TEST_REFS,
+        OFFICIAL_TEST_REFS.replace(b"\n", b"\r\n"),
+        b"\xef\xbb\xbf" + OFFICIAL_TEST_REFS,
+        OFFICIAL_TEST_REFS.replace(b'"mr","ref"', b"MR,Reference"),
+        OFFICIAL_TEST_REFS.replace(b'"mr","ref"', b'"meaning representation","human reference"'),
+        OFFICIAL_TEST_REFS.replace(b'"mr","ref"', b"src\ttarget").replace(b'","', b'"\t"'),
+    ],
+    ids=["quoted-header", "crlf", "bom", "mr-reference", "long-names", "tsv-src-target"],
+)
+def test_reference_tables_in_every_layout_the_script_reads(data):
+    items = read_references(data, "testset_w_refs.csv")
+    assert [len(item.references) for item in items] == [2, 1]
+    assert items[0].input == "name[Blue Spice], eatType[coffee shop], area[city centre]"
+    assert items[1].references == ("Cotto is by the river.",)
+
+
+def test_a_csv_never_silently_becomes_plain_text():
+    headerless = OFFICIAL_TEST_REFS.split(b"\n", 1)[1]
+    for name in ("refs.csv", "refs.txt"):
+        with pytest.raises(InputError, match="not a header naming an MR column") as error:
+            read_references(headerless, name)
+        assert error.value.line == 1
+    with pytest.raises(InputError, match="not a header"):
+        read_references(b"a,b\nc,d\n", "refs.csv")
+    plain = read_references(b"First ref.\nSecond ref.\n\nThird ref.\n", "refs.txt")
+    assert [item.references for item in plain] == [("First ref.", "Second ref."), ("Third ref.",)]
+
+
+PUBLISHED_MR = "name[Blue Spice], eatType[coffee shop], area[city centre]"
+
+
+@pytest.mark.parametrize(
+    ("data", "output"),
+    [
+        (b'MR\toutput\n"' + PUBLISHED_MR.encode() + b'"\tBlue Spice is a coffee shop.\n', None),
+        (
+            PUBLISHED_MR.encode().join([b"mr\toutput\r\n", b"\tBlue Spice is a coffee shop.\r\n"]),
+            None,
+        ),
+        (
+            b"\xef\xbb\xbfMR\toutput\r\r\n"
+            + PUBLISHED_MR.encode()
+            + b"\tBlue Spice is a coffee shop.  \r\r\n",
+            None,
+        ),
+        (
+            b"MR\toutput\n'" + PUBLISHED_MR.encode() + b"'\t'Blue Spice is a coffee shop.'\n",
+            "'Blue Spice is a coffee shop.'",
+        ),
+        (b'"MR","output"\n"' + PUBLISHED_MR.encode() + b'",Blue Spice is a coffee shop.\n', None),
+        (
+            b"src\tsystem output\n" + PUBLISHED_MR.encode() + b"\tBlue Spice is a coffee shop.\n",
+            None,
+        ),
+    ],
+    ids=["quoted-mr", "bare-crlf", "bom-rrn-trailing-spaces", "single-quotes", "csv", "src-sysout"],
+)
+def test_output_tables_in_the_published_layouts(data, output):
+    outputs, mrs = read_outputs(data, "output.tsv")
+    assert outputs == [output or "Blue Spice is a coffee shop."]
+    assert mrs is not None and mrs[0].strip("'") == PUBLISHED_MR
+    assert get_profile("e2e").read_outputs(data, [PUBLISHED_MR], "output.tsv") == [
+        "Blue Spice is a coffee shop."
+    ]
 
 
 def test_outputs_tsv_and_plain_text():
     assert read_outputs(b"MR\toutput\nname[A]\tHello .\n") == (["Hello ."], ["name[A]"])
     assert read_outputs(b"one\n\nthree\n") == (["one", "", "three"], None)
+    # The table fixes belong to tables: plain text keeps its characters, as in the script.
+    assert read_outputs("costs Â£20\n".encode()) == (["costs Â£20"], None)
+    assert read_outputs("MR\toutput\nname[A]\tcosts Â£20\n".encode())[0] == ["costs £20"]
 
 
 def test_tsv_line_without_tab_is_refused():
-    with pytest.raises(InputError, match="line 3: expected 'MR<TAB>output'"):
+    with pytest.raises(InputError, match="line 3: 1 fields where the header has 2"):
         read_outputs(b"MR\toutput\nname[A]\tok\nno tab here\n", "out.tsv")
+    with pytest.raises(InputError, match="not a header naming an MR column"):
+        read_outputs(b"name[A]\tok\n", "out.tsv")
 
 
 def test_profile_checks_count_and_mr_order():
