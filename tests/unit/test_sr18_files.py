@@ -10,6 +10,7 @@ from scorer.errors import InputError
 from scorer.io.archive import MAX_ENTRIES, read_zip
 from scorer.io.conllu import read_trees
 from scorer.io.sr18 import read_sentences
+from scorer.profiles import get_profile
 
 ROW = "{id}\t{form}\t_\tNOUN\t_\t_\t{head}\tdep\t_\t_"
 
@@ -64,15 +65,47 @@ def test_sentences_from_text_blocks_or_plain_lines():
     assert read_sentences(b"# sent_id = 1\n# text =\n") == [""]
 
 
+UD_CONLLU = (
+    "# newdoc id = weblog-1\r\n# sent_id = weblog-1-0001\r\n# text = Al-Zaman : American forces.\r\n"
+    "1\tAl\tAl\tPROPN\tNNP\tNumber=Sing\t0\troot\t0:root\tSpaceAfter=No\r\n"
+    "2-3\tdel\t_\t_\t_\t_\t_\t_\t_\t_\r\n"
+    "4.1\tforces\tforce\tNOUN\tNNS\tNumber=Plur\t_\t_\t1:obj\t_\r\n"
+    "\r\n"
+    "# sent_id = weblog-1-0002\r\n# text = They killed él.\r\n# text_en = They killed him.\r\n"
+    "1\tThey\tthey\tPRON\tPRP\t_\t2\tnsubj\t2:nsubj\t_\r\n\r\n"
+).encode()
+
+
+def test_full_conllu_files_read_their_text_lines_only():
+    """UD treebank files and SR'19/'20 outputs: comments, token lines, multiword and empty
+    nodes; only '# text =' counts, as in the official scorer (BOM and CRLF as usual)."""
+    assert read_sentences(UD_CONLLU) == ["Al-Zaman : American forces.", "They killed él."]
+    assert read_sentences(b"\xef\xbb\xbf" + UD_CONLLU.replace(b"\r\n", b"\n")) == [
+        "Al-Zaman : American forces.",
+        "They killed él.",
+    ]
+    profile = get_profile("sr18")
+    refs = profile.read_references(UD_CONLLU, "en-ud-test.conllu")
+    outputs = profile.read_outputs(UD_CONLLU, ["t1", "t2"], "en_out.conllu")
+    plain = profile.read_outputs(
+        "Al-Zaman : American forces.\nThey killed él.\n".encode(), ["t1", "t2"], "o.txt"
+    )
+    assert outputs == plain
+    scores = {s.metric: s.value for s in profile.score(outputs, [r.references for r in refs])}
+    assert scores["DIST"] == pytest.approx(100.0)
+
+
 @pytest.mark.parametrize(
     ("data", "message", "line"),
     [
         (b"# text = a\n# text = b\n", "two '# text = ' lines", 2),
         (b"# text = a\n\n# sent_id = 2\n", "no '# text = ' line", 3),
-        (b"# text = a\nplain line\n", "not a comment", 2),
+        (b"# text = a\nplain line\n", "a line that is neither", 2),
+        (b"# text = a\n1\ta\t_\n", "a line that is neither", 2),
     ],
 )
 def test_malformed_sentence_blocks(data, message, line):
+    """Refused where a sentence would be silently skipped; token lines are not such lines."""
     with pytest.raises(InputError, match=message) as error:
         read_sentences(data, "en_out.txt")
     assert error.value.line == line
