@@ -586,9 +586,9 @@ def human_import(
     except (DomainError, InputError) as error:
         _fail(error)
     click.echo(f"imported {notes['judgements']} judgements into {name}")
-    for key in ("clipped", "skipped"):
+    for key, says in (("out_of_scale", "outside 0-100, kept as given"), ("skipped", "skipped")):
         if notes.get(key):
-            click.echo(f"{key}: {notes[key]} values ({', '.join(notes[key + '_values'][:5])} ...)")
+            click.echo(f"{says}: {notes[key]} values ({', '.join(notes[key + '_values'][:5])} ...)")
 
 
 @human.command("analyse")

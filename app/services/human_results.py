@@ -131,7 +131,7 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
     if campaign.method == Method.RANKME:
         comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
         try:
-            result = trueskill_rank.bootstrap(comparisons, runs=runs)
+            result = trueskill_rank.rank(comparisons, runs=runs)
         except ValueError as error:
             raise DomainError(str(error)) from None
         results = result.to_dict()

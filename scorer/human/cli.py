@@ -36,9 +36,16 @@ def main() -> None:
 @click.option("--runs", default=trueskill_rank.RUNS, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=2018, show_default=True, type=int)
 @click.option(
+    "--procedure",
+    type=click.Choice(trueskill_rank.PROCEDURES),
+    default="wmt",
+    show_default=True,
+    help="wmt: the WMT/E2E procedure that made E2E Table 11; bootstrap: the older resampling one.",
+)
+@click.option(
     "--draw-probability",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    help="Default: the share of tied comparisons in the file.",
+    help="bootstrap only (default: the share of tied comparisons); wmt fixes it at 0.25.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def trueskill(
@@ -46,26 +53,31 @@ def trueskill(
     criterion: str | None,
     runs: int,
     seed: int,
+    procedure: str,
     draw_probability: float | None,
     as_json: bool,
 ) -> None:
-    """TrueSkill over RankME with bootstrap rank ranges and clusters (E2E Table 11)."""
+    """TrueSkill over RankME with rank ranges and significance clusters (E2E Table 11)."""
     try:
         ratings = read_ratings(path.read_bytes(), path.name, criterion)
         comparisons = trueskill_rank.pairwise(r.scores for r in ratings.rankings)
-        result = trueskill_rank.bootstrap(
-            comparisons, runs=runs, seed=seed, draw_probability=draw_probability
+        result = trueskill_rank.rank(
+            comparisons,
+            procedure=procedure,
+            runs=runs,
+            seed=seed,
+            draw_probability=draw_probability,
         )
     except (InputError, ValueError) as error:
         _fail(error)
-    for note in ratings.clipped[:5]:
-        click.echo(f"note: clipped to 0-100: {note}", err=True)
+    for note in ratings.out_of_scale[:5]:
+        click.echo(f"note: outside 0-100, kept as given (only the order counts): {note}", err=True)
     for note in ratings.skipped[:5]:
         click.echo(f"note: not a number, output left out: {note}", err=True)
     lines = [
         (
             f"{ratings.criterion}: {len(ratings.rankings)} rankings, "
-            f"{len(comparisons)} comparisons, {runs} runs, "
+            f"{len(comparisons)} comparisons, {runs} runs ({procedure}), "
             f"draw probability {result.draw_probability:.3f}"
         ),
         f"{'#':>2} {'TrueSkill':>9} {'Rank':>7}  System",

@@ -10,10 +10,10 @@ Two layouts are read:
   ``unit`` (what was shown together: one RankME ranking per unit and annotator).
 
 Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
-value is clipped into the scale, so 111111 counts as 100. Only the order of the five scores
-reaches TrueSkill, and a value above the top of the slider says "best" without saying how much
-better than another 100. Empty or non-numeric values leave that output out of the row's ranking;
-the other outputs of the row still count. Every clip and every skip is reported with its line.
+value is kept as given, as the E2E organisers' TrueSkill script read it: only the order of the
+five scores counts, so 111111 beats a 100. Empty or non-numeric values leave that output out of
+the row's ranking; the other outputs of the row still count. Every value outside the scale and
+every skip is reported with its line.
 """
 
 from __future__ import annotations
@@ -70,15 +70,15 @@ class RatingsFile:
 
     criterion: str
     rankings: list[Ranking]
-    clipped: list[str] = field(default_factory=list)
+    out_of_scale: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
     def notes(self) -> dict[str, object]:
         return {
             "rankings": len(self.rankings),
-            "clipped": len(self.clipped),
+            "out_of_scale": len(self.out_of_scale),
             "skipped": len(self.skipped),
-            "clipped_values": self.clipped[:50],
+            "out_of_scale_values": self.out_of_scale[:50],
             "skipped_values": self.skipped[:50],
         }
 
@@ -158,8 +158,8 @@ def _read_e2e(
                 result.skipped.append(where)
                 continue
             if clip(value) != value:
-                result.clipped.append(where)
-            scores[system] = clip(value)
+                result.out_of_scale.append(where)
+            scores[system] = value
         annotator = record.values[worker].strip() if worker else f"row{record.line}"
         result.rankings.append(
             Ranking(record.values["mr_id"].strip(), annotator, chosen, scores, f"line{record.line}")

@@ -14,15 +14,16 @@ from tests.support.paths import e2e_file
 E2E_HEADER = "_unit_id,_worker_id,mr_id,sys1,sys2,sys3,quality1,quality2,quality3\n"
 
 
-def test_out_of_range_rankme_values_are_clipped_and_reported():
+def test_out_of_range_rankme_values_are_kept_raw_and_reported():
+    """Only the order counts, as in the organisers' TrueSkill script: 111111 beats 100."""
     data = (
         E2E_HEADER + "1,w1,7,slug,tgen,chen,111111,100,-5\n2,w2,7,slug,tgen,chen,x,,90\n"
     ).encode()
     ratings = read_ratings(data, "quality.csv")
     first, second = ratings.rankings
-    assert first.scores == {"slug": 100.0, "tgen": 100.0, "chen": 0.0}
+    assert first.scores == {"slug": 111111.0, "tgen": 100.0, "chen": -5.0}
     assert second.scores == {"chen": 90.0} and second.annotator == "w2"
-    assert ratings.clipped == ["line 2 quality1='111111'", "line 2 quality3='-5'"]
+    assert ratings.out_of_scale == ["line 2 quality1='111111'", "line 2 quality3='-5'"]
     assert ratings.skipped == ["line 3 quality1='x'", "line 3 quality2=''"]
 
 
@@ -82,7 +83,9 @@ def test_trueskill_command_prints_table_11_layout(tmp_path):
     cluster, _, ranks, system = table[2].split()
     assert (cluster, ranks, system) == ("1", "1-1", "slug")
     assert "·" * 24 in result.output
-    assert {table[-1].split()[-1], table[-2].split()[-1]} == {"chen", "sheff2"}
+    rows = [line.split() for line in table[2:] if "·" not in line]
+    assert {rows[-1][-1], rows[-2][-1]} == {"chen", "sheff2"}
+    assert "(wmt)" in table[0]
 
 
 def test_da_command_writes_the_table_and_a_heatmap(tmp_path):
