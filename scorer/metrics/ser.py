@@ -3,7 +3,7 @@
 The per-item statistics row holds the slot count, the error counts by kind and a one-hot output
 category, so SER (= errors / slots, in %) and the category shares (% of outputs) are all sums,
 resampled by the bootstrap like any other metric. Needs the test inputs (the MRs) on the
-reference set. See ``scorer.semantics.e2e_slots`` for the patterns and rules.
+reference set. See ``scorer.semantics.e2e_slots`` for the slot-error script's patterns and rules.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from scorer.semantics.e2e_slots import SlotCheck, check_output
 
 KINDS = ("missed", "added", "wrong", "repeated")
 CATEGORIES = ("OK", "A", "M", "A+M")
-SIGNATURE = f"e2e-slot-patterns-v1|name/near literal|lc|nlgboard:{__version__}"
+SIGNATURE = f"e2e-slot-error-script|sets per slot|repeat:rating-low|nlgboard:{__version__}"
 
 _LAST = LastResult()
 

@@ -1,4 +1,6 @@
-"""E2E slot errors (E2E paper Sect. 8.5): every slot type, the tricky values, every error kind."""
+"""E2E slot errors as the E2E slot-error script counts them: every slot type, the tricky values,
+every error kind, and the script's quirks (kept: its figures are the ones published).
+tests/unit/test_ser_oracle.py checks the same rules against the script's own figures."""
 
 import pytest
 
@@ -35,7 +37,7 @@ def test_parse_mr():
         ("name[Aromi], priceRange[more than £30]", "Aromi is expensive."),
         ("name[Aromi], priceRange[more than £30]", "Aromi has a high price range."),
         ("name[Aromi], priceRange[high]", "Aromi's prices are high."),
-        ("name[Aromi], customer rating[1 out of 5]", "Aromi is rated 1 out 5."),
+        ("name[Aromi], customer rating[1 out of 5]", "Aromi is rated 1 out of 5."),
         ("name[Aromi], customer rating[low]", "Aromi has a one star rating."),
         ("name[Aromi], customer rating[3 out of 5]", "Aromi has an average customer rating."),
         ("name[Aromi], customer rating[5 out of 5]", "Aromi is highly rated."),
@@ -55,10 +57,13 @@ def test_correct_realisations_are_ok(mr, output):
     assert check.errors == () and check.category == "OK"
 
 
-def test_names_are_blanked_before_other_slots_are_looked_for():
-    # 'Raja Indian Cuisine' is a place, not food[Indian]
+def test_a_match_inside_a_longer_one_does_not_count():
+    # 'Raja Indian Cuisine' is a place, not food[Indian]; a name not in the MR is an addition
     mr = "name[The Mill], near[Raja Indian Cuisine]"
     assert kinds(mr, "The Mill is near Raja Indian Cuisine.") == []
+    assert kinds("name[Aromi], near[Burger King]", "Aromi is near Burger King and The Bakers.") == [
+        ("added", "near")
+    ]
 
 
 def test_missed_added_wrong_and_repeated():
@@ -74,28 +79,48 @@ def test_missed_added_wrong_and_repeated():
     check = check_output(mr, "Aromi is an expensive pub for adults only in the city centre.")
     assert [(e.kind, e.slot) for e in check.errors] == [("added", "area")]
     assert check.category == "A"
-    # the same value twice: repeated (names excepted)
-    check = check_output(mr, "Aromi is an expensive pub. Aromi is a pub for adults only.")
-    assert [(e.kind, e.slot) for e in check.errors] == [("repeated", "eatType")]
+    # the same value twice is no error for the script ...
+    assert kinds(mr, "Aromi is an expensive pub. Aromi is a pub for adults only.") == []
+    # ... except a low customer rating, the one repetition it counts
+    check = check_output(
+        "name[Aromi], customer rating[low]", "Aromi is low rated. Its customers rate it low."
+    )
+    assert [(e.kind, e.found) for e in check.errors] == [("repeated", "rate it low")]
+    assert check.category == "A"
 
 
-def test_adults_only_is_familyfriendly_no_and_expensive_is_not_cheap():
-    assert kinds("name[A], familyFriendly[yes]", "A is adults only.") == [
+def test_the_scripts_quirks_are_kept():
+    """Its figures were made with these; E2E paper footnote 29: the patterns are estimates."""
+    assert kinds("name[Aromi], familyFriendly[yes]", "Aromi is adults only.") == [
         ("wrong", "familyFriendly")
     ]
-    assert kinds("name[A], priceRange[cheap]", "A is expensive.") == [("wrong", "priceRange")]
-    assert kinds("name[A], priceRange[cheap]", "A is not expensive.") == []
-
-
-def test_a_rating_phrase_does_not_spill_into_the_price():
-    mr = "name[A], customer rating[average], priceRange[high]"
-    assert kinds(mr, "A has an average customer rating and a high price range.") == []
+    # no negation for prices, '£20-£25' is not '£20-25', 'poorly reviewed' is no rating,
+    # 'friendly with kids' needs a 'the'
+    assert kinds("name[Aromi], priceRange[cheap]", "Aromi is not expensive.") == [
+        ("wrong", "priceRange")
+    ]
+    assert kinds("name[Aromi], priceRange[£20-25]", "Aromi costs £20-£25.") == [
+        ("missed", "priceRange")
+    ]
+    assert kinds("name[Aromi], customer rating[low]", "Aromi is poorly reviewed.") == [
+        ("missed", "customer rating")
+    ]
+    assert kinds("name[Aromi], familyFriendly[yes]", "Aromi is friendly with kids.") == [
+        ("missed", "familyFriendly")
+    ]
+    # a rating phrase reaches two words on: 'rating and a high' is a high rating
+    mr = "name[Aromi], customer rating[average], priceRange[high]"
+    assert kinds(mr, "Aromi has an average customer rating and a high price range.") == [
+        ("added", "customer rating")
+    ]
 
 
 def test_ser_is_errors_over_mr_slots():
     checks = [
-        check_output("name[A], eatType[pub]", "A is a pub."),  # 2 slots, 0 errors
-        check_output("name[B], food[French], area[riverside]", "B is in the city centre."),  # 3, 2
+        check_output("name[Aromi], eatType[pub]", "Aromi is a pub."),  # 2 slots, 0 errors
+        check_output(
+            "name[Blue Spice], food[French], area[riverside]", "Blue Spice is in the city centre."
+        ),  # 3 slots, 2 errors: food missed, area wrong
     ]
     assert slot_error_rate(checks) == pytest.approx(100 * 2 / 5)
 

@@ -1,12 +1,9 @@
 """SER against the official E2E slot-error script, output by output (the figures it computed
 for 47,280 outputs: ``../shared/data/e2e/ser_oracle``).
 
-Not yet equal: our slot patterns are our own, the script's are not here, and its counting rules
-(e.g. a repetition counts only for the customer rating) differ from ours. This test measures how
-many outputs get exactly the script's added/missing/valerr/repeated counts and holds that figure
-as a floor, so a change that moves us away from the script fails; the agreement rises as the
-script's patterns are reproduced. The per-file definitions (SER = errors / MR slots; OK, A, M,
-A+M) are the script's and are checked on the script's own counts.
+Every output must get exactly the script's added / missing / valerr / repeated counts, except
+the training references listed in ``KNOWN_DIFFERENCES`` with the reason. The per-file
+definitions (SER = errors / MR slots; OK, A, M, A+M) are checked on the script's own counts.
 """
 
 from __future__ import annotations
@@ -23,8 +20,31 @@ from tests.support.paths import E2E_DATA, shared_file
 
 pytestmark = pytest.mark.oracle
 
-AGREEING_AT_LEAST = {"dev_loo_output": 443, "devset": 3960, "trainset": 33896}
-"""Outputs whose four counts equal the script's, measured 2026-11-23 (of 547, 4,672, 42,061)."""
+_WORD_AND_NUMBER = "a rating said in words and as a number ('high rating of 5 out of 5', 'rated a low 1 star', 'average rating of 3 out of 5'): the script keeps only the number"
+_WELL_RATED = "'well rated' / 'very well rated' / 'not ... a very good rating' for a numeric or 'high' MR rating: the script finds another rating value"
+_PRICED_AND_RATED = "'high priced and rated five stars': the script finds only the number"
+_NOT_GOOD = "'does not have a very good rating': the script finds another rating value"
+KNOWN_DIFFERENCES: dict[tuple[str, int], str] = {
+    ("trainset", 370): _WORD_AND_NUMBER,
+    ("trainset", 2970): _WORD_AND_NUMBER,
+    ("trainset", 3759): _WELL_RATED,
+    ("trainset", 4148): _WELL_RATED,
+    ("trainset", 7900): _PRICED_AND_RATED,
+    ("trainset", 9445): _WORD_AND_NUMBER,
+    ("trainset", 13000): _WORD_AND_NUMBER,
+    ("trainset", 14390): _WORD_AND_NUMBER,
+    ("trainset", 15097): _WORD_AND_NUMBER,
+    ("trainset", 15248): _WELL_RATED,
+    ("trainset", 22760): _WELL_RATED,
+    ("trainset", 25343): _WELL_RATED,
+    ("trainset", 28545): _WELL_RATED,
+    ("trainset", 29215): _NOT_GOOD,
+    ("trainset", 34050): _PRICED_AND_RATED,
+    ("trainset", 39073): _WORD_AND_NUMBER,
+    ("trainset", 40190): _NOT_GOOD,
+    ("trainset", 41868): _NOT_GOOD,
+}
+"""(file, output number from 1) -> why our counts differ from the script's: 18 of 47,280."""
 
 ORACLE_SER = {"dev_loo_output": 11.47, "devset": 11.42, "trainset": 17.69}
 """Whole-file SER from the oracle README."""
@@ -41,17 +61,23 @@ def oracle_counts(row: dict[str, str]) -> tuple[int, int, int, int]:
     return tuple(int(row[kind]) for kind in ("added", "missing", "valerr", "repeated"))
 
 
-@pytest.mark.parametrize("name", sorted(AGREEING_AT_LEAST))
-def test_outputs_with_the_scripts_slot_error_counts(name):
+@pytest.mark.parametrize("name", sorted(ORACLE_SER))
+def test_every_output_gets_the_scripts_slot_error_counts(name):
     rows = oracle_rows(name)
-    agreeing = 0
-    for row in rows:
+    differing = {}
+    for number, row in enumerate(rows, start=1):
         check = check_output(row["mr"], row.get("ref", row.get("output", "")))
         kinds = Counter(error.kind for error in check.errors)
         ours = (kinds["added"], kinds["missed"], kinds["wrong"], kinds["repeated"])
-        agreeing += ours == oracle_counts(row)
         assert check.slots == int(row["mr_len"])
-    assert agreeing >= AGREEING_AT_LEAST[name], f"{agreeing} of {len(rows)} agree"
+        if ours != oracle_counts(row):
+            differing[(name, number)] = (
+                ours,
+                oracle_counts(row),
+                row.get("ref", row.get("output")),
+            )
+    unexplained = {key: value for key, value in differing.items() if key not in KNOWN_DIFFERENCES}
+    assert not unexplained, list(unexplained.items())[:10]
 
 
 @pytest.mark.parametrize("name", sorted(ORACLE_SER))
