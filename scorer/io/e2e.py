@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from scorer.errors import InputError
 from scorer.io.text import decode_text, split_lines
+from scorer.normalise import strip_wrapping_quotes
 
 HEADER_MR = re.compile(
     r"(mr|src|source|meaning(?:[_ .-]rep(?:resentation)?)?|da|dial(?:ogue)?[_ .-]act)s?",
@@ -79,8 +80,11 @@ def _table_lines(data: bytes, filename: str) -> list[tuple[int, str]]:
 
 
 def _header_columns(fields: list[str], text_pattern: re.Pattern) -> tuple[list[int], list[int]]:
-    mr = [i for i, field in enumerate(fields) if HEADER_MR.match(field)]
-    text = [i for i, field in enumerate(fields) if text_pattern.match(field)]
+    """Columns whose names match; a name wrapped in single quotes ('MR') counts, as the rows of
+    the files that wrap every field in them are read."""
+    names = [strip_wrapping_quotes(field.strip()) for field in fields]
+    mr = [i for i, name in enumerate(names) if HEADER_MR.match(name)]
+    text = [i for i, name in enumerate(names) if text_pattern.match(name)]
     return mr, text
 
 

@@ -141,8 +141,20 @@ PUBLISHED_MR = "name[Blue Spice], eatType[coffee shop], area[city centre]"
             b"src\tsystem output\n" + PUBLISHED_MR.encode() + b"\tBlue Spice is a coffee shop.\n",
             None,
         ),
+        (
+            b"'MR'\t'output'\n'" + PUBLISHED_MR.encode() + b"'\t'Blue Spice is a coffee shop.'\n",
+            "'Blue Spice is a coffee shop.'",
+        ),
     ],
-    ids=["quoted-mr", "bare-crlf", "bom-rrn-trailing-spaces", "single-quotes", "csv", "src-sysout"],
+    ids=[
+        "quoted-mr",
+        "bare-crlf",
+        "bom-rrn-trailing-spaces",
+        "single-quotes",
+        "csv",
+        "src-sysout",
+        "single-quoted-header",
+    ],
 )
 def test_output_tables_in_the_published_layouts(data, output):
     outputs, mrs = read_outputs(data, "output.tsv")
