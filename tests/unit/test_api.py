@@ -1,5 +1,6 @@
 import io
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db import session_scope
@@ -194,3 +195,50 @@ def test_outputs_page_shows_slot_errors_to_the_team_only(app, client, settings):
     page = client.get("/submissions/1/outputs?errors=1").data.decode()
     assert "wrong eatType: [coffee shop] said as &#39;pub&#39;" in page
     assert "wrong area: [riverside] said as &#39;city centre&#39;" in page
+
+
+def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, settings, tmp_path):
+    """The official test references' layout (quoted header, every field quoted) imported, an
+    output file as the published E2E outputs are (quoted MRs, BOM, \\r\\r\\n, trailing spaces,
+    lower-cased) uploaded through the API: accepted, and every figure equals nlg-score's."""
+    import csv
+    import json
+
+    from click.testing import CliRunner
+
+    from app.services.tracks import create_challenge, import_e2e_track
+    from scorer.cli import main as nlg_score
+    from scorer.io.e2e import read_dataset_csv
+    from tests.unit.factories import DEMO_REFS
+
+    items = read_dataset_csv(DEMO_REFS)
+    quoted = io.StringIO()
+    writer = csv.writer(quoted, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerows([("mr", "ref"), *((i.input, r) for i in items for r in i.references)])
+    refs = quoted.getvalue().encode()
+    outputs = "\ufeffMR\toutput  \r\r\n" + "".join(
+        f'"{item.input}"\t{item.references[0].lower()}  \r\r\n' for item in items
+    )
+    with session_scope(settings.database_url) as session:
+        challenge = create_challenge(session, "e2e", "E2E")
+        import_e2e_track(session, challenge, "test", refs, references_name="testset_w_refs.csv")
+    token = participant(settings, "a@x.org", team="A")
+    url = "/api/v1/challenges/e2e/tracks/test/submissions"
+    assert post(client, token, data=outputs.encode(), url=url).status_code == 202
+    queue = app.extensions["nlgboard.queue"]
+    queue.start()
+    queue.join()
+    status = client.get("/api/v1/submissions/1", headers={"Authorization": f"Bearer {token}"})
+    assert status.json["status"] == "scored", status.json
+
+    (tmp_path / "testset_w_refs.csv").write_bytes(refs)
+    (tmp_path / "output.tsv").write_bytes(outputs.encode())
+    offline = CliRunner().invoke(
+        nlg_score,
+        ["--profile", "e2e", "--refs", str(tmp_path / "testset_w_refs.csv"), "--hyp",
+         str(tmp_path / "output.tsv"), "--json"],
+    )  # fmt: skip
+    assert offline.exit_code == 0, offline.output
+    expected = json.loads(offline.output)
+    for metric in ("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "SER", "OK%"):
+        assert status.json["scores"][metric] == pytest.approx(expected[metric], abs=1e-9), metric
