@@ -14,7 +14,7 @@ from flask.cli import AppGroup, FlaskGroup, routes_command, shell_command, with_
 from app.cli_baselines import baselines
 from app.db import session_scope
 from app.migrate import upgrade
-from app.models import ChallengeOrganiser, Role
+from app.models import ChallengeAnnotator, ChallengeOrganiser, Role
 from app.security import SECURE_COOKIES_ENV
 from app.services import DomainError
 from app.services.access import ORGANISERS
@@ -78,7 +78,12 @@ def user() -> None:
     "--team", "team_name", default=None, help="Put the user in this team (created if new)."
 )
 @click.option("--password", default=None, help="Password for the web login (optional).")
-@click.option("--challenge", "challenges", multiple=True, help="Organiser of this challenge.")
+@click.option(
+    "--challenge",
+    "challenges",
+    multiple=True,
+    help="Organiser (--role organiser) or annotator (--role annotator) of this challenge.",
+)
 def user_create(
     email: str, role: str, team_name: str | None, password: str | None, challenges: tuple[str, ...]
 ) -> None:
@@ -90,12 +95,9 @@ def user_create(
             account = create_user(session, email, password, Role(role))
             if team_name:
                 session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
+            staff = ChallengeAnnotator if account.role == Role.ANNOTATOR else ChallengeOrganiser
             for slug in challenges:
-                session.add(
-                    ChallengeOrganiser(
-                        challenge_id=get_challenge(session, slug).id, user_id=account.id
-                    )
-                )
+                session.add(staff(challenge_id=get_challenge(session, slug).id, user_id=account.id))
             token = account.new_api_token()
     except DomainError as error:
         _fail(error)

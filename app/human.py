@@ -26,7 +26,7 @@ from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
 from app.organise import organised_track
 from app.services import DomainError, audit
-from app.services.access import is_organiser_of, viewer_of
+from app.services.access import may_annotate, viewer_of
 from app.services.annotation import (
     Annotator,
     create_links,
@@ -37,7 +37,13 @@ from app.services.annotation import (
     progress,
     record,
 )
-from app.services.campaigns import CampaignSpec, create_campaign, get_campaign, track_campaigns
+from app.services.campaigns import (
+    CampaignSpec,
+    create_campaign,
+    get_campaign,
+    references_embargoed,
+    track_campaigns,
+)
 from app.services.human_results import (
     analyse,
     campaign_table,
@@ -237,9 +243,13 @@ def heatmap(slug: str, track_slug: str, name: str):
 
 
 def _may_annotate(campaign: Campaign) -> bool:
-    return current_user.role == Role.ANNOTATOR or is_organiser_of(
-        db(), current_user, campaign.track.challenge_id
-    )
+    return may_annotate(db(), current_user, campaign.track.challenge_id)
+
+
+EMBARGOED = (
+    "This campaign shows references, which stay hidden until the track's deadline has passed; "
+    "it opens then."
+)
 
 
 @bp.route("/annotate")
@@ -275,6 +285,8 @@ def link_unit(token: str):
 
 def _annotate(found: Campaign, annotator: Annotator, here: str):
     """Show the next unit of the annotator's HIT (GET) or store the page they answered (POST)."""
+    if references_embargoed(db(), found):
+        return render_template("human/done.html", message=EMBARGOED), 403
     try:
         assignment = current_assignment(db(), found, annotator)
         db().commit()

@@ -33,6 +33,17 @@ class ChallengeOrganiser(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
 
 
+class ChallengeAnnotator(Base):
+    """Annotator accounts are per challenge too: they open only that challenge's campaigns."""
+
+    __tablename__ = "challenge_annotators"
+    __table_args__ = (UniqueConstraint("challenge_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
 DEVELOPMENT = "development"
 TEST = "test"
 PHASES = (DEVELOPMENT, TEST)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import ChallengeOrganiser, Role, Submission, System, Track, User
+from app.models import ChallengeAnnotator, ChallengeOrganiser, Role, Submission, System, Track, User
 
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""
@@ -70,6 +70,24 @@ def is_organiser_of(session: Session, user: User | None, challenge_id: int) -> b
         )
         is not None
     )
+
+
+def may_annotate(session: Session, user: User | None, challenge_id: int) -> bool:
+    """Annotators judge only the campaigns of the challenges they were created for; the
+    challenge's organisers (and admins) may try its campaigns too."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if user.role == Role.ANNOTATOR:
+        return (
+            session.scalar(
+                select(ChallengeAnnotator.id).where(
+                    ChallengeAnnotator.challenge_id == challenge_id,
+                    ChallengeAnnotator.user_id == user.id,
+                )
+            )
+            is not None
+        )
+    return is_organiser_of(session, user, challenge_id)
 
 
 def can_see_submission(session: Session, user: User | None, submission: Submission) -> bool:

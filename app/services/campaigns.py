@@ -8,7 +8,9 @@ unit with three yes/no questions; a challenge set's items are judged beside thei
 
 A campaign that puts references in front of annotators (a meaning-similarity criterion, the human
 references as a system, DA's reference checks) can only be set up once the track's deadline has
-passed: until then references are hidden from everyone but the organisers.
+passed, and every page that would show its units is refused while the deadline is not behind
+us (it can be moved after the campaign is made): until then references are hidden from everyone
+but the organisers.
 """
 
 from __future__ import annotations
@@ -283,3 +285,20 @@ def _unit(
     hit: int, item: Item, subset: str, entry: UnitEntry, kind: str = "genuine"
 ) -> CampaignUnit:
     return CampaignUnit(hit=hit, item=item, subset=subset, kind=kind, entries=[entry])
+
+
+def shows_references(session: Session, campaign: Campaign) -> bool:
+    """Whether any unit of the campaign puts a reference in front of an annotator."""
+    if campaign.show_reference:
+        return True
+    human = select(UnitEntry.unit_id).where(UnitEntry.system_name == HUMAN_SYSTEM)
+    units = select(CampaignUnit.id).where(
+        CampaignUnit.campaign_id == campaign.id,
+        (CampaignUnit.kind == "reference") | CampaignUnit.id.in_(human),
+    )
+    return session.scalar(units.limit(1)) is not None
+
+
+def references_embargoed(session: Session, campaign: Campaign) -> bool:
+    """Checked at every read, not at creation: the deadline may have moved since."""
+    return not campaign.track.deadline_passed and shows_references(session, campaign)

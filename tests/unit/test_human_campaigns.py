@@ -11,6 +11,7 @@ from app.models import (
     AnnotationLink,
     Campaign,
     CampaignUnit,
+    ChallengeAnnotator,
     ChallengeOrganiser,
     Judgement,
     Role,
@@ -41,11 +42,13 @@ def track_with_systems(app, settings):
             session, "demo", "main", "baseline", {"BLEU": 0.6}, primary=False, baseline=True
         )
         create_user(session, "org@example.org", "password123", Role.ORGANISER)
-        create_user(session, "ann@example.org", "password123", Role.ANNOTATOR)
+        annotator = create_user(session, "ann@example.org", "password123", Role.ANNOTATOR)
         create_user(session, "par@example.org", "password123", Role.PARTICIPANT)
         own = create_user(session, "org2@example.org", "password123", Role.ORGANISER)
         challenge = get_track(session, "demo", "main").challenge
         session.add(ChallengeOrganiser(challenge_id=challenge.id, user_id=own.id))
+        session.add(ChallengeAnnotator(challenge_id=challenge.id, user_id=annotator.id))
+        create_user(session, "stranger@example.org", "password123", Role.ANNOTATOR)
 
 
 def organiser(app):
@@ -339,6 +342,7 @@ def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
         user = create_user(session, "exp@example.org", "password123", Role.ANNOTATOR)
         assert user.role == Role.ANNOTATOR
         track = get_track(session, "drs", "gen")
+        session.add(ChallengeAnnotator(challenge_id=track.challenge_id, user_id=user.id))
         campaign = create_campaign(
             session, track, CampaignSpec("tense", "rose", "rose", "en", subset="tense", items=5)
         )
@@ -380,3 +384,44 @@ def test_da_import_keeps_a_repeat_beside_its_original(app, settings, track_with_
     with session_scope(settings.database_url) as session:
         kinds = sorted(session.scalars(select(Judgement.kind)))
     assert kinds == ["genuine", "repeat"]
+
+
+def test_references_stay_hidden_when_the_deadline_moves_after_the_campaign(
+    app, settings, track_with_systems
+):
+    """Finding 1: past deadline, campaign made, deadline moved into the future: neither the
+    annotator page nor a one-time link may show a reference until it has passed again."""
+    from app.services.annotation import create_links
+
+    with session_scope(settings.database_url) as session:
+        track = session.scalar(select(Track))
+        track.deadline = datetime.now(UTC) - timedelta(days=1)
+        campaign = create(session, name="meaning", method="da", criterion="meaning-similarity")
+        (token,) = create_links(session, campaign, 1)
+        track.deadline = datetime.now(UTC) + timedelta(days=1)
+        reference = get_track(session, "demo", "main").test_sets[0].items[0].references[0].text
+    client = app.test_client()
+    login(client, "ann@example.org")
+    for page in (client.get("/annotate/1"), app.test_client().get(f"/annotate/link/{token}")):
+        html = page.get_data(as_text=True)
+        assert page.status_code == 403 and "stay hidden until the track&#39;s deadline" in html
+        assert 'class="reference"' not in html and reference not in html
+    posted = client.post("/annotate/1", data={"unit": "1"})
+    assert posted.status_code == 403
+    with session_scope(settings.database_url) as session:
+        session.scalar(select(Track)).deadline = datetime.now(UTC) - timedelta(seconds=1)
+    assert '<p class="reference">' in client.get("/annotate/1").get_data(as_text=True)
+
+
+def test_annotators_open_only_the_campaigns_of_their_own_challenge(
+    app, settings, track_with_systems
+):
+    with session_scope(settings.database_url) as session:
+        create(session, name="quality", method="rankme", criterion="quality", items=2)
+    stranger = app.test_client()
+    login(stranger, "stranger@example.org")
+    assert stranger.get("/annotate/1").status_code == 404
+    assert 'href="/annotate/1"' not in stranger.get("/annotate").get_data(as_text=True)
+    member = app.test_client()
+    login(member, "ann@example.org")
+    assert member.get("/annotate/1").status_code == 200
