@@ -10,13 +10,18 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
 from scorer import dlevel
 from scorer.significance import SAMPLES
 
-STYLE = "plots-2"
+matplotlib.rcParams["text.parse_math"] = False
+"""System names are labels: plain text, never mathtext (a name like ``$\\foo{$`` would fail
+every plot of its track)."""
+
+STYLE = "plots-3"
 """Part of every cached plot's key: change it when a drawing changes, and old files go unused."""
 
 BASELINE_COLOUR = "#999999"

@@ -29,6 +29,7 @@ def heatmap_svg(systems: Sequence[str], p_values: np.ndarray, title: str = "") -
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False  # system names are plain text
     from matplotlib import pyplot
     from matplotlib.colors import LinearSegmentedColormap
 

@@ -156,3 +156,18 @@ def test_shared_resamples_give_paired_bootstraps_p_values():
     assert got == expected.p_value
     low, high = resample(profile, a, "DIST").interval
     assert low < profile.scores_from_statistics(a)["DIST"] < high
+
+
+def test_a_system_name_with_mathtext_does_not_break_the_plots(app, client, settings, two_teams):
+    """Finding 2: a participant's system named like TeX math made every plot of the track 500."""
+    from scorer.human.heatmap import heatmap_svg
+    from tests.unit.factories import participant
+
+    token = participant(settings, "c@x.org", team="C")
+    assert upload(client, token, "$\\foo{$").status_code == 202
+    run_queue(app)
+    for plot in PLOTS[:2]:
+        page = client.get(plot)
+        assert page.status_code == 200 and b"foo" in page.data
+    svg = heatmap_svg(["$\\foo{$", "b"], np.full((2, 2), 0.5))
+    assert "foo" in svg
