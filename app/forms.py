@@ -58,7 +58,7 @@ class CampaignNaming(FlaskForm):
     """What every human-evaluation campaign has: a URL-safe name and a method."""
 
     name = StringField(
-        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*$")]
+        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*\Z")]
     )
     method = SelectField(
         "Method",
@@ -102,7 +102,7 @@ class LinksForm(FlaskForm):
     count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])
 
 
-SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*$", message="Lower-case letters, digits and hyphens.")
+SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*\Z", message="Lower-case letters, digits and hyphens.")
 
 
 class ChallengeForm(FlaskForm):

@@ -25,6 +25,7 @@ from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
 from app.organise import organised_track
+from app.security import form_id
 from app.services import DomainError, audit
 from app.services.access import may_annotate, viewer_of
 from app.services.annotation import (
@@ -299,7 +300,8 @@ def _annotate(found: Campaign, annotator: Annotator, here: str):
     if request.method == "POST":
         if not ActionForm().validate_on_submit():
             abort(400)
-        unit = db().get(CampaignUnit, request.form.get("unit", type=int) or 0)
+        unit_id = form_id(request.form.get("unit"))
+        unit = db().get(CampaignUnit, unit_id) if unit_id is not None else None
         if unit is None:
             abort(400)
         try:

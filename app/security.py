@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask, Response, request
+from werkzeug.routing import IntegerConverter
 
 CSP_DIRECTIVES = (
     "default-src 'self'",
@@ -34,7 +35,29 @@ def secure_cookies() -> bool:
     return os.environ.get(SECURE_COOKIES_ENV, "1") != "0"
 
 
+MAX_ID = 2**63 - 1
+"""Ids are the database's signed 64-bit integers."""
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:...>`` in every route: an id past the database's integers is a 404, not an
+    overflow error (HTTP 500)."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(url_map, *args, **kwargs)
+
+
+def form_id(value: str | None) -> int | None:
+    """A positive id from a form field, or None (missing, not a number, out of range)."""
+    if value is None or not value.isdigit() or len(value) > 19:
+        return None
+    number = int(value)
+    return number if 0 < number <= MAX_ID else None
+
+
 def install(app: Flask) -> None:
+    app.url_map.converters["int"] = BoundedIntConverter
     secure = secure_cookies()
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,

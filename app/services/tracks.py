@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 
 from sqlalchemy import select
@@ -32,7 +33,22 @@ def language_code(language: str) -> str:
     return code
 
 
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""Challenge and track slugs: they go into URLs, file names and exports."""
+
+
+def check_slug(slug: str, what: str) -> str:
+    """``fullmatch``, not ``$``: a slug with a trailing newline looks like another one."""
+    if len(slug) > 64 or not SLUG.fullmatch(slug):
+        raise DomainError(
+            f"{what} slug {slug!r}: use lower-case letters, digits and hyphens (at most 64), "
+            "starting with a letter or digit"
+        )
+    return slug
+
+
 def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
+    check_slug(slug, "challenge")
     challenge = Challenge(slug=slug, title=title, description=description)
     add_unique(session, challenge, duplicate=f"a challenge with the slug {slug!r} already exists")
     return challenge
@@ -82,7 +98,7 @@ def import_e2e_track(
         raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
     track = Track(
         challenge=challenge,
-        slug=slug,
+        slug=check_slug(slug, "track"),
         title=title or slug,
         kind="e2e",
         language=language,
@@ -193,7 +209,7 @@ def multilingual_track(
     if track is None:
         track = Track(
             challenge=challenge,
-            slug=slug,
+            slug=check_slug(slug, "track"),
             title=title,
             kind=kind,
             language=MULTILINGUAL,

@@ -9,18 +9,22 @@ read with a hard cap, so a lying size header cannot make us inflate more than th
 from __future__ import annotations
 
 import io
+import lzma
 import stat
 import zipfile
+import zlib
 from pathlib import PurePosixPath
 
 from scorer.errors import InputError
 
 ZIP_MAGIC = b"PK\x03\x04"
+EMPTY_ZIP_MAGIC = b"PK\x05\x06"
+"""An archive with no entry at all is only its end-of-archive record."""
 MAX_ENTRIES = 64
 
 
 def is_zip(data: bytes) -> bool:
-    return data.startswith(ZIP_MAGIC)
+    return data.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC))
 
 
 def read_zip(data: bytes, filename: str, max_total_bytes: int) -> dict[str, bytes]:
@@ -50,8 +54,23 @@ def read_zip(data: bytes, filename: str, max_total_bytes: int) -> dict[str, byte
             try:
                 with archive.open(info) as handle:
                     content = handle.read(max_total_bytes - total + 1)
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError) as error:
-                raise InputError(f"{where} cannot be read ({error})") from None
+            except (
+                zipfile.BadZipFile,
+                RuntimeError,
+                NotImplementedError,
+                EOFError,
+                zlib.error,
+                lzma.LZMAError,
+                OSError,
+                ValueError,
+            ) as error:
+                raise InputError(
+                    f"{where} cannot be read: its compressed data is corrupt ({error})"
+                ) from None
+            if content.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC)):
+                raise InputError(
+                    f"{where} is itself a zip archive; put the output files directly in one archive"
+                )
             total += len(content)
             if total > max_total_bytes:
                 raise InputError(

@@ -425,3 +425,5 @@ def test_annotators_open_only_the_campaigns_of_their_own_challenge(
     member = app.test_client()
     login(member, "ann@example.org")
     assert member.get("/annotate/1").status_code == 200
+    # issue 22, finding 5: a unit id past the database's integers is a 400, not a 500
+    assert member.post("/annotate/1", data={"unit": str(2**63)}).status_code == 400
