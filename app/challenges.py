@@ -23,6 +23,7 @@ from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import can_see_scores, can_see_submission, viewer_of
 from app.services.columns import add_human_scores, beats_baseline, columns
+from app.services.csv_cells import csv_cell
 from app.services.human_results import human_tables
 from app.services.leaderboard import (
     default_language,
@@ -143,7 +144,7 @@ def inputs(slug: str, track_slug: str):
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["mr"])
-        writer.writerows([text] for text in texts)
+        writer.writerows([csv_cell(text)] for text in texts)
         body, suffix, mimetype = buffer.getvalue(), "csv", "text/csv"
     else:
         body = "\n\n".join(text.strip("\n") for text in texts) + "\n"

@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from app.models import Track
 from app.services.access import Viewer
 from app.services.columns import beats_baseline
+from app.services.csv_cells import csv_cell
 from app.services.leaderboard import LeaderboardRow, default_language, leaderboard
-from app.services.organising import csv_cell
 from app.services.overview import Overview
 from scorer.profiles import get_profile
 

@@ -14,6 +14,7 @@ from app.models import Campaign, Judgement, Method, Track, utcnow
 from app.services import DomainError, add_unique
 from app.services.access import ORGANISERS
 from app.services.campaigns import CRITERIA, track_campaigns
+from app.services.csv_cells import csv_cell
 from app.services.leaderboard import default_language, leaderboard
 from scorer.errors import InputError
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
@@ -117,7 +118,11 @@ def export_csv(session: Session, campaign: Campaign) -> str:
     writer.writerow(EXPORT_COLUMNS)
     for j in campaign_judgements(session, campaign):
         writer.writerow(
-            [j.item, j.system, j.annotator, j.criterion, f"{j.score:g}", j.kind, j.subset, j.unit]
+            [
+                *(csv_cell(v) for v in (j.item, j.system, j.annotator, j.criterion)),
+                f"{j.score:g}",
+                *(csv_cell(v) for v in (j.kind, j.subset, j.unit)),
+            ]
         )
     return buffer.getvalue()
 

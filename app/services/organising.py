@@ -25,18 +25,10 @@ from app.models import (
     User,
 )
 from app.services import DomainError
+from app.services.csv_cells import csv_cell
 from app.services.tracks import create_challenge
 from worker.queues import SubmissionQueue
 from worker.storage import Storage
-
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: object) -> str:
-    """A cell a spreadsheet will not run: names starting like a formula get a leading quote
-    (OWASP's advice for CSV injection)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
 def organised_challenges(session: Session, user: User) -> list[Challenge]:

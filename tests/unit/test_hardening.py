@@ -60,6 +60,30 @@ def test_ids_past_the_databases_integers_are_404_not_500(app, client, settings):
 
 
 @pytest.mark.parametrize("slug", ["demo\n", "Demo", "de mo", "-demo", "demo_1", "d" * 65, ""])
-def test_slugs_are_checked_whole(settings, slug):
+def test_slugs_are_checked_whole(app, settings, slug):
     with session_scope(settings.database_url) as session, pytest.raises(DomainError, match="slug"):
         create_challenge(session, slug, "Look-alike")
+
+
+def test_the_judgement_export_neutralises_spreadsheet_formulas(app, settings):
+    """Finding 10: a system name like '=HYPERLINK(...)' reached the human-judgement CSV as is."""
+    import csv
+
+    from app.services.human_results import export_csv, import_judgements
+    from app.services.tracks import get_track
+
+    demo_track(settings)
+    rows = (
+        "item,system,annotator,criterion,score\n"
+        '1,"=HYPERLINK(""http://x.example"",""click"")",@ann,quality,30\n'
+        "1,tgen,+ann,quality,50\n"
+    )
+    with session_scope(settings.database_url) as session:
+        track = get_track(session, "demo", "main")
+        campaign = import_judgements(
+            session, track, "quality", "rankme", "quality", rows.encode(), "j.csv", None
+        )
+        exported = list(csv.reader(io.StringIO(export_csv(session, campaign))))
+    cells = [cell for row in exported[1:] for cell in row]
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells), cells
+    assert "'=HYPERLINK(\"http://x.example\",\"click\")" in cells and "30" in cells
