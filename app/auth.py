@@ -12,8 +12,9 @@ from app.services import DomainError
 from app.services.accounts import (
     authenticate,
     create_user,
-    login_blocked,
+    login_wait,
     note_failed_login,
+    password_problem,
     revoke_api_token,
 )
 
@@ -21,19 +22,33 @@ bp = Blueprint("auth", __name__)
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    return db().get(User, int(user_id)) if user_id.isdigit() else None
+def load_user(session_id: str) -> User | None:
+    """The session's user while its nonce is current (logout and a new password change it)."""
+    user_id, _, nonce = session_id.partition(":")
+    if not user_id.isdigit() or len(user_id) > 18:
+        return None
+    user = db().get(User, int(user_id))
+    return user if user is not None and nonce and user.session_nonce == nonce else None
 
 
 @bp.route("/register", methods=["GET", "POST"])
 def register():
     form = RegisterForm()
     if form.validate_on_submit():
+        problem = password_problem(form.password.data, form.email.data)
+        if problem:
+            form.password.errors.append(f"Choose another password: {problem}.")
+            return render_template("auth/register.html", form=form)
         try:
             user = create_user(db(), form.email.data, form.password.data)
             db().commit()
-        except DomainError as error:
-            form.email.errors.append(str(error))
+        except DomainError:
+            db().rollback()
+            note_failed_login(db(), form.email.data, request.remote_addr or "unknown")
+            form.email.errors.append(
+                "This account cannot be created. If you have one, log in; otherwise use "
+                "another e-mail address."
+            )
         else:
             login_user(user)
             flash("Welcome! Create or join a team to submit.", "info")
@@ -46,10 +61,11 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         address = request.remote_addr or "unknown"
-        if login_blocked(db(), form.email.data, address):
+        wait = login_wait(db(), form.email.data, address)
+        if wait is not None:
+            minutes = max(1, round(wait.total_seconds() / 60))
             form.password.errors.append(
-                "Too many failed logins for this account or from this address; "
-                "wait 15 minutes and try again."
+                f"Too many failed logins from here; wait {minutes} minute(s) and try again."
             )
             return render_template("auth/login.html", form=form), 429
         user = authenticate(db(), form.email.data, form.password.data)
@@ -65,6 +81,8 @@ def login():
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
+    current_user.end_sessions()
+    db().commit()
     logout_user()
     return redirect(url_for("challenges.index"))
 

@@ -18,7 +18,7 @@ from app.models import ChallengeAnnotator, ChallengeOrganiser, Role
 from app.security import SECURE_COOKIES_ENV
 from app.services import DomainError
 from app.services.access import ORGANISERS
-from app.services.accounts import create_user, find_or_create_team
+from app.services.accounts import create_user, find_or_create_team, password_problem
 from app.services.annotation import create_links
 from app.services.audit import record
 from app.services.bundled import describe as describe_bundled
@@ -90,6 +90,9 @@ def user_create(
     """Create a user and print their API token (shown once)."""
     from app.models import Membership
 
+    problem = password_problem(password, email) if password else None
+    if problem:
+        _fail(DomainError(f"--password: {problem}"))
     try:
         with session_scope(_settings().database_url) as session:
             account = create_user(session, email, password, Role(role))

@@ -22,7 +22,11 @@ EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address."
 
 class RegisterForm(FlaskForm):
     email = EmailField("E-mail", validators=[DataRequired(), EMAIL])
-    password = PasswordField("Password", validators=[DataRequired(), Length(min=8, max=200)])
+    password = PasswordField(
+        "Password",
+        validators=[DataRequired(), Length(min=12, max=200)],
+        description="At least 12 characters.",
+    )
     confirm = PasswordField(
         "Repeat password", validators=[DataRequired(), EqualTo("password", "Passwords differ.")]
     )

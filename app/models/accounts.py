@@ -14,6 +14,9 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models.base import Base, UTCDateTime, utcnow
 
+UNUSABLE_HASH = generate_password_hash(secrets.token_hex(16))
+"""Checked when there is no account or no password, so a login costs the same either way."""
+
 
 class Role(enum.StrEnum):
     PARTICIPANT = "participant"
@@ -34,14 +37,28 @@ class User(UserMixin, Base):
     )
     api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    session_nonce: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_hex(16))
+    """Part of every session's user id: changing it ends every session (logout, new password)."""
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password)
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
-        return self.password_hash is not None and check_password_hash(self.password_hash, password)
+        """Costs one hash check whether or not the account has a password (no timing oracle)."""
+        return check_password_hash(self.password_hash or UNUSABLE_HASH, password) and bool(
+            self.password_hash
+        )
+
+    def get_id(self) -> str:
+        """Flask-Login keeps this in the session cookie; see ``end_sessions``."""
+        return f"{self.id}:{self.session_nonce}"
+
+    def end_sessions(self) -> None:
+        """Every session cookie issued so far stops working (server-side, not just the cookie)."""
+        self.session_nonce = secrets.token_hex(16)
 
     def new_api_token(self) -> str:
         """Issue a fresh API token; only its hash is stored, so it is shown once."""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hmac
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash
 
 from app.models import LoginAttempt, Membership, Role, Team, User, hash_token, utcnow
+from app.models.accounts import UNUSABLE_HASH
 from app.services import DomainError, add_unique
 
 
@@ -24,28 +26,73 @@ def create_user(
 
 
 def authenticate(session: Session, email: str, password: str) -> User | None:
+    """The account, if the password is right. An unknown account costs the same hash check
+    as a known one, so the answer's timing says nothing about who has an account."""
     user = session.scalar(select(User).where(User.email == email.strip().lower()))
-    return user if user is not None and user.check_password(password) else None
+    if user is None:
+        check_password_hash(UNUSABLE_HASH, password)
+        return None
+    return user if user.check_password(password) else None
+
+
+MIN_PASSWORD_LENGTH = 12
+"""NIST SP 800-63B allows 8 characters with a blocklist of common passwords; without shipping
+such a list, length is the rule (a 12-character minimum), and no composition rules."""
+
+
+def password_problem(password: str, email: str) -> str | None:
+    """Why a new password is refused, or None."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        return f"use at least {MIN_PASSWORD_LENGTH} characters (a few words make a good one)"
+    if len(password) > 200:
+        return "use at most 200 characters"
+    local = email.strip().lower().split("@")[0]
+    if len(set(password)) < 3 or (len(local) >= 3 and local in password.lower()):
+        return "use something not made of your e-mail address or one repeated character"
+    return None
 
 
 LOGIN_WINDOW = timedelta(minutes=15)
-FAILURES_PER_ACCOUNT = 5
-FAILURES_PER_ADDRESS = 20
+FAILURES_BEFORE_BACK_OFF = 5
+"""Failed logins for one account from one address before each further try must wait."""
+LONGEST_WAIT = timedelta(minutes=15)
+FAILURES_PER_ADDRESS = 50
+"""Failed logins from one address within the window, over all accounts (password spraying)."""
 
 
-def login_blocked(session: Session, email: str, address: str) -> bool:
-    """Too many failed logins in the window, for this account or from this address (guessing
-    one password or spraying many accounts)."""
-    since = utcnow() - LOGIN_WINDOW
-    recent = select(func.count(LoginAttempt.id)).where(LoginAttempt.at >= since)
-    by_account = session.scalar(recent.where(LoginAttempt.email == email.strip().lower()))
-    by_address = session.scalar(recent.where(LoginAttempt.address == address))
-    return by_account >= FAILURES_PER_ACCOUNT or by_address >= FAILURES_PER_ADDRESS
+def login_wait(session: Session, email: str, address: str) -> timedelta | None:
+    """How long this (account, address) must wait before trying again, or None.
+
+    Per pair, not per account: a stranger failing from elsewhere cannot lock the owner out.
+    After 5 failures each further one doubles the wait (1, 2, 4 ... minutes, at most 15); an
+    address failing on many accounts waits for the window to pass.
+    """
+    now = utcnow()
+    recent = select(LoginAttempt.at).where(LoginAttempt.at >= now - 4 * LOGIN_WINDOW)
+    pair = list(
+        session.scalars(
+            recent.where(
+                LoginAttempt.email == email.strip().lower()[:254],
+                LoginAttempt.address == address[:64],
+            ).order_by(LoginAttempt.at)
+        )
+    )
+    if len(pair) >= FAILURES_BEFORE_BACK_OFF:
+        last = pair[-1] if pair[-1].tzinfo else pair[-1].replace(tzinfo=UTC)
+        wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (len(pair) - FAILURES_BEFORE_BACK_OFF)))
+        if now < last + wait:
+            return last + wait - now
+    by_address = session.scalar(
+        select(func.count(LoginAttempt.id)).where(
+            LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address[:64]
+        )
+    )
+    return LOGIN_WINDOW if by_address >= FAILURES_PER_ADDRESS else None
 
 
 def note_failed_login(session: Session, email: str, address: str) -> None:
     session.add(LoginAttempt(email=email.strip().lower()[:254], address=address[:64]))
-    session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 2 * LOGIN_WINDOW))
+    session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 4 * LOGIN_WINDOW))
     session.commit()
 
 

@@ -20,8 +20,8 @@ def test_sign_up_upload_wait_and_see_the_row_and_the_plot(page, settings):
     with serve_app(app) as url:
         page.goto(f"{url}/register")
         page.get_by_label("E-mail").fill("ana@uni.example")
-        page.get_by_label("Password", exact=True).fill("s3cret-pass")
-        page.get_by_label("Repeat password").fill("s3cret-pass")
+        page.get_by_label("Password", exact=True).fill("s3cret-passphrase")
+        page.get_by_label("Repeat password").fill("s3cret-passphrase")
         page.get_by_role("button", name="Register").click()
         page.goto(f"{url}/team")
         page.get_by_label("Team name").first.fill("Ana's lab")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from sqlalchemy import select
 
 from app.db import session_scope
@@ -74,15 +75,105 @@ def test_security_headers_and_cookie_flags(client, settings):
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
-def test_login_is_rate_limited_per_account(client, settings):
+def test_login_backs_off_per_account_and_address(client, settings):
+    """Finding 7: 5 wrong passwords from one address make that address wait (1 minute, then
+    doubling); the owner logging in from elsewhere is not locked out."""
+    from datetime import timedelta
+
+    from app.models import LoginAttempt
+
     participant(settings, "a@x.org", team="A")
+    attacker = {"REMOTE_ADDR": "203.0.113.9"}
     for _ in range(5):
-        response = client.post("/login", data={"email": "a@x.org", "password": "wrong"})
+        response = client.post(
+            "/login", data={"email": "a@x.org", "password": "wrong"}, environ_base=attacker
+        )
         assert response.status_code == 200 and b"Wrong e-mail or password" in response.data
-    blocked = client.post("/login", data={"email": "a@x.org", "password": "password123"})
-    assert blocked.status_code == 429 and b"Too many failed logins" in blocked.data
-    other = client.post("/login", data={"email": "b@x.org", "password": "wrong"})
-    assert other.status_code == 200  # another account is not blocked by these
+    blocked = client.post(
+        "/login", data={"email": "a@x.org", "password": "password123"}, environ_base=attacker
+    )
+    assert blocked.status_code == 429 and b"wait 1 minute(s)" in blocked.data
+    owner = client.post(
+        "/login", data={"email": "a@x.org", "password": "password123"},
+        environ_base={"REMOTE_ADDR": "198.51.100.7"},
+    )  # fmt: skip
+    assert owner.status_code == 302
+    with session_scope(settings.database_url) as session:  # a minute later: one more try
+        for attempt in session.scalars(select(LoginAttempt)):
+            attempt.at -= timedelta(minutes=1, seconds=5)
+    again = client.post(
+        "/login", data={"email": "a@x.org", "password": "wrong"}, environ_base=attacker
+    )
+    assert again.status_code == 200
+    blocked = client.post(
+        "/login", data={"email": "a@x.org", "password": "wrong"}, environ_base=attacker
+    )
+    assert blocked.status_code == 429 and b"wait 2 minute(s)" in blocked.data
+
+
+def test_login_costs_one_hash_check_whether_or_not_the_account_exists(app, settings, monkeypatch):
+    """Finding 6: an unknown account answered ten times faster (no hash was checked)."""
+    from app.models import accounts as account_models
+    from app.services import accounts
+
+    participant(settings, "a@x.org", team="A")
+    calls: list[str] = []
+
+    def counted(module):
+        real = module.check_password_hash
+
+        def check(hashed: str, password: str) -> bool:
+            calls.append(hashed.split("$")[0])
+            return real(hashed, password)
+
+        return check
+
+    monkeypatch.setattr(accounts, "check_password_hash", counted(accounts))
+    monkeypatch.setattr(account_models, "check_password_hash", counted(account_models))
+    with session_scope(settings.database_url) as session:
+        assert accounts.authenticate(session, "a@x.org", "wrong") is None
+        assert accounts.authenticate(session, "nobody@x.org", "wrong") is None
+    assert len(calls) == 2 and calls[0] == calls[1]  # the same kind of hash, once each
+
+
+def test_registering_says_nothing_about_existing_accounts(client, settings):
+    participant(settings, "a@x.org", team="A")
+    page = client.post(
+        "/register",
+        data={
+            "email": "a@x.org",
+            "password": "a long enough pass",
+            "confirm": "a long enough pass",
+        },
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "cannot be created" in text
+    assert "already exists" not in text and "account for a@x.org" not in text
+
+
+@pytest.mark.parametrize(
+    "password", ["password", "password123", "aaaaaaaaaaaaaaa", "ana-ana-ana-ana"]
+)
+def test_weak_passwords_are_refused(client, settings, password):
+    """Finding 9: 'password' was accepted (length >= 8 was the only rule)."""
+    page = client.post(
+        "/register", data={"email": "ana@x.org", "password": password, "confirm": password}
+    )
+    assert page.status_code == 200 and b"Create a team" not in page.data
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(User).where(User.email == "ana@x.org")) is None
+
+
+def test_logout_ends_the_session_on_the_server(app, client, settings):
+    """Finding 8: a copied session cookie still worked after POST /logout."""
+    participant(settings, "a@x.org", team="A")
+    login(client, "a@x.org")
+    copied = client.get_cookie("session").value
+    assert client.get("/team").status_code == 200
+    client.post("/logout")
+    thief = app.test_client()
+    thief.set_cookie("session", copied)
+    assert thief.get("/team").status_code == 302  # sent to the login page
 
 
 def test_api_tokens_are_stored_hashed_and_revocable(client, settings):

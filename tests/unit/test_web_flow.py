@@ -27,7 +27,7 @@ def csrf_token(page: bytes) -> str:
     return match.group(1).decode()
 
 
-def register(browser, email="ana@uni.example", password="s3cret-pass"):
+def register(browser, email="ana@uni.example", password="s3cret-passphrase"):
     token = csrf_token(browser.get("/register").data)
     return browser.post(
         "/register",
@@ -139,7 +139,7 @@ def test_login_logout_and_wrong_password(browser):
         "/login",
         data={
             "email": "ANA@uni.example",
-            "password": "s3cret-pass",
+            "password": "s3cret-passphrase",
             "csrf_token": csrf_token(login.data),
         },
         follow_redirects=True,
