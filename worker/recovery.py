@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -21,6 +21,7 @@ from app.db import session_scope
 from app.models import Submission, SubmissionStatus, utcnow
 from worker.queues import SubmissionQueue
 from worker.settings import Settings
+from worker.storage import Storage, storage_for
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +68,47 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
     return recovered
 
 
+ORPHAN_AGE = timedelta(hours=1)
+"""An uploaded file no submission refers to after this long is an orphan: its upload was
+refused or failed after storing it (an upload in flight is younger)."""
+
+
+SWEEP_EVERY = timedelta(minutes=10)
+
+
+def sweep_orphans(settings: Settings, storage: Storage, now: datetime | None = None) -> list[str]:
+    """Remove stored files older than ORPHAN_AGE that no submission refers to."""
+    cutoff = (now or utcnow()) - ORPHAN_AGE
+    old = list(storage.stored_before(cutoff))
+    if not old:
+        return []
+    with session_scope(settings.database_url) as session:
+        kept = set(
+            session.scalars(
+                select(Submission.file_sha256).where(Submission.file_sha256.in_(old))
+            ).all()
+        )
+    orphans = [digest for digest in old if digest not in kept]
+    for digest in orphans:
+        storage.delete(digest)
+    if orphans:
+        log.warning("storage: removed %d orphaned upload(s)", len(orphans))
+    return orphans
+
+
 def start_recovery_loop(settings: Settings, submission_queue: SubmissionQueue) -> threading.Event:
-    """Run ``recover`` now and then every interval in a daemon thread; set the event to stop."""
+    """Run ``recover`` now and then every interval in a daemon thread, and the orphan sweep
+    every SWEEP_EVERY; set the event to stop."""
     stop = threading.Event()
 
     def loop() -> None:
+        swept_at: datetime | None = None
         while True:
             try:
                 recover(settings, submission_queue)
+                if swept_at is None or utcnow() - swept_at >= SWEEP_EVERY:
+                    sweep_orphans(settings, storage_for(settings))
+                    swept_at = utcnow()
             except Exception:
                 log.exception("recovery pass failed; retrying next interval")
             if stop.wait(settings.recovery_interval_seconds):

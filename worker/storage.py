@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -28,6 +30,12 @@ class Storage(Protocol):
     def check(self) -> None:
         """Raise when the store cannot be written (readiness probe)."""
 
+    def stored_before(self, cutoff: datetime) -> Iterator[str]:
+        """Digests of the files last written before ``cutoff`` (for the orphan sweeper)."""
+
+    def delete(self, digest: str) -> None:
+        """Remove a file; missing is fine."""
+
 
 def check_digest(digest: str) -> str:
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
@@ -44,12 +52,23 @@ class LocalStorage:
     def put(self, data: bytes) -> str:
         digest = hashlib.sha256(data).hexdigest()
         path = self._path(digest)
-        if not path.exists():
+        if path.exists():
+            os.utime(path)  # fresh again: the sweeper leaves files young an hour alone
+        else:
             path.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as handle:
                 handle.write(data)
             os.replace(handle.name, path)
         return digest
+
+    def stored_before(self, cutoff: datetime) -> Iterator[str]:
+        limit = cutoff.timestamp()
+        for path in self.root.glob("??/*"):
+            if len(path.name) == 64 and path.stat().st_mtime < limit:
+                yield path.name
+
+    def delete(self, digest: str) -> None:
+        self._path(digest).unlink(missing_ok=True)
 
     def get(self, digest: str) -> bytes:
         return self._path(digest).read_bytes()
@@ -83,6 +102,19 @@ class S3Storage:
         digest = hashlib.sha256(data).hexdigest()
         self.client.put_object(Bucket=self.bucket, Key=self._key(digest), Body=data)
         return digest
+
+    def stored_before(self, cutoff: datetime) -> Iterator[str]:
+        pages = self.client.get_paginator("list_objects_v2").paginate(
+            Bucket=self.bucket, Prefix=f"{self.prefix}/" if self.prefix else ""
+        )
+        for page in pages:
+            for item in page.get("Contents", []):
+                name = item["Key"].rsplit("/", 1)[-1]
+                if len(name) == 64 and item["LastModified"] < cutoff:
+                    yield name
+
+    def delete(self, digest: str) -> None:
+        self.client.delete_object(Bucket=self.bucket, Key=self._key(digest))
 
     def get(self, digest: str) -> bytes:
         try:

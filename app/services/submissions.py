@@ -1,5 +1,10 @@
 """Accepting output files: every check runs before anything is stored or queued.
 
+The per-team limits are counted under a lock on the track row, so parallel uploads cannot all
+pass a check that only one of them may pass; the file goes to storage only once every check has
+passed (a commit that fails after that leaves an orphan, which the recovery loop's sweeper
+removes after an hour).
+
 An upload is one file for one test set, or (multilingual tracks) a zip archive with one file per
 language named by its language code (``en_out.txt``, ``es.txt`` ...), any subset of languages.
 Every file is validated first; if one is refused, nothing of the upload is stored.
@@ -7,6 +12,7 @@ Every file is validated first; if one is refused, nothing of the upload is store
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from dataclasses import dataclass
@@ -73,9 +79,10 @@ def submit_output(
             profile.read_outputs(output.data, inputs, output.filename)
         except InputError as error:
             raise InputError(f"{where}{error}") from None
-    digests = [storage.put(output.data) for output in files]
+    digests = [hashlib.sha256(output.data).hexdigest() for output in files]
     for attempt in range(2):
         try:
+            _lock_track(session, track)
             system = _find_or_new_system(session, track, team, system_name, is_baseline)
             session.flush()
             uploads = [(output.test_set.language, digest) for output, digest in zip(files, digests)]
@@ -102,6 +109,9 @@ def submit_output(
                 for output, digest, key in zip(files, digests, keys)
             ]
             session.add_all(submissions)
+            session.flush()
+            for output in files:  # every check passed: only now is anything stored
+                storage.put(output.data)
             session.commit()
         except DomainError:
             session.rollback()
@@ -273,6 +283,18 @@ def _find_or_new_system(
     return system
 
 
+def _lock_track(session: Session, track: Track) -> None:
+    """Serialise the uploads and primary choices of one track until the transaction ends, so
+    that the per-team limits (systems, primary systems, submissions a day) are counted and
+    written as one step: a row lock in PostgreSQL, the write lock in SQLite."""
+    session.execute(
+        update(Track)
+        .where(Track.id == track.id)
+        .values(id=Track.id)
+        .execution_options(synchronize_session=False)
+    )
+
+
 def _count_systems(session: Session, track: Track, team: Team, primary: bool = False) -> int:
     query = select(func.count(System.id)).where(
         System.track_id == track.id, System.team_id == team.id
@@ -310,6 +332,7 @@ ARCHITECTURES = ("seq2seq", "other data-driven", "rule-based", "template-based")
 
 def set_primary(session: Session, system: System, primary: bool) -> None:
     """E2E rule: a team names one or two (``Track.max_primary``) primary systems per track."""
+    _lock_track(session, system.track)
     if primary and not system.is_primary and system.team is not None:
         named = _count_systems(session, system.track, system.team, primary=True)
         if named >= system.track.max_primary:

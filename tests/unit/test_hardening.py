@@ -86,4 +86,105 @@ def test_the_judgement_export_neutralises_spreadsheet_formulas(app, settings):
         exported = list(csv.reader(io.StringIO(export_csv(session, campaign))))
     cells = [cell for row in exported[1:] for cell in row]
     assert not any(cell.startswith(("=", "+", "@")) for cell in cells), cells
-    assert "'=HYPERLINK(\"http://x.example\",\"click\")" in cells and "30" in cells
+    assert '\'=HYPERLINK("http://x.example","click")' in cells and "30" in cells
+
+
+def race(app, token: str, systems: list[str], outputs: list[bytes]) -> list[int]:
+    """POST every (system, output) at once through a real server; their status codes."""
+    import threading
+
+    import requests
+
+    from tests.support.board import API
+    from tests.support.servers import serve_app
+
+    barrier = threading.Barrier(len(systems))
+    codes: list[int] = []
+
+    def send(url: str, system: str, output: bytes) -> None:
+        barrier.wait()
+        response = requests.post(
+            f"{url}{API}/submissions",
+            files={"file": ("out.txt", output)},
+            data={"system": system},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=120,
+        )
+        codes.append(response.status_code)
+
+    with serve_app(app) as url:
+        threads = [
+            threading.Thread(target=send, args=(url, system, output))
+            for system, output in zip(systems, outputs, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    return codes
+
+
+def variants(count: int) -> list[bytes]:
+    from tests.unit.factories import GOOD_OUTPUT
+
+    return [GOOD_OUTPUT.replace(b"\n", f" v{n}\n".encode(), 1) for n in range(count)]
+
+
+def stored_files(settings) -> int:
+    uploads = settings.instance_path / "uploads"
+    return len(list(uploads.glob("??/*"))) if uploads.exists() else 0
+
+
+def test_twenty_parallel_new_systems_respect_the_team_limits(app, settings):
+    """Finding 3: with max_systems=1, 20 parallel uploads under new names made 5 systems, 4 of
+    them primary. Finding 4: the 19 refused ones each left a file behind."""
+    from sqlalchemy import select
+
+    from app.models import System
+    from tests.support.board import set_track
+    from tests.unit.factories import participant
+
+    demo_track(settings)
+    set_track(settings, max_systems=1)
+    token = participant(settings, "a@x.org", team="A")
+    codes = race(app, token, [f"sys-{n}" for n in range(20)], variants(20))
+    assert sorted(codes) == [202] + [400] * 19, codes
+    with session_scope(settings.database_url) as session:
+        systems = session.scalars(select(System)).all()
+        assert len(systems) == 1 and sum(s.is_primary for s in systems) == 1
+    assert stored_files(settings) == 1
+
+
+def test_parallel_uploads_for_the_last_daily_slot_store_one_file(app, settings):
+    from tests.support.board import set_track
+    from tests.unit.factories import participant
+
+    demo_track(settings)
+    set_track(settings, daily_limit=1, max_systems=5)
+    token = participant(settings, "a@x.org", team="A")
+    codes = race(app, token, ["same"] * 20, variants(20))
+    assert sorted(codes) == [202] + [400] * 19, codes
+    assert stored_files(settings) == 1
+
+
+def test_the_sweeper_removes_old_orphans_only(app, settings):
+    import os
+    from datetime import timedelta
+
+    from app.models import utcnow
+    from tests.support.board import upload
+    from tests.unit.factories import GOOD_OUTPUT, participant
+    from worker.recovery import ORPHAN_AGE, sweep_orphans
+    from worker.storage import LocalStorage
+
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    assert upload(app.test_client(), token, "kept").status_code == 202
+    storage = LocalStorage(settings.instance_path / "uploads")
+    old_orphan, young_orphan = storage.put(b"refused\n"), storage.put(b"in flight\n")
+    kept = storage.put(GOOD_OUTPUT)
+    an_hour_ago = (utcnow() - ORPHAN_AGE - timedelta(minutes=1)).timestamp()
+    for digest in (old_orphan, kept):
+        os.utime(storage._path(digest), (an_hour_ago, an_hour_ago))
+    assert sweep_orphans(settings, storage) == [old_orphan]
+    assert storage.get(kept) == GOOD_OUTPUT and storage.get(young_orphan) == b"in flight\n"
