@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
 from app.extensions import db, login_manager
@@ -90,10 +90,13 @@ def logout():
 @bp.route("/account/token", methods=["POST"])
 @login_required
 def new_token():
+    """Shown once, on this page only: never in a flash message (the session cookie is signed,
+    not encrypted) nor in a URL; the answer is not to be cached."""
     token = current_user.new_api_token()
     db().commit()
-    flash(f"Your new API token (shown once): {token}", "token")
-    return redirect(url_for("teams.team"))
+    page = make_response(render_template("auth/token.html", token=token))
+    page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 @bp.route("/account/token/revoke", methods=["POST"])

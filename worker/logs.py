@@ -11,6 +11,7 @@ import contextvars
 import json
 import logging
 import os
+import re
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -72,6 +73,24 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+class RedactTokens(logging.Filter):
+    """Access-log lines lose the secret part of one-time annotation links: whoever reads the
+    log could otherwise do the HIT (the token is in the URL path)."""
+
+    PATTERN = re.compile(r"(/annotate/link/)[^\s/?\"]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self.PATTERN.sub(r"\1[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+ACCESS_LOGGERS = ("werkzeug", "gunicorn.access")
+"""The development server's and gunicorn's request logs."""
+
+
 def configure_logging(level: int = logging.INFO) -> None:
     """Root handler on stderr, JSON unless ``NLGBOARD_LOG_FORMAT=text``; called once by each
     process entry point (worker, embedded server, gunicorn's app factory)."""
@@ -83,3 +102,7 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    for name in ACCESS_LOGGERS:
+        access = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in access.filters):
+            access.addFilter(RedactTokens())

@@ -231,8 +231,16 @@ def _by_language(track: Track, filename: str, entries: dict[str, bytes]) -> list
                 f"for {test_set.language}",
                 filename=filename,
             )
-        files[test_set.language] = OutputFile(test_set, str(PurePosixPath(name).name), content)
+        files[test_set.language] = OutputFile(test_set, _stored_name(name), content)
     return list(files.values())
+
+
+def _stored_name(name: str) -> str:
+    """A zip entry's base name as it is stored and shown: printable, no path, at most 100
+    characters (entry names are whatever the archive says)."""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    safe = "".join(c if c.isprintable() and c not in '<>:"|?*' else "_" for c in base)
+    return safe[:100] or "entry"
 
 
 def _test_set(track: Track, language: str | None, filename: str) -> TestSet:

@@ -188,3 +188,69 @@ def test_the_sweeper_removes_old_orphans_only(app, settings):
         os.utime(storage._path(digest), (an_hour_ago, an_hour_ago))
     assert sweep_orphans(settings, storage) == [old_orphan]
     assert storage.get(kept) == GOOD_OUTPUT and storage.get(young_orphan) == b"in flight\n"
+
+
+def test_a_new_api_token_is_shown_on_the_page_never_in_the_cookie(app, client, settings):
+    """Finding 11: the token travelled in the signed (readable) session cookie's flash."""
+    from tests.unit.factories import participant
+
+    participant(settings, "a@x.org", team="A")
+    login(client, "a@x.org")
+    page = client.post("/account/token")
+    token = page.get_data(as_text=True).split('<code class="token">')[1].split("</code>")[0]
+    assert page.status_code == 200 and len(token) > 30
+    assert page.headers["Cache-Control"] == "no-store"
+    assert all(token not in value for value in page.headers.getlist("Set-Cookie"))
+    cookie = client.get_cookie("session")
+    session = app.session_interface.get_signing_serializer(app).loads(cookie.value)
+    assert token not in repr(session)
+
+
+def test_annotation_tokens_are_redacted_in_access_logs():
+    import logging
+
+    from worker.logs import RedactTokens
+
+    record = logging.LogRecord(
+        "werkzeug", logging.INFO, __file__, 1, '%s - "%s" %s', ("::1", "GET /annotate/link/Zx9-_a HTTP/1.1", 200), None
+    )  # fmt: skip
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == '::1 - "GET /annotate/link/[redacted] HTTP/1.1" 200'
+    gunicorn = logging.LogRecord(
+        "gunicorn.access", logging.INFO, __file__, 1, "%(r)s", ({"r": "POST /annotate/link/abc?x=1"},), None
+    )  # fmt: skip
+    RedactTokens().filter(gunicorn)
+    assert gunicorn.getMessage() == "POST /annotate/link/[redacted]?x=1"
+
+
+def test_the_servers_access_loggers_carry_the_redaction():
+    import logging
+
+    from worker.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
+
+    configure_logging()
+    for name in ACCESS_LOGGERS:
+        assert any(isinstance(f, RedactTokens) for f in logging.getLogger(name).filters)
+
+
+def test_zip_entry_names_are_stored_sanitised(app, client, settings):
+    """Finding 12: entry names were stored as the archive gave them."""
+    from app.models import Submission
+    from tests.support.board import API
+    from tests.unit.factories import participant, sr18_tracks
+
+    sr18_tracks(settings)
+    token = participant(settings, "a@x.org", team="A")
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("en_out\x07<b>.txt", "the cat sat .\n" * 4)
+    response = client.post(
+        API.replace("demo/tracks/main", "sr18/tracks/shallow") + "/submissions",
+        data={"file": (io.BytesIO(archive.getvalue()), "all.zip"), "system": "s"},
+        headers={"Authorization": f"Bearer {token}"},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 202, response.json
+    with session_scope(settings.database_url) as session:
+        (stored,) = [s.filename for s in session.query(Submission)]
+    assert stored == "en_out__b_.txt"
