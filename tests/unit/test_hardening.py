@@ -59,7 +59,10 @@ def test_ids_past_the_databases_integers_are_404_not_500(app, client, settings):
     assert response.status_code in (401, 404)
 
 
-@pytest.mark.parametrize("slug", ["demo\n", "Demo", "de mo", "-demo", "demo_1", "d" * 65, ""])
+@pytest.mark.parametrize(
+    "slug",
+    ["demo\n", "demo\r\n", "de\tmo", "demo\x00", "Demo", "de mo", "-demo", "demo_1", "d" * 65, ""],
+)
 def test_slugs_are_checked_whole(app, settings, slug):
     with session_scope(settings.database_url) as session, pytest.raises(DomainError, match="slug"):
         create_challenge(session, slug, "Look-alike")
@@ -254,3 +257,22 @@ def test_zip_entry_names_are_stored_sanitised(app, client, settings):
     with session_scope(settings.database_url) as session:
         (stored,) = [s.filename for s in session.query(Submission)]
     assert stored == "en_out__b_.txt"
+
+
+def test_twenty_parallel_new_systems_name_at_most_the_primary_limit(app, settings):
+    """The primary limit (2, as E2E) under the same race: 5 systems allowed, 20 new names."""
+    from sqlalchemy import select
+
+    from app.models import System
+    from tests.support.board import set_track
+    from tests.unit.factories import participant
+
+    demo_track(settings)
+    set_track(settings, max_systems=5, max_primary=2)
+    token = participant(settings, "a@x.org", team="A")
+    codes = race(app, token, [f"sys-{n}" for n in range(20)], variants(20))
+    assert sorted(codes) == [202] * 5 + [400] * 15, codes
+    with session_scope(settings.database_url) as session:
+        systems = session.scalars(select(System)).all()
+        assert len(systems) == 5 and 1 <= sum(s.is_primary for s in systems) <= 2
+    assert stored_files(settings) == 5
