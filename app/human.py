@@ -13,6 +13,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -169,7 +170,11 @@ def links(slug: str, track_slug: str, name: str):
     tokens = create_links(db(), found, form.count.data)
     db().commit()
     urls = [url_for("human.link_unit", token=token, _external=True) for token in tokens]
-    return render_template("human/links.html", campaign=found, track=found.track, urls=urls)
+    page = make_response(
+        render_template("human/links.html", campaign=found, track=found.track, urls=urls)
+    )
+    page.headers["Cache-Control"] = "no-store"  # one-time secrets: not for any cache
+    return page
 
 
 @bp.route(TRACK + "/<name>/<action>", methods=["POST"])
