@@ -1,4 +1,4 @@
-"""``nlgboard``: the web app's command line (DESIGN.md "Interfaces")."""
+"""``nlgboard``: the web app's command line (ARCHITECTURE.md, "Interfaces")."""
 
 from __future__ import annotations
 

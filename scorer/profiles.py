@@ -401,7 +401,7 @@ PROFILES: dict[str, Profile] = {
 }
 
 PROFILES["sr-shallow"] = PROFILES["sr-deep"] = PROFILES["sr18"]
-"""DESIGN.md's CLI names the SR'18 profiles by track kind; both score as ``sr18``."""
+"""``nlg-score --profile`` also takes the SR'18 track kinds; both score as ``sr18``."""
 
 
 def metric_id(profile: Profile, wanted: str) -> str | None:

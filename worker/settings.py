@@ -1,6 +1,6 @@
 """Configuration from the environment, shared by the web app, the CLI and every worker.
 
-Only environment variables configure a deployment (DESIGN.md): ``DATABASE_URL`` (default: SQLite
+Only environment variables configure a deployment (ARCHITECTURE.md): ``DATABASE_URL`` (default: SQLite
 in the instance folder), ``REDIS_URL`` (unset: embedded in-process worker), ``NLGBOARD_INSTANCE``
 (uploads, SQLite file, caches), ``NLGBOARD_STORAGE`` (where uploads live) and ``SECRET_KEY``.
 """

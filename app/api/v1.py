@@ -1,4 +1,4 @@
-"""``/api/v1``: submit, poll a submission, read a leaderboard (DESIGN.md "Interfaces")."""
+"""``/api/v1``: submit, poll a submission, read a leaderboard (ARCHITECTURE.md, "Interfaces")."""
 
 from __future__ import annotations
 
