@@ -7,7 +7,7 @@ comma := ,
 EXTRAS ?= $(or $(NLGBOARD_EXTRAS),test)
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: run test lint install clean
+.PHONY: run test check lint install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Unit tests (no Redis/PostgreSQL) on both cores, then the tests that start real servers and
+# workers, one at a time.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 tests/unit
+	$(BIN)/pytest tests/integration tests/browser
+
+# The inner loop: lint and the unit tests, no servers.
+check: lint
+	$(BIN)/pytest -n 2 tests/unit
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache
