@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -20,9 +25,32 @@ def make_settings(instance: Path, **overrides) -> Settings:
     return Settings(**values)
 
 
+_TEMPLATE: list[Path] = []
+
+
+def migrated_database(settings: Settings) -> None:
+    """Bring the test's database to the newest migration, as production does.
+
+    A fresh SQLite file in the instance folder is a copy of one database migrated once per test
+    process (migrating takes ~0.16 s, copying ~1 ms; tests/unit/test_migrations.py runs the
+    migrations themselves); any other database is migrated."""
+    path = settings.instance_path / "nlgboard.sqlite3"
+    if settings.database_url != default_database_url(settings.instance_path) or path.exists():
+        upgrade(settings.database_url)
+        return
+    if not _TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="nlgboard-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        upgrade(default_database_url(folder))
+        _TEMPLATE.append(folder / "nlgboard.sqlite3")
+    settings.instance_path.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(_TEMPLATE[0])) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)  # WAL pages included, unlike a file copy
+
+
 def make_app(settings: Settings, **config) -> Flask:
-    """Build the app and bring its database to the newest migration, as production does."""
-    upgrade(settings.database_url)
+    """Build the app on a migrated database."""
+    migrated_database(settings)
     config = {"TESTING": True, "SECRET_KEY": "test", "PUBLIC_CACHE_SECONDS": 0, **config}
     return create_app(settings, config)
 
