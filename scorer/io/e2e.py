@@ -63,7 +63,10 @@ class Table:
     mrs: list[str]
     texts: list[str]
     lines: list[int]
-    header: list[str]
+
+
+Lines = list[tuple[int, str]]
+"""(file line, stripped and repaired line) of every non-empty line of a table file."""
 
 
 def fix_characters(text: str) -> str:
@@ -72,11 +75,42 @@ def fix_characters(text: str) -> str:
     return text
 
 
-def _table_lines(data: bytes, filename: str) -> list[tuple[int, str]]:
-    """(file line, stripped and repaired line) of every non-empty line, as the script reads."""
-    text = decode_text(data, filename)
+def _table_lines(text: str) -> Lines:
+    """The lines as the script reads a table: stripped, repaired, empty ones dropped."""
     numbered = enumerate(text.splitlines(), start=1)
     return [(number, fix_characters(line.strip())) for number, line in numbered if line.strip()]
+
+
+def _delimiter(lines: Lines) -> str:
+    """Tab when the first line has one, comma otherwise (the script's rule)."""
+    return "\t" if lines and "\t" in lines[0][1] else ","
+
+
+def _records(lines: Lines, filename: str) -> list[tuple[int, list[str]]]:
+    """(file line a record starts on, its fields), parsed as the script's csv reader does; a
+    quoted field left open at the end of the file is refused, since the csv module would
+    silently swallow every line after the opening quote into it."""
+    delimiter = _delimiter(lines)
+    reader = csv.reader((line for _, line in lines), delimiter=delimiter)
+    records: list[tuple[int, list[str]]] = []
+    consumed = last_start = 0
+    for row in reader:
+        last_start = consumed
+        records.append((lines[consumed][0], row))
+        consumed = reader.line_num
+    try:  # only the last record can end inside quotes
+        for _ in csv.reader(
+            (line for _, line in lines[last_start:]), delimiter=delimiter, strict=True
+        ):
+            pass
+    except csv.Error as error:
+        if "unexpected end of data" in str(error):
+            raise InputError(
+                "a quoted field is never closed: it runs to the end of the file (a missing '\"'?)",
+                filename=filename,
+                line=records[-1][0],
+            ) from None
+    return records
 
 
 def _header_columns(fields: list[str], text_pattern: re.Pattern) -> tuple[list[int], list[int]]:
@@ -88,40 +122,30 @@ def _header_columns(fields: list[str], text_pattern: re.Pattern) -> tuple[list[i
     return mr, text
 
 
-def _parse_first_line(line: str) -> list[str]:
-    return next(csv.reader([line], delimiter="\t" if "\t" in line else ","), [])
+def _first_fields(lines: Lines) -> list[str]:
+    return next(csv.reader([lines[0][1]], delimiter=_delimiter(lines)), []) if lines else []
+
+
+def _names_columns(lines: Lines, text_pattern: re.Pattern) -> bool:
+    """Whether the first non-empty line names one MR column and one text column."""
+    mr, text = _header_columns(_first_fields(lines), text_pattern)
+    return len(mr) == 1 and len(text) == 1 and mr != text
 
 
 def has_table_header(data: bytes, text_pattern: re.Pattern) -> bool:
     """Whether the first non-empty line names an MR column and a text column."""
     try:
-        lines = _table_lines(data, "file")
+        text = decode_text(data, "file")
     except InputError:
         return False
-    if not lines:
-        return False
-    mr, text = _header_columns(_parse_first_line(lines[0][1]), text_pattern)
-    return len(mr) == 1 and len(text) == 1 and mr != text
+    return _names_columns(_table_lines(text), text_pattern)
 
 
-def read_table(data: bytes, filename: str, text_pattern: re.Pattern, text_name: str) -> Table:
+def _table(lines: Lines, filename: str, text_pattern: re.Pattern, text_name: str) -> Table:
     """The MR and text columns of a CSV/TSV with a header, as ``read_tsv`` of the script."""
-    lines = _table_lines(data, filename)
     if not lines:
         raise InputError("is empty", filename=filename)
-    delimiter = "\t" if "\t" in lines[0][1] else ","
-    reader = csv.reader((line for _, line in lines), delimiter=delimiter)
-    rows: list[tuple[int, list[str]]] = []
-    consumed = 0
-    for row in reader:
-        rows.append((lines[consumed][0], row))
-        consumed = reader.line_num
-    if _ends_inside_quotes(lines, delimiter):
-        raise InputError(
-            "a quoted field is never closed: it runs to the end of the file (a missing '\"'?)",
-            filename=filename,
-            line=rows[-1][0],
-        )
+    rows = _records(lines, filename)
     header = rows[0][1]
     mr_cols, text_cols = _header_columns(header, text_pattern)
     if not (len(mr_cols) == len(text_cols) == 1) or mr_cols == text_cols:
@@ -146,18 +170,7 @@ def read_table(data: bytes, filename: str, text_pattern: re.Pattern, text_name: 
         mrs.append(row[mr_cols[0]])
         texts.append(row[text_cols[0]])
         numbers.append(number)
-    return Table(mrs, texts, numbers, header)
-
-
-def _ends_inside_quotes(lines: list[tuple[int, str]], delimiter: str) -> bool:
-    """Whether the file ends in an open quoted field, which the csv module would silently
-    close there, swallowing every line after the opening quote into one field."""
-    try:
-        for _ in csv.reader((line for _, line in lines), delimiter=delimiter, strict=True):
-            pass
-    except csv.Error as error:
-        return "unexpected end of data" in str(error)
-    return False
+    return Table(mrs, texts, numbers)
 
 
 _PATTERN_EXAMPLES = {
@@ -175,7 +188,11 @@ def read_dataset_csv(data: bytes, filename: str = "references.csv") -> list[Refe
     is shuffled, so grouping must not rely on rows of one MR being adjacent (the script regroups
     by MR the same way whenever the outputs carry their MRs).
     """
-    table = read_table(data, filename, HEADER_REFERENCE, "reference")
+    return _group(_table_lines(decode_text(data, filename)), filename)
+
+
+def _group(lines: Lines, filename: str) -> list[ReferenceItem]:
+    table = _table(lines, filename, HEADER_REFERENCE, "reference")
     grouped: dict[str, list[str]] = {}
     for mr, ref, line in zip(table.mrs, table.texts, table.lines):
         if not mr.strip():
@@ -190,22 +207,16 @@ def read_dataset_csv(data: bytes, filename: str = "references.csv") -> list[Refe
 
 def read_inputs_csv(data: bytes, filename: str = "inputs.csv") -> list[str]:
     """Read the test-input CSV (a header ``MR``, any quoting) into MRs in test order."""
-    lines = _table_lines(data, filename)
-    header = _parse_first_line(lines[0][1]) if lines else []
+    lines = _table_lines(decode_text(data, filename))
+    header = _first_fields(lines)
     if not header or not HEADER_MR.match(header[0]):
         raise InputError(
             f"expected a header row 'MR', found {lines[0][1][:80]!r}" if lines else "is empty",
             filename=filename,
             line=1,
         )
-    reader = csv.reader((line for _, line in lines), delimiter="\t" if "\t" in lines[0][1] else ",")
     mrs = []
-    consumed = 0
-    for index, row in enumerate(reader):
-        line = lines[consumed][0]
-        consumed = reader.line_num
-        if index == 0:
-            continue
+    for line, row in _records(lines, filename)[1:]:
         mr = row[0].strip() if row else ""
         if not mr:
             raise InputError("empty MR", filename=filename, line=line)
@@ -216,8 +227,12 @@ def read_inputs_csv(data: bytes, filename: str = "inputs.csv") -> list[str]:
 def read_grouped_references(data: bytes, filename: str = "references.txt") -> list[list[str]]:
     """Read the plain-text layout: references one per line, a blank line between items; with no
     blank line at all, every line is an item with one reference (as the script reads it)."""
+    return _grouped(decode_text(data, filename))
+
+
+def _grouped(text: str) -> list[list[str]]:
     groups: list[list[str]] = [[]]
-    for line in split_lines(decode_text(data, filename)):
+    for line in split_lines(text):
         if line.strip():
             groups[-1].append(line.strip())
         elif groups[-1]:
@@ -235,9 +250,11 @@ def read_references(data: bytes, filename: str = "references") -> list[Reference
     ``.csv``/``.tsv`` or its first line holds an MR: then it is refused, so a CSV can never
     silently become plain text (one item, or one item per row).
     """
-    if has_table_header(data, HEADER_REFERENCE):
-        return read_dataset_csv(data, filename)
-    first = next((line for _, line in _table_lines(data, filename)), "")
+    text = decode_text(data, filename)
+    lines = _table_lines(text)
+    if _names_columns(lines, HEADER_REFERENCE):
+        return _group(lines, filename)
+    first = lines[0][1] if lines else ""
     if filename.lower().endswith(_TABLE_SUFFIXES) or _LOOKS_LIKE_MR.match(first):
         raise InputError(
             f"reads as a table of MRs and references, but its first line {first[:80]!r} is not "
@@ -247,7 +264,7 @@ def read_references(data: bytes, filename: str = "references") -> list[Reference
             filename=filename,
             line=1,
         )
-    return [ReferenceItem("", tuple(refs)) for refs in read_grouped_references(data, filename)]
+    return [ReferenceItem("", tuple(refs)) for refs in _grouped(text)]
 
 
 def read_outputs(data: bytes, filename: str = "outputs") -> tuple[list[str], list[str] | None]:
@@ -257,10 +274,12 @@ def read_outputs(data: bytes, filename: str = "outputs") -> tuple[list[str], lis
     is called; anything else is plain text, one output per line. A ``.csv``/``.tsv`` file with
     no such header is refused rather than read as plain text.
     """
-    if has_table_header(data, HEADER_OUTPUT):
-        table = read_table(data, filename, HEADER_OUTPUT, "output")
-        return [text.strip() for text in table.texts], [mr.strip() for mr in table.mrs]
-    lines = split_lines(decode_text(data, filename))
+    text = decode_text(data, filename)
+    table_lines = _table_lines(text)
+    if _names_columns(table_lines, HEADER_OUTPUT):
+        table = _table(table_lines, filename, HEADER_OUTPUT, "output")
+        return [output.strip() for output in table.texts], [mr.strip() for mr in table.mrs]
+    lines = split_lines(text)
     if filename.lower().endswith(_TABLE_SUFFIXES) and lines and "\t" in lines[0]:
         raise InputError(
             f"the first line {lines[0][:80]!r} is not a header naming an MR column (mr, src) "
