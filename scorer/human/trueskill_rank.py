@@ -242,13 +242,14 @@ def rank_range(ranks: np.ndarray, coverage: float = COVERAGE) -> tuple[int, int]
 def clusters(ranges: Sequence[tuple[int, int]]) -> list[int]:
     """Cluster numbers for systems listed best first: a cluster ends after a system whose worst
     rank is better (lower) than the best rank of every system below it."""
+    best_below = [math.inf] * len(ranges)  # the best rank of everything below each system
+    for index in range(len(ranges) - 2, -1, -1):
+        best_below[index] = min(best_below[index + 1], ranges[index + 1][0])
     numbers: list[int] = []
     cluster = 1
-    for index, (_, worst) in enumerate(ranges):
+    for (_, worst), bound in zip(ranges, best_below, strict=True):
         numbers.append(cluster)
-        below = [best for best, _ in ranges[index + 1 :]]
-        if below and worst < min(below):
-            cluster += 1
+        cluster += worst < bound < math.inf
     return numbers
 
 
@@ -300,11 +301,11 @@ def wmt_runs(
         cumulative = np.cumsum(weights, axis=1)
         pick = rng.random(runs) * cumulative[:, -1]
         opponent = np.minimum((cumulative <= pick[:, None]).sum(axis=1), size - 1)
-        total = pairs.total[player, opponent]
-        draw = rng.random(runs) * total
+        draw = rng.random(runs) * pairs.total[player, opponent]
         wins = pairs.wins[player, opponent]
-        tied = (draw >= wins) & (draw < wins + pairs.draws[player, opponent])
-        lost = draw >= wins + pairs.draws[player, opponent]
+        not_lost = wins + pairs.draws[player, opponent]
+        tied = (draw >= wins) & (draw < not_lost)
+        lost = draw >= not_lost
         first = np.where(lost, opponent, player)
         second = np.where(lost, player, opponent)
         rate(mu, var, first, second, tied, env, margin)
