@@ -60,16 +60,13 @@ def is_organiser_of(session: Session, user: User | None, challenge_id: int) -> b
         return False
     if user.role == Role.ADMIN:
         return True
-    return (
-        user.role == Role.ORGANISER
-        and session.scalar(
-            select(ChallengeOrganiser.id).where(
-                ChallengeOrganiser.challenge_id == challenge_id,
-                ChallengeOrganiser.user_id == user.id,
-            )
-        )
-        is not None
-    )
+    return user.role == Role.ORGANISER and _listed(session, ChallengeOrganiser, challenge_id, user)
+
+
+def _listed(session: Session, staff: type, challenge_id: int, user: User) -> bool:
+    """Whether ``user`` has a row in a per-challenge staff table (organisers, annotators)."""
+    found = select(staff.id).where(staff.challenge_id == challenge_id, staff.user_id == user.id)
+    return session.scalar(found) is not None
 
 
 def may_annotate(session: Session, user: User | None, challenge_id: int) -> bool:
@@ -78,15 +75,7 @@ def may_annotate(session: Session, user: User | None, challenge_id: int) -> bool
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     if user.role == Role.ANNOTATOR:
-        return (
-            session.scalar(
-                select(ChallengeAnnotator.id).where(
-                    ChallengeAnnotator.challenge_id == challenge_id,
-                    ChallengeAnnotator.user_id == user.id,
-                )
-            )
-            is not None
-        )
+        return _listed(session, ChallengeAnnotator, challenge_id, user)
     return is_organiser_of(session, user, challenge_id)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from datetime import UTC, timedelta
+from datetime import timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -68,30 +68,34 @@ def login_wait(session: Session, email: str, address: str) -> timedelta | None:
     address failing on many accounts waits for the window to pass.
     """
     now = utcnow()
-    recent = select(LoginAttempt.at).where(LoginAttempt.at >= now - 4 * LOGIN_WINDOW)
-    pair = list(
-        session.scalars(
-            recent.where(
-                LoginAttempt.email == email.strip().lower()[:254],
-                LoginAttempt.address == address[:64],
-            ).order_by(LoginAttempt.at)
+    email, address = _attempt_key(email, address)
+    failures, last = session.execute(
+        select(func.count(LoginAttempt.id), func.max(LoginAttempt.at)).where(
+            LoginAttempt.at >= now - 4 * LOGIN_WINDOW,
+            LoginAttempt.email == email,
+            LoginAttempt.address == address,
         )
-    )
-    if len(pair) >= FAILURES_BEFORE_BACK_OFF:
-        last = pair[-1] if pair[-1].tzinfo else pair[-1].replace(tzinfo=UTC)
-        wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (len(pair) - FAILURES_BEFORE_BACK_OFF)))
+    ).one()
+    if failures >= FAILURES_BEFORE_BACK_OFF:
+        wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (failures - FAILURES_BEFORE_BACK_OFF)))
         if now < last + wait:
             return last + wait - now
     by_address = session.scalar(
         select(func.count(LoginAttempt.id)).where(
-            LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address[:64]
+            LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address
         )
     )
     return LOGIN_WINDOW if by_address >= FAILURES_PER_ADDRESS else None
 
 
+def _attempt_key(email: str, address: str) -> tuple[str, str]:
+    """How a failed login is filed: the e-mail as accounts store it, both cut to their columns."""
+    return email.strip().lower()[:254], address[:64]
+
+
 def note_failed_login(session: Session, email: str, address: str) -> None:
-    session.add(LoginAttempt(email=email.strip().lower()[:254], address=address[:64]))
+    email, address = _attempt_key(email, address)
+    session.add(LoginAttempt(email=email, address=address))
     session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 4 * LOGIN_WINDOW))
     session.commit()
 
