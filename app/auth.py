@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
 from app.extensions import db, login_manager
 from app.forms import LoginForm, RegisterForm
 from app.models import User
+from app.security import secret_page
 from app.services import DomainError
 from app.services.accounts import (
     authenticate,
@@ -94,9 +95,7 @@ def new_token():
     not encrypted) nor in a URL; the answer is not to be cached."""
     token = current_user.new_api_token()
     db().commit()
-    page = make_response(render_template("auth/token.html", token=token))
-    page.headers["Cache-Control"] = "no-store"
-    return page
+    return secret_page("auth/token.html", token=token)
 
 
 @bp.route("/account/token/revoke", methods=["POST"])

@@ -13,7 +13,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -26,7 +25,7 @@ from app.extensions import db
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.models import Campaign, CampaignUnit, Method, Role
 from app.organise import organised_track
-from app.security import form_id
+from app.security import form_id, secret_page
 from app.services import DomainError, audit
 from app.services.access import may_annotate, viewer_of
 from app.services.annotation import (
@@ -170,11 +169,7 @@ def links(slug: str, track_slug: str, name: str):
     tokens = create_links(db(), found, form.count.data)
     db().commit()
     urls = [url_for("human.link_unit", token=token, _external=True) for token in tokens]
-    page = make_response(
-        render_template("human/links.html", campaign=found, track=found.track, urls=urls)
-    )
-    page.headers["Cache-Control"] = "no-store"  # one-time secrets: not for any cache
-    return page
+    return secret_page("human/links.html", campaign=found, track=found.track, urls=urls)
 
 
 @bp.route(TRACK + "/<name>/<action>", methods=["POST"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, Response, request
+from flask import Flask, Response, make_response, render_template, request
 from werkzeug.routing import IntegerConverter
 
 CSP_DIRECTIVES = (
@@ -54,6 +54,13 @@ def form_id(value: str | None) -> int | None:
         return None
     number = int(value)
     return number if 0 < number <= MAX_ID else None
+
+
+def secret_page(template: str, **context) -> Response:
+    """A page that shows a secret once (an API token, one-time links): never cached."""
+    page = make_response(render_template(template, **context))
+    page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 def install(app: Flask) -> None:

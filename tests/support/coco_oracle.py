@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.mteval_oracle import run_tool
 
 RUNNER = r"""
 import json, sys, types, contextlib, io
@@ -54,13 +55,6 @@ def prepare(oracle: Path, work: Path) -> Path:
 
 
 def run_coco(copy: Path, refs: Path, hyp: Path) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, str(copy.parent / "run_coco.py"), str(copy), str(refs), str(hyp)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if out.returncode != 0:
-        raise AssertionError(f"the COCO oracle failed on {hyp.name}:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    command = [sys.executable, str(copy.parent / "run_coco.py"), str(copy), str(refs), str(hyp)]
+    out = run_tool(command, f"the COCO oracle on {hyp.name}")
+    return json.loads(out.strip().splitlines()[-1])

@@ -27,17 +27,17 @@ class OracleRun:
     """Per segment: matches 1-5, test n-grams 1-5, test info 1-5, closest reference length."""
 
 
-def run_oracle(runner: Path, refs: Path, hyp: Path, keep: Path) -> OracleRun:
-    out = subprocess.run(
-        [str(runner), str(refs), str(hyp), "--keep", str(keep)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+def run_tool(command: list[str], what: str, timeout: int = 900) -> str:
+    """Run an official tool; its standard output, or a failure showing the end of its errors."""
+    out = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if out.returncode != 0:
-        raise AssertionError(f"the oracle refused {hyp.name}:\n{out.stderr[-2000:]}")
-    figures = json.loads(out.stdout)
+        raise AssertionError(f"{what} failed:\n{out.stderr[-2000:]}")
+    return out.stdout
+
+
+def run_oracle(runner: Path, refs: Path, hyp: Path, keep: Path) -> OracleRun:
+    command = [str(runner), str(refs), str(hyp), "--keep", str(keep)]
+    figures = json.loads(run_tool(command, f"the mteval oracle on {hyp.name}"))
     lines = (keep / "mteval_log.txt").read_text(encoding="utf-8").splitlines()
     segments = []
     for line in lines[: figures["items"]]:
