@@ -25,6 +25,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 # Unit tests (no Redis/PostgreSQL) on both cores, then the tests that start real servers and
 # workers, one at a time.

@@ -1,29 +1,51 @@
-"""The NLG shared-task board web app."""
+"""The NLG shared-task board web app.
+
+The factory imports Flask and the blueprints when it runs, not with the package: the worker and
+the ``nlgboard`` commands import ``app.models`` or ``app.cli`` without loading the web layer.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
-import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+from app.config import Settings
 
-from app import security
-from app.extensions import close_db, csrf, login_manager
-from worker.queues import EmbeddedQueue, make_queue
-from worker.recovery import start_recovery_loop
-from worker.runner import warm_up_scorers
-from worker.settings import Settings
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from app.queue import SubmissionQueue
 
 UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 """Largest accepted output file; the E2E test set's outputs are about 80 kB."""
 
 
-def create_app(settings: Settings | None = None, config: dict[str, Any] | None = None) -> Flask:
-    """Build the app from the environment, or from ``settings``/``config`` in tests."""
+def create_app(
+    settings: Settings | None = None,
+    config: dict[str, Any] | None = None,
+    queue: SubmissionQueue | None = None,
+    pages: bool = True,
+) -> Flask:
+    """Build the app from the environment, or from ``settings``/``config`` in tests.
+
+    Without ``queue``, jobs go to RQ on ``REDIS_URL``; the embedded default's in-process queue
+    runs the worker's code, so only the composition root (``app.root.make_app``) builds it.
+    Without ``pages`` the app has no blueprints: enough for commands that only need its
+    configuration and database, which then start in a fraction of a second.
+    """
+    from flask import Flask
+
+    from app import security
+    from app.extensions import close_db, csrf, login_manager
+    from app.queue import RedisQueue
+
     settings = settings or Settings.from_env()
+    if queue is None:
+        if not settings.redis_url:
+            raise RuntimeError("no REDIS_URL: build the app with app.root.make_app()")
+        queue = RedisQueue(settings.redis_url)
     app = Flask(__name__, instance_path=str(settings.instance_path))
     settings.instance_path.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -34,15 +56,19 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
     security.install(app)
     app.config.update(config or {})
     app.extensions["nlgboard.settings"] = settings
-    app.extensions["nlgboard.queue"] = make_queue(settings)
+    app.extensions["nlgboard.queue"] = queue
 
     login_manager.init_app(app)
     csrf.init_app(app)
     app.teardown_appcontext(close_db)
+    if pages:
+        _register_pages(app, csrf)
+    return app
 
+
+def _register_pages(app: Flask, csrf: Any) -> None:
     from app import auth, challenges, errors, exports, health, human, organise, submissions, teams
     from app.api import v1
-    from app.cli import register_commands
 
     for blueprint in (
         health.bp,
@@ -58,17 +84,6 @@ def create_app(settings: Settings | None = None, config: dict[str, Any] | None =
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)
-    register_commands(app)
-    return app
-
-
-def start_embedded_worker(app: Flask) -> None:
-    """Start the in-process worker thread and its recovery loop (embedded default only)."""
-    queue = app.extensions["nlgboard.queue"]
-    if isinstance(queue, EmbeddedQueue):
-        threading.Thread(target=warm_up_scorers, daemon=True, name="warm-up").start()
-        queue.start()
-        start_recovery_loop(app.extensions["nlgboard.settings"], queue)
 
 
 def _instance_secret(instance_path: Path) -> str:

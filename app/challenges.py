@@ -37,11 +37,11 @@ from app.services.leaderboard import (
 from app.services.overview import ordered_tracks, overview
 from app.services.rank_groups import assign_rank_groups
 from app.services.tracks import get_challenge, get_track
+from app.statistics import unpack_statistics
 from scorer import dlevel
 from scorer.metrics import get_metric
 from scorer.profiles import get_profile
 from scorer.textstats import STATISTICS
-from worker.statistics import unpack_statistics
 
 bp = Blueprint("challenges", __name__)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.db import session_scope
 from app.models import Challenge, Track
 from app.services.accounts import find_or_create_team
@@ -21,8 +23,7 @@ from app.services.tracks import (
     import_e2e_track,
     import_sr18_test_set,
 )
-from worker.jobs import score_submission
-from worker.storage import storage_for
+from app.storage import storage_for
 
 DEMO_DATA = Path(__file__).parent / "demo_data"
 SR18_DATA = DEMO_DATA / "sr18"
@@ -59,7 +60,7 @@ SR18_RUNS = {
 }
 
 
-def seed_demo(app: Flask) -> str:
+def seed_demo(app: Flask, score: Callable[[Settings, list[int]], object]) -> str:
     """Create the demo challenges with scored runs; challenges already present are kept."""
     settings = app.extensions["nlgboard.settings"]
     messages, submission_ids = [], []
@@ -79,8 +80,7 @@ def seed_demo(app: Flask) -> str:
             ]
             submission_ids += ids
             messages.append(f"demo challenge {slug} created with {len(ids)} scored runs")
-    for submission_id in submission_ids:
-        score_submission(submission_id, settings)
+    score(settings, submission_ids)
     if any(message.startswith(f"demo challenge {DEMO_SLUG} created") for message in messages):
         with session_scope(settings.database_url) as session:
             messages.append(_human_demo(session))

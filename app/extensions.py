@@ -7,11 +7,11 @@ from flask_login import LoginManager
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.db import session_factory
+from app.queue import SubmissionQueue
 from app.services.file_cache import FileCache
-from worker.queues import SubmissionQueue
-from worker.settings import Settings
-from worker.storage import Storage, storage_for
+from app.storage import Storage, storage_for
 
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"

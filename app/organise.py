@@ -43,7 +43,8 @@ from app.services.organising import (
     update_track,
 )
 from app.services.submissions import submit_output
-from app.services.tracks import get_challenge, get_track, import_test_set
+from app.services.track_imports import import_test_set
+from app.services.tracks import get_challenge, get_track
 from scorer.errors import InputError
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")

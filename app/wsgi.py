@@ -1,11 +1,11 @@
 """The WSGI entry point for production servers: ``gunicorn app.wsgi:app``.
 
 Configuration comes from the environment only (README: Configuration); logs are JSON lines on
-stderr (worker/logs.py), like the workers'.
+stderr (app/logs.py), like the workers'.
 """
 
-from app import create_app
-from worker.logs import configure_logging
+from app.logs import configure_logging
+from app.root import make_app
 
 configure_logging()
-app = create_app()
+app = make_app()

@@ -364,7 +364,7 @@ def beam_search(
                 length = len(tokens) + 1
                 finished.append(Hypothesis(tokens, value, value / length**length_penalty))
             elif token > 2:
-                next_alive.append((tokens + (token,), value))
+                next_alive.append(((*tokens, token), value))
                 keep_rows.append(row)
             if len(next_alive) == beam:
                 break

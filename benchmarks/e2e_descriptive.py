@@ -103,7 +103,7 @@ def main() -> None:
     for _ in range(args.runs):
         outputs = [rng.choice(items[k].references) for k in order]
         start = time.perf_counter()
-        sers = [check_output(mr, text) for mr, text in zip(submission.inputs, outputs)]
+        sers = [check_output(mr, text) for mr, text in zip(submission.inputs, outputs, strict=True)]
         describe_e2e(outputs, submission)
         timings.append(time.perf_counter() - start)
     print(

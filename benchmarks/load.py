@@ -53,7 +53,7 @@ def seed(env: dict[str, str]) -> str:
     code = """
 from app.db import session_scope
 from app.migrate import upgrade
-from worker.settings import Settings
+from app.config import Settings
 from tests.unit.factories import demo_track, participant, scored_system
 settings = Settings.from_env()
 upgrade(settings.database_url)
@@ -187,8 +187,8 @@ from rq import Queue
 from sqlalchemy import func, select
 from app.db import session_scope
 from app.models import Submission
-from worker.queues import QUEUE_NAME
-from worker.settings import Settings
+from app.queue import QUEUE_NAME
+from app.config import Settings
 settings = Settings.from_env()
 with session_scope(settings.database_url) as session:
     stored = session.scalar(select(func.count(Submission.id)).where(Submission.status == "queued"))

@@ -95,17 +95,17 @@ def scorer_benchmark(sets: dict, runs: int) -> None:
 
 
 def worker_benchmark(sets: dict, runs: int) -> None:
+    from app.config import Settings, default_database_url
     from app.db import session_scope
     from app.migrate import upgrade
     from app.models import Submission
     from app.services.accounts import find_or_create_team
     from app.services.submissions import submit_output
     from app.services.tracks import create_challenge, import_sr18_test_set
+    from app.storage import LocalStorage
     from scorer.metrics import nltk2018
+    from worker.embedded import EmbeddedQueue
     from worker.jobs import score_submission
-    from worker.queues import EmbeddedQueue
-    from worker.settings import Settings, default_database_url
-    from worker.storage import LocalStorage
 
     nltk2018._PREPARED = PreparedCache(size=16)  # the first worker run starts cold again
     nltk2018._LAST = LastResult()

@@ -96,7 +96,7 @@ def seed(env: dict[str, str], references: Path) -> str:
     run_cli(env, "challenge", "create", "bench", "--title", "Throughput")
     run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references))
     code = (
-        "from worker.settings import Settings\n"
+        "from app.config import Settings\n"
         "from tests.unit.factories import participant\n"
         "print(participant(Settings.from_env(), 'teams@bench.example', team='Teams'))\n"
     )
@@ -164,7 +164,7 @@ def wait_described(env: dict[str, str], timeout: float = 900) -> None:
         "from sqlalchemy import select\n"
         "from app.db import session_scope\n"
         "from app.models import TestSet\n"
-        "from worker.settings import Settings\n"
+        "from app.config import Settings\n"
         "with session_scope(Settings.from_env().database_url) as s:\n"
         "    print(all(t.described for t in s.scalars(select(TestSet))))\n"
     )

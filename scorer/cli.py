@@ -25,7 +25,9 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
             f"{', '.join(unknown)} not in profile {profile.name} ({', '.join(profile.columns)})",
             param_hint="--metrics",
         )
-    return dataclasses.replace(profile, metrics=tuple(dict.fromkeys(ids.values())))
+    return dataclasses.replace(
+        profile, metrics=tuple(dict.fromkeys(i for i in ids.values() if i is not None))
+    )
 
 
 @click.command()
@@ -53,7 +55,7 @@ def main(
     metrics: str | None,
     compare_path: Path | None,
     describe: bool,
-):
+) -> None:
     """Score HYP against REFS with the track profile PROFILE."""
     profile = _restrict(get_profile(profile_name), metrics)
     try:
@@ -100,7 +102,7 @@ def main(
         click.echo(f"# described: {described_signature()}")
 
 
-def _described(profile: Profile, outputs, references: ReferenceSet) -> dict[str, float]:
+def _described(profile: Profile, outputs: list[str], references: ReferenceSet) -> dict[str, float]:
     if profile.describe is None or references.inputs is None:
         raise click.UsageError(
             f"--describe needs a profile with textual statistics and MRs in REFS "
@@ -109,7 +111,13 @@ def _described(profile: Profile, outputs, references: ReferenceSet) -> dict[str,
     return profile.describe(outputs, references) or {}
 
 
-def _print_comparison(profile, outputs, other, references, as_json: bool) -> None:
+def _print_comparison(
+    profile: Profile,
+    outputs: list[str],
+    other: list[str],
+    references: ReferenceSet,
+    as_json: bool,
+) -> None:
     from scorer.significance import SAMPLES, paired_bootstrap
 
     comparisons = paired_bootstrap(

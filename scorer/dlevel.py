@@ -39,12 +39,13 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from scorer.textstats import split_sentences
 
@@ -116,7 +117,7 @@ class ParserUnavailable(RuntimeError):
 
 
 @cache
-def _linkgrammar():
+def _linkgrammar() -> Any:
     """Import link grammar, from the venv if it is there, else Debian's copy of the module.
 
     Debian installs it for the system Python only; loading that one package (and not adding the
@@ -147,7 +148,7 @@ def _linkgrammar():
 
 
 @cache
-def _parser():
+def _parser() -> tuple[Any, Any, list[Any]]:
     lg = _linkgrammar()
     try:
         with _quiet_stdout():
@@ -162,7 +163,7 @@ def _parser():
 
 
 @contextmanager
-def _quiet_stdout():
+def _quiet_stdout() -> Iterator[None]:
     """The library prints a locale notice on file descriptor 1 while loading the dictionary,
     which would corrupt ``nlg-score --json``; send it to stderr instead."""
     sys.stdout.flush()
@@ -264,7 +265,9 @@ def for_parser(sentence: str) -> str:
 
 
 def _matches(sub: str, wanted: str) -> bool:
-    return len(sub) >= len(wanted) and all(w == "*" or s in ("*", w) for s, w in zip(sub, wanted))
+    return len(sub) >= len(wanted) and all(
+        w == "*" or s in ("*", w) for s, w in zip(sub, wanted, strict=False)
+    )
 
 
 def _tag(word: str) -> str:
@@ -374,7 +377,7 @@ def text_levels(texts: Sequence[str]) -> list[int | None]:
     cores when there are enough of them (parsing is ~5 ms a sentence; the binding holds the GIL)."""
     sentences = [s for text in texts for s in split_sentences(text)]
     distinct = list(dict.fromkeys(sentences))
-    levels = dict(zip(distinct, _levels(distinct)))
+    levels = dict(zip(distinct, _levels(distinct), strict=True))
     return [levels[s] for s in sentences]
 
 
@@ -431,8 +434,8 @@ def ks_test(a: Sequence[int], b: Sequence[int]) -> tuple[float, float]:
     counts (Figure A.7): (statistic, p-value)."""
     from scipy.stats import ks_2samp
 
-    sample_a = [lvl for lvl, c in zip(LEVELS, a) for _ in range(c)]
-    sample_b = [lvl for lvl, c in zip(LEVELS, b) for _ in range(c)]
+    sample_a = [lvl for lvl, c in zip(LEVELS, a, strict=True) for _ in range(c)]
+    sample_b = [lvl for lvl, c in zip(LEVELS, b, strict=True) for _ in range(c)]
     if not sample_a or not sample_b:
         return 0.0, 1.0
     result = ks_2samp(sample_a, sample_b)
@@ -444,5 +447,5 @@ def bhattacharyya(a: Sequence[int], b: Sequence[int]) -> float:
     na, nb = sum(a), sum(b)
     if not na or not nb:
         return 0.0
-    coefficient = sum(math.sqrt(x / na * y / nb) for x, y in zip(a, b))
+    coefficient = sum(math.sqrt(x / na * y / nb) for x, y in zip(a, b, strict=True))
     return -math.log(coefficient) if coefficient > 0 else math.inf

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,7 @@ _lock = threading.Lock()
 
 
 @cache
-def _model():
+def _model() -> tuple[Any, Any]:
     """Tokenizer and model, loaded once per process (the worker keeps them across jobs)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

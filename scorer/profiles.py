@@ -16,7 +16,15 @@ from functools import cached_property
 import numpy as np
 
 from scorer.errors import InputError
-from scorer.io import e2e, sr18
+from scorer.io import e2e
+from scorer.io.by_track import (
+    read_drs_outputs,
+    read_drs_references,
+    read_e2e_outputs,
+    read_e2e_references,
+    read_sr18_outputs,
+    read_sr18_references,
+)
 from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
@@ -44,7 +52,7 @@ class Profile:
     """Registry ids of the metrics (``BLEU``, ``BLEU-sr18`` ...); scores carry each metric's name."""
     normalisation: str
     normalise: Callable[[str], str]
-    read_raw_outputs: Callable[[bytes, Sequence[str], str], list[str]]
+    read_raw_outputs: Callable[[bytes, Sequence[str] | None, str], list[str]]
     read_references: Callable[[bytes, str], list[e2e.ReferenceItem]]
     """Reads an offline reference file (``nlg-score``) into items with their references."""
     derived: tuple[str, ...] = ()
@@ -93,7 +101,7 @@ class Profile:
             if metric in EMBEDDING_METRICS and name not in present
         ]
 
-    def read_outputs(self, data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
+    def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""
         outputs = [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
         for position, text in enumerate(outputs, 1):
@@ -241,7 +249,7 @@ def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, fl
     from scorer.semantics.e2e_slots import delexicalise
     from scorer.textstats import text_statistics
 
-    delexicalised = [delexicalise(mr, t) for mr, t in zip(references.inputs, texts)]
+    delexicalised = [delexicalise(mr, t) for mr, t in zip(references.inputs, texts, strict=True)]
     result = text_statistics(delexicalised)
     if dlevel.available():
         result.update(dlevel.distribution(dlevel.text_levels(delexicalised)))
@@ -272,7 +280,9 @@ def describe_references(profile: Profile, references: ReferenceSet) -> dict[str,
     reference per item drawn with a fixed seed ("test set rand")."""
     if profile.describe is None or references.inputs is None:
         return {}
-    pairs = [(mr, ref) for mr, refs in zip(references.inputs, references) for ref in refs]
+    pairs = [
+        (mr, ref) for mr, refs in zip(references.inputs, references, strict=True) for ref in refs
+    ]
     flat = ReferenceSet(([ref] for _, ref in pairs), inputs=[mr for mr, _ in pairs])
     drawn = random_references(references)
     return {
@@ -283,80 +293,6 @@ def describe_references(profile: Profile, references: ReferenceSet) -> dict[str,
 
 def _needs_inputs(metric_id: str) -> bool:
     return getattr(get_metric(metric_id), "needs_inputs", False)
-
-
-def read_e2e_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
-    """Read E2E outputs and check them against the test MRs: one output per MR, in order."""
-    outputs, mrs = e2e.read_outputs(data, filename)
-    header_lines = 1 if mrs is not None else 0
-    if len(outputs) != len(inputs):
-        raise InputError(
-            f"expected {len(inputs)} outputs (one per test MR, in test order), "
-            f"found {len(outputs)}" + (" after the header" if header_lines else ""),
-            filename=filename,
-        )
-    if mrs is not None:
-        for index, (found, expected) in enumerate(zip(mrs, inputs)):
-            if _comparable_mr(found) != _comparable_mr(expected):
-                raise InputError(
-                    f"MR {found[:80]!r} does not match test MR {index + 1} {expected[:80]!r}; "
-                    "outputs must follow the test-set order",
-                    filename=filename,
-                    line=index + 1 + header_lines,
-                )
-    return outputs
-
-
-def _comparable_mr(mr: str) -> str:
-    """An MR as both sides are compared: the table fixes, wrapping quotes and spacing undone."""
-    return normalise_e2e(e2e.fix_characters(mr))
-
-
-def read_e2e_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
-    """A reference table (``mr,ref``, any header the E2E script knows) or grouped plain text."""
-    return e2e.read_references(data, filename)
-
-
-def read_sr18_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
-    """One reference per sentence, from ``# text =`` blocks (the Sentences files) or lines."""
-    sentences = sr18.read_sentences(data, filename)
-    return [e2e.ReferenceItem("", (text,)) for text in sentences]
-
-
-def _one_text_per_input(
-    data: bytes, inputs: Sequence[str], filename: str, expected: str
-) -> list[str]:
-    texts = sr18.read_sentences(data, filename)
-    if len(texts) != len(inputs):
-        raise InputError(
-            f"expected {len(inputs)} {expected}, found {len(texts)}", filename=filename
-        )
-    return texts
-
-
-def read_sr18_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
-    """Read one language's SR'18 outputs: one sentence per input tree, in input order."""
-    return _one_text_per_input(
-        data, inputs, filename, "sentences (one per input tree, in input order)"
-    )
-
-
-def read_drs_outputs(data: bytes, inputs: Sequence[str], filename: str) -> list[str]:
-    """One generated text per DRS, in test order (plain lines or ``# text =`` blocks)."""
-    return _one_text_per_input(
-        data, inputs, filename, "texts (one per DRS, in test order, challenge-set items included)"
-    )
-
-
-def read_drs_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
-    """``nlg-score --profile drs``: the ``.raw`` sentences, or an SBN file's text column."""
-    from scorer.io import drs
-
-    if drs.looks_like_sbn(data):
-        return [
-            e2e.ReferenceItem(item.drs, (item.text,)) for item in drs.read_sbn_file(data, filename)
-        ]
-    return [e2e.ReferenceItem("", (text,)) for text in drs.read_sentences(data, filename)]
 
 
 SER_METRICS = ("SER", "OK%", "A%", "M%", "A+M%")

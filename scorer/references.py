@@ -4,8 +4,9 @@ reference-side statistics (n-gram tables, IDF, tokenisation) across submissions.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
+from typing import Any
 
 
 class ReferenceSet:
@@ -31,7 +32,7 @@ class ReferenceSet:
     def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
         return iter(self.items)
 
     def __getitem__(self, index: int) -> tuple[str, ...]:
@@ -64,7 +65,7 @@ class PreparedCache:
         self._size = size
         self._entries: dict[str, object] = {}
 
-    def get(self, references: ReferenceSet, prepare):
+    def get(self, references: ReferenceSet, prepare: Callable[[ReferenceSet], Any]) -> Any:
         key = references.digest
         if key not in self._entries:
             if len(self._entries) >= self._size:
@@ -81,7 +82,12 @@ class LastResult:
         self._key: tuple | None = None
         self._value = None
 
-    def get(self, hypotheses: Sequence[str], references: ReferenceSet, compute):
+    def get(
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        compute: Callable[[tuple[str, ...]], Any],
+    ) -> Any:
         """``compute(outputs)`` unless the same outputs and test set were seen last time."""
         key = (references.digest, references.inputs, tuple(hypotheses))
         if key != self._key:

@@ -37,9 +37,9 @@ class SimilarityMatrix:
         """Mean similarity of ``system`` to the other systems (reference rows left out)."""
         t = self.tested.index(system)
         values = [
-            row[t]
-            for name, row in zip(self.rows, self.values)
-            if name != system and name not in REFERENCE_ROWS and row[t] is not None
+            value
+            for name, row in zip(self.rows, self.values, strict=True)
+            if name != system and name not in REFERENCE_ROWS and (value := row[t]) is not None
         ]
         return sum(values) / len(values) if values else None
 
@@ -64,13 +64,16 @@ def similarity_matrix(
     scorer = overlap_profile(profile)
     mrs = list(references.inputs)
     delex = {
-        name: [delexicalise(mr, text) for mr, text in zip(mrs, outputs)]
+        name: [delexicalise(mr, text) for mr, text in zip(mrs, outputs, strict=True)]
         for name, outputs in systems.items()
     }
     reference_sides = {
-        "test set all": [[delexicalise(mr, r) for r in refs] for mr, refs in zip(mrs, references)],
+        "test set all": [
+            [delexicalise(mr, r) for r in refs] for mr, refs in zip(mrs, references, strict=True)
+        ],
         "test set rand": [
-            [delexicalise(mr, ref)] for mr, ref in zip(mrs, random_references(references))
+            [delexicalise(mr, ref)]
+            for mr, ref in zip(mrs, random_references(references), strict=True)
         ],
     }
     reference_sides |= {name: [[text] for text in outputs] for name, outputs in delex.items()}

@@ -239,7 +239,9 @@ def text_statistics(texts: Sequence[str]) -> dict[str, float]:
     tokenised = [tokenize(text) for text in texts]
     tokens = [token for words in tokenised for token in words]
     grams = {
-        n: Counter(g for words in tokenised for g in zip(*(words[i:] for i in range(n))))
+        n: Counter(
+            g for words in tokenised for g in zip(*(words[i:] for i in range(n)), strict=False)
+        )
         for n in (1, 2, 3)
     }
     result = {

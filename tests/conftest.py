@@ -12,17 +12,26 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskCliRunner
 
-from app import create_app
+from app import root
+from app.cli import cli as board_cli
+from app.config import Settings, default_database_url
 from app.db import session_scope
 from app.migrate import upgrade
-from worker.settings import Settings, default_database_url
 
 
 def make_settings(instance: Path, **overrides) -> Settings:
     values = {"instance_path": instance, "database_url": default_database_url(instance)}
     values.update(overrides)
     return Settings(**values)
+
+
+class BoardCliRunner(FlaskCliRunner):
+    """``app.test_cli_runner()`` running the ``nlgboard`` group (its commands load lazily)."""
+
+    def invoke(self, cli=None, args=None, **kwargs):
+        return super().invoke(cli or board_cli, args, **kwargs)
 
 
 _TEMPLATE: list[Path] = []
@@ -52,7 +61,9 @@ def make_app(settings: Settings, **config) -> Flask:
     """Build the app on a migrated database."""
     migrated_database(settings)
     config = {"TESTING": True, "SECRET_KEY": "test", "PUBLIC_CACHE_SECONDS": 0, **config}
-    return create_app(settings, config)
+    app = root.make_app(settings, config)
+    app.test_cli_runner_class = BoardCliRunner
+    return app
 
 
 @pytest.fixture

@@ -14,18 +14,22 @@ held, so a duplicate or late job can never write a second set of scores.
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
-from typing import Self
+from typing import Any, Self, cast
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import CursorResult, delete, insert, or_, select, update
+from sqlalchemy.engine import Result as Rows
+from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.db import session_scope
+from app.logs import submission_context
 from app.models import (
     DESCRIBED,
     Output,
@@ -38,24 +42,20 @@ from app.models import (
     Track,
     utcnow,
 )
+from app.queue import RedisQueue
+from app.statistics import pack_statistics
+from app.storage import storage_for
+from app.testsets import TestSetCache
 from scorer.errors import InputError
 from scorer.metrics.base import MetricScore
 from scorer.profiles import Profile, describe_references, described_signature, get_profile
 from scorer.references import ReferenceSet
-from worker.logs import submission_context
-from worker.settings import Settings
-from worker.statistics import pack_statistics
-from worker.storage import storage_for
-from worker.testsets import TestSetCache
 
 log = logging.getLogger(__name__)
 
 
 TEST_SETS = TestSetCache()
 """This process's test sets, kept between jobs (see TestSetCache)."""
-
-HOLD_ENV = "NLGBOARD_FAULT_HOLD_SECONDS"
-"""Fault injection for the crash tests only: sleep this long after claiming, before scoring."""
 
 INTERNAL_ERROR = (
     "Scoring failed because of an internal error on our side, not because of your file. "
@@ -101,11 +101,21 @@ class Claim:
     token: str
 
 
-def score_submission(submission_id: int, settings: Settings | None = None) -> str:
-    """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``)."""
+def score_submission(
+    submission_id: int,
+    settings: Settings | None = None,
+    describe_next: Callable[[int], object] | None = None,
+) -> str:
+    """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``).
+
+    The one place where "score, then describe" is chained: a scored submission whose profile
+    has textual statistics goes to ``describe_next`` (the embedded queue, or the CLI running it
+    at once); RQ jobs pass nothing and the describing job goes on the Redis queue.
+    """
     with submission_context(submission_id):
         started = time.perf_counter()
-        outcome = _score(submission_id, settings or Settings.from_env())
+        settings = settings or Settings.from_env()
+        outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
         _log_done(submission_id, "job done", outcome, started)
         return outcome
 
@@ -123,16 +133,15 @@ def _log_done(submission_id: int, what: str, outcome: str, started: float) -> No
     )
 
 
-def _score(submission_id: int, settings: Settings) -> str:
+def _score(
+    submission_id: int, settings: Settings, describe_next: Callable[[int], object] | None
+) -> str:
     claim = claim_submission(settings, submission_id)
     if claim is None:
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
         return "skipped"
     log.info("submission %s: claimed", submission_id)
     with Heartbeat(settings, claim):
-        hold = float(os.environ.get(HOLD_ENV, "0") or 0)
-        if hold:
-            time.sleep(hold)
         try:
             result = _compute(settings, submission_id)
         except InputError as error:
@@ -141,16 +150,18 @@ def _score(submission_id: int, settings: Settings) -> str:
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
         outcome = _finish_scored(settings, claim, result)
-    if outcome == "scored" and result.describable and settings.redis_url:
-        _redis_queue(settings.redis_url).enqueue_description(submission_id)
+    if outcome == "scored" and result.describable and describe_next is not None:
+        describe_next(submission_id)
     return outcome
 
 
-@cache
-def _redis_queue(redis_url: str):
-    """One connection pool per worker process, not one per job."""
-    from worker.queues import RedisQueue
+def _redis_describer(settings: Settings) -> Callable[[int], object] | None:
+    return _redis_queue(settings.redis_url).enqueue_description if settings.redis_url else None
 
+
+@cache
+def _redis_queue(redis_url: str) -> RedisQueue:
+    """One connection pool per worker process, not one per job."""
     return RedisQueue(redis_url)
 
 
@@ -210,7 +221,7 @@ def claim_submission(settings: Settings, submission_id: int) -> Claim | None:
             )
             .execution_options(synchronize_session=False)
         )
-    return Claim(submission_id, token) if result.rowcount == 1 else None
+    return Claim(submission_id, token) if _rowcount(result) == 1 else None
 
 
 class Heartbeat:
@@ -226,7 +237,7 @@ class Heartbeat:
         self._thread.start()
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self._stop.set()
         self._thread.join()
 
@@ -360,7 +371,9 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
                     "text": text,
                     "annotations": result.annotations[k] if result.annotations else None,
                 }
-                for k, (item_id, text) in enumerate(zip(result.item_ids, result.outputs))
+                for k, (item_id, text) in enumerate(
+                    zip(result.item_ids, result.outputs, strict=True)
+                )
             ],
         )
     log.info("submission %s: scored", claim.submission_id)
@@ -401,19 +414,20 @@ def _finish_described(
             .values(described_at=utcnow())
             .execution_options(synchronize_session=False)
         )
-        if marked.rowcount != 1:
+        if _rowcount(marked) != 1:
             session.rollback()
             return "skipped"
         session.execute(
             delete(Score).where(Score.submission_id == submission_id, Score.subset == DESCRIBED)
         )
         signature = described_signature()
+        language = loaded.language if loaded is not None else ""
         session.add_all(
             Score(
                 submission_id=submission_id,
                 metric=name,
                 subset=DESCRIBED,
-                language=loaded.language,
+                language=language,
                 value=value,
                 signature=signature,
             )
@@ -422,7 +436,7 @@ def _finish_described(
     return "described"
 
 
-def _finish_failed(settings, claim: Claim, message: str) -> str:
+def _finish_failed(settings: Settings, claim: Claim, message: str) -> str:
     with session_scope(settings.database_url) as session:
         if not _close_claim(session, claim, SubmissionStatus.FAILED, message):
             session.rollback()
@@ -431,7 +445,9 @@ def _finish_failed(settings, claim: Claim, message: str) -> str:
     return "failed"
 
 
-def _close_claim(session, claim: Claim, status: SubmissionStatus, error: str | None) -> bool:
+def _close_claim(
+    session: Session, claim: Claim, status: SubmissionStatus, error: str | None
+) -> bool:
     result = session.execute(
         update(Submission)
         .where(
@@ -442,4 +458,9 @@ def _close_claim(session, claim: Claim, status: SubmissionStatus, error: str | N
         .values(status=status, error=error, finished_at=utcnow(), claim_token=None)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return _rowcount(result) == 1
+
+
+def _rowcount(result: Rows[Any]) -> int:
+    """Rows an UPDATE matched (SQLAlchemy types ``execute`` as returning a plain ``Result``)."""
+    return cast(CursorResult[Any], result).rowcount

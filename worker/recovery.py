@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
+from app.config import Settings
 from app.db import session_scope
 from app.models import Submission, SubmissionStatus, utcnow
-from worker.queues import SubmissionQueue
-from worker.settings import Settings
-from worker.storage import Storage, storage_for
+from app.queue import SubmissionQueue
+from app.storage import Storage, storage_for
 
 log = logging.getLogger(__name__)
 

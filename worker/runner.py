@@ -14,10 +14,10 @@ import time
 
 import redis
 
-from worker.logs import configure_logging
-from worker.queues import QUEUE_NAMES, RedisQueue
+from app.config import Settings
+from app.logs import configure_logging
+from app.queue import QUEUE_NAMES, RedisQueue
 from worker.recovery import start_recovery_loop
-from worker.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,7 @@ import enum
 import hashlib
 import secrets
 from datetime import datetime
+from functools import cache
 
 from flask_login import UserMixin
 from sqlalchemy import Enum, ForeignKey, String, UniqueConstraint
@@ -14,8 +15,12 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models.base import Base, UTCDateTime, utcnow
 
-UNUSABLE_HASH = generate_password_hash(secrets.token_hex(16))
-"""Checked when there is no account or no password, so a login costs the same either way."""
+
+@cache
+def unusable_hash() -> str:
+    """Checked when there is no account or no password, so a login costs the same either way
+    (made on first use: a scrypt hash at import would slow every command)."""
+    return generate_password_hash(secrets.token_hex(16))
 
 
 class Role(enum.StrEnum):
@@ -48,7 +53,7 @@ class User(UserMixin, Base):
 
     def check_password(self, password: str) -> bool:
         """Costs one hash check whether or not the account has a password (no timing oracle)."""
-        return check_password_hash(self.password_hash or UNUSABLE_HASH, password) and bool(
+        return check_password_hash(self.password_hash or unusable_hash(), password) and bool(
             self.password_hash
         )
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash
 
 from app.models import LoginAttempt, Membership, Role, Team, User, hash_token, utcnow
-from app.models.accounts import UNUSABLE_HASH
+from app.models.accounts import unusable_hash
 from app.services import DomainError, add_unique
 
 
@@ -30,7 +30,7 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
     as a known one, so the answer's timing says nothing about who has an account."""
     user = session.scalar(select(User).where(User.email == email.strip().lower()))
     if user is None:
-        check_password_hash(UNUSABLE_HASH, password)
+        check_password_hash(unusable_hash(), password)
         return None
     return user if user.check_password(password) else None
 

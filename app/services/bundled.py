@@ -12,12 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Submission, System, TestSet
+from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.services.submissions import submit_output
+from app.storage import Storage
 from baselines.manifest import matching_runs, read_manifest
 from scorer.errors import InputError
-from worker.queues import SubmissionQueue
-from worker.storage import Storage
 
 
 @dataclass(frozen=True)

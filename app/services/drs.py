@@ -31,8 +31,8 @@ from app.models import (
 from app.services import DomainError
 from app.services.bundled import remove_bundled_runs
 from app.services.tracks import language_code, multilingual_track
+from app.testsets import HEADLINE_SUBSET, stamp_content
 from scorer.io import drs
-from worker.testsets import HEADLINE_SUBSET, stamp_content
 
 STANDARD = HEADLINE_SUBSET
 PMB5_SUBSETS = (STANDARD, "long", "compositional-substitution", "compositional-extension")
@@ -198,7 +198,7 @@ def _append_items(
             references=[Reference(position=0, text=item.text)],
             subsets=[ItemSubset(name=subset)],
         )
-        for k, (item, original) in enumerate(zip(items, originals))
+        for k, (item, original) in enumerate(zip(items, originals, strict=True))
     )
     stamp_content(session, test_set)
     session.flush()

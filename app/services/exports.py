@@ -110,7 +110,7 @@ def to_json(table: TrackTable) -> dict:
         "signatures": table.signatures,
         "rows": [
             {
-                **dict(zip(ROW_FIELDS, _fields(rank, row))),
+                **dict(zip(ROW_FIELDS, _fields(rank, row), strict=True)),
                 "scores": row.scores,
                 "beats_baseline": [m for m in table.metrics if (row.system_id, m) in table.beats],
             }

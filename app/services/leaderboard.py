@@ -20,9 +20,9 @@ from app.models import (
 )
 from app.services import DomainError
 from app.services.access import ANONYMOUS, PUBLIC, Viewer
+from app.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 from scorer.profiles import Profile, get_profile
 from scorer.references import ReferenceSet
-from worker.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 
 
 @dataclass

@@ -24,11 +24,11 @@ from app.models import (
     Track,
     User,
 )
+from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.services.csv_cells import csv_cell
 from app.services.tracks import create_challenge
-from worker.queues import SubmissionQueue
-from worker.storage import Storage
+from app.storage import Storage
 
 
 def organised_challenges(session: Session, user: User) -> list[Challenge]:

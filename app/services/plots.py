@@ -9,23 +9,39 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
 import numpy as np
-from matplotlib.figure import Figure
 
 from scorer import dlevel
 from scorer.significance import SAMPLES
 
-matplotlib.rcParams["text.parse_math"] = False
-"""System names are labels: plain text, never mathtext (a name like ``$\\foo{$`` would fail
-every plot of its track)."""
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 STYLE = "plots-3"
 """Part of every cached plot's key: change it when a drawing changes, and old files go unused."""
 
 BASELINE_COLOUR = "#999999"
 SYSTEM_COLOUR = "#3b6ea8"
+
+
+@cache
+def _matplotlib() -> Any:
+    """matplotlib, loaded with the first plot (half a second that pages without plots and the
+    CLI need not pay). System names are labels: plain text, never mathtext (a name like
+    ``$\\foo{$`` would fail every plot of its track)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    matplotlib.rcParams["text.parse_math"] = False
+    return Figure
+
+
+def _figure(**options: Any) -> Figure:
+    figure: Figure = _matplotlib()(**options)
+    return figure
 
 
 def _svg(figure: Figure) -> bytes:
@@ -43,7 +59,7 @@ def metric_bars(
 ) -> bytes:
     """One horizontal bar per system (best at the top) with its 95% bootstrap interval."""
     count = len(labels)
-    figure = Figure(figsize=(6.4, 0.9 + 0.32 * count))
+    figure = _figure(figsize=(6.4, 0.9 + 0.32 * count))
     axes = figure.add_subplot()
     positions = np.arange(count)[::-1]
     axes.barh(
@@ -52,7 +68,7 @@ def metric_bars(
         color=[BASELINE_COLOUR if b else SYSTEM_COLOUR for b in baselines],
         height=0.7,
     )
-    for y, value, interval in zip(positions, values, intervals):
+    for y, value, interval in zip(positions, values, intervals, strict=True):
         if interval is not None:
             axes.errorbar(
                 value,
@@ -72,14 +88,14 @@ def metric_bars(
 def dlevel_bars(labels: Sequence[str], shares: Sequence[Sequence[float]]) -> bytes:
     """E2E Fig. 4: each system's share of sentences at each D-level, stacked to 100%."""
     count = len(labels)
-    figure = Figure(figsize=(7.0, max(2.6, 1.0 + 0.32 * count)))
+    figure = _figure(figsize=(7.0, max(2.6, 1.0 + 0.32 * count)))
     axes = figure.add_subplot()
     positions = np.arange(count)[::-1]
     left = np.zeros(count)
     colours = [
         (0.85 - 0.1 * level, 0.9 - 0.08 * level, 1.0 - 0.05 * level) for level in dlevel.LEVELS
     ]
-    for level, colour in zip(dlevel.LEVELS, colours):
+    for level, colour in zip(dlevel.LEVELS, colours, strict=True):
         widths = np.array([row[level] for row in shares])
         axes.barh(positions, widths, left=left, color=colour, label=str(level), height=0.7)
         left += widths
@@ -95,7 +111,7 @@ def similarity_heatmap(rows: Sequence[str], tested: Sequence[str], values) -> by
     """E2E Fig. 5: how similar each tested system's outputs are to each row's (system or
     references), as the normalised average of the overlap metrics."""
     matrix = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)
-    figure = Figure(figsize=(1.6 + 0.45 * len(tested), 1.2 + 0.45 * len(rows)))
+    figure = _figure(figsize=(1.6 + 0.45 * len(tested), 1.2 + 0.45 * len(rows)))
     axes = figure.add_subplot()
     image = axes.imshow(matrix, cmap="viridis", vmin=0, vmax=max(1.0, float(np.nanmax(matrix))))
     axes.set_xticks(range(len(tested)), tested, rotation=90)
@@ -111,10 +127,10 @@ def human_scatter(
     metric: str, human: str, labels: Sequence[str], x: Sequence[float], y: Sequence[float]
 ) -> bytes:
     """A metric against a human score, one labelled point per system, with Pearson's r."""
-    figure = Figure(figsize=(6.0, 4.5))
+    figure = _figure(figsize=(6.0, 4.5))
     axes = figure.add_subplot()
     axes.scatter(x, y, color=SYSTEM_COLOUR)
-    for label, a, b in zip(labels, x, y):
+    for label, a, b in zip(labels, x, y, strict=True):
         axes.annotate(label, (a, b), textcoords="offset points", xytext=(4, 3), fontsize="small")
     if len(x) >= 3:
         r = float(np.corrcoef(x, y)[0, 1])

@@ -23,10 +23,10 @@ from sqlalchemy.orm import Session
 from app.models import SubmissionStatistics, Track
 from app.services.file_cache import FileCache
 from app.services.leaderboard import LeaderboardRow
+from app.statistics import unpack_statistics
 from scorer.metrics import normalised_average as norm_avg
 from scorer.profiles import Profile, get_profile
 from scorer.significance import SAMPLES, SEED, resample_weights
-from worker.statistics import unpack_statistics
 
 ALPHA = 0.05
 

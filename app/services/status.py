@@ -9,19 +9,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from redis.exceptions import RedisError
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.config import Settings
 from app.db import session_scope
 from app.migrate import alembic_config
 from app.models import Submission, SubmissionStatus
 from app.models.base import utcnow
-from worker.queues import RedisQueue, SubmissionQueue
-from worker.settings import Settings
-from worker.storage import Storage
+from app.queue import RedisQueue, SubmissionQueue
+from app.storage import Storage
 
 
 @dataclass(frozen=True)
@@ -38,6 +35,9 @@ def readiness(settings: Settings, queue: SubmissionQueue, storage: Storage) -> l
 
 
 def _database(settings: Settings) -> Check:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
     try:
         with session_scope(settings.database_url) as session:
             session.execute(text("SELECT 1"))
@@ -51,6 +51,8 @@ def _database(settings: Settings) -> Check:
 
 
 def _redis(queue: SubmissionQueue) -> Check:
+    from redis.exceptions import RedisError
+
     if not isinstance(queue, RedisQueue):
         return Check("queue", True, "embedded (no Redis)")
     try:

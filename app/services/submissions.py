@@ -24,12 +24,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
+from app.queue import SubmissionQueue
 from app.services import DomainError
+from app.storage import Storage
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
 from scorer.profiles import get_profile
-from worker.queues import SubmissionQueue
-from worker.storage import Storage
 
 SYSTEM_NAME_MAX = 100
 LANGUAGE_PREFIX = re.compile(r"^(?:t[12]_)?([a-z]{2,3})(?:[_.\-]|$)")
@@ -85,7 +85,10 @@ def submit_output(
             _lock_track(session, track)
             system = _find_or_new_system(session, track, team, system_name, is_baseline)
             session.flush()
-            uploads = [(output.test_set.language, digest) for output, digest in zip(files, digests)]
+            uploads = [
+                (output.test_set.language, digest)
+                for output, digest in zip(files, digests, strict=True)
+            ]
             keys = [dedupe_key(system, language, digest) for language, digest in uploads]
             existing = _recent_duplicates(session, system, uploads)
             if existing:
@@ -106,7 +109,7 @@ def submit_output(
                     is_late=track.deadline_passed,
                     dedupe_key=key,
                 )
-                for output, digest, key in zip(files, digests, keys)
+                for output, digest, key in zip(files, digests, keys, strict=True)
             ]
             session.add_all(submissions)
             session.flush()

@@ -11,10 +11,9 @@ from sqlalchemy.orm import Session
 
 from app.models import Challenge, Item, Reference, TestSet, Track
 from app.services import DomainError, add_unique
+from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
-from scorer.split_overlap import overlap_report
-from worker.testsets import load_references, load_subsets, stamp_content
 
 TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18", "drs": "drs"}
 """Task kind -> scorer profile."""
@@ -185,7 +184,7 @@ def import_sr18_test_set(
         source_sha256=hashlib.sha256(inputs_conllu + b"\x00" + references).hexdigest(),
         items=[
             Item(position=k, input_text=tree.text, references=[Reference(position=0, text=ref)])
-            for k, (tree, ref) in enumerate(zip(trees, sentences))
+            for k, (tree, ref) in enumerate(zip(trees, sentences, strict=True))
         ],
     )
     session.add(test_set)
@@ -223,86 +222,6 @@ def multilingual_track(
     return track
 
 
-def import_test_set(
-    session: Session,
-    challenge: Challenge,
-    slug: str,
-    kind: str,
-    *,
-    language: str | None,
-    inputs: tuple[bytes, str] | None,
-    references: tuple[bytes, str] | None,
-    subset: str | None = None,
-    title: str | None = None,
-    deadline: datetime | None = None,
-    daily_limit: int | None = None,
-) -> tuple[TestSet, str]:
-    """One entry point for the CLI and the organisers' form: create a track (or add a
-    language's test set, or DRS items of a subset) from (data, filename) pairs; return the test
-    set and a one-line report."""
-    if kind not in TRACK_KINDS:
-        raise DomainError(f"kind must be one of {', '.join(sorted(TRACK_KINDS))}, got {kind!r}")
-    if kind in SR18_TITLES and (not language or not inputs or not references):
-        raise DomainError(f"kind {kind} needs a language, the CoNLL-U inputs and the references")
-    if kind == "drs" and (not language or not inputs):
-        raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
-    if kind == "e2e" and not references:
-        raise DomainError("kind e2e needs the references (the mr,ref CSV)")
-    if subset and kind != "drs":
-        raise DomainError("subsets are for DRS tracks")
-    options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
-    added = ""
-    if kind == "drs":
-        from app.services.drs import STANDARD, import_drs_test_set, removed_note
-
-        test_set, count, removed = import_drs_test_set(
-            session,
-            challenge,
-            slug,
-            language,
-            inputs[0],
-            references[0] if references else None,
-            subset=subset or STANDARD,
-            inputs_name=inputs[1],
-            sentences_name=references[1] if references else inputs[1],
-            **options,
-        )
-        added = f"{count} {subset or STANDARD} items added; "
-        if removed:
-            added += removed_note(removed) + "; "
-    elif kind in SR18_TITLES:
-        test_set = import_sr18_test_set(
-            session,
-            challenge,
-            slug,
-            kind,
-            language,
-            inputs[0],
-            references[0],
-            inputs_name=inputs[1],
-            references_name=references[1],
-            **options,
-        )
-    else:
-        test_set = import_e2e_track(
-            session,
-            challenge,
-            slug,
-            references[0],
-            inputs[0] if inputs else None,
-            language=language or "en",
-            references_name=references[1],
-            inputs_name=inputs[1] if inputs else "inputs.csv",
-            **options,
-        ).test_set_for()
-    n_refs = sum(len(item.references) for item in test_set.items)
-    report = (
-        f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
-        f"{len(test_set.items)} items, {n_refs} references"
-    )
-    return test_set, report
-
-
 def training_texts(kind: str, data: bytes, filename: str) -> list[str]:
     """The texts of a track's training file: E2E's ``mr,ref`` CSV (every reference), a DRS
     SBN file (its text column) or one sentence per line (a PMB ``.raw`` file)."""
@@ -327,6 +246,8 @@ def store_split_report(
     item_ids, references = load_references(session, test_set.id)
     headline = load_subsets(session, test_set.id, item_ids)[""]
     tests = [ref for k in headline for ref in references[k]]
+    from scorer.split_overlap import overlap_report  # scipy: loaded by this command only
+
     report = overlap_report(tests, trains)
     report["train_file"] = filename
     report["train_sha256"] = hashlib.sha256(data).hexdigest()

@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from scorer.human.judgements import Judgement
 
@@ -101,6 +100,8 @@ class DirectAssessment:
 def _signed_rank_p(
     first: Sequence[float], second: Sequence[float], alternative: str
 ) -> float | None:
+    from scipy import stats
+
     differences = [a - b for a, b in zip(first, second, strict=True)]
     if not differences:
         return None
@@ -149,6 +150,8 @@ def check_annotator(
 
 def z_scores(scores: Sequence[float]) -> list[float]:
     """Standard scores with the population standard deviation; a constant rater gets zeros."""
+    from scipy import stats
+
     if len(scores) < 2 or statistics.pstdev(scores) == 0:
         return [0.0] * len(scores)
     return [float(z) for z in stats.zscore(scores)]
@@ -181,6 +184,8 @@ def output_scores(
 
 def rank_sum_p_values(samples: Sequence[Sequence[float]]) -> np.ndarray:
     """p[i, j]: one-sided Wilcoxon rank-sum test that sample i is higher than sample j."""
+    from scipy import stats
+
     size = len(samples)
     p = np.full((size, size), np.nan)
     for i in range(size):

@@ -135,7 +135,7 @@ def _read_e2e(
     chosen = _choose_criterion(criterion, present, filename)
     prefix = RANKME_COLUMNS[chosen]
     systems = sorted((c for c in header if re.fullmatch(r"sys\d+", c)), key=lambda c: int(c[3:]))
-    require_columns(header, tuple(f"{prefix}{c[3:]}" for c in systems) + ("mr_id",), filename)
+    require_columns(header, (*tuple(f"{prefix}{c[3:]}" for c in systems), "mr_id"), filename)
     worker = next((c for c in _WORKER_HEADERS if c in header), None) or next(
         (c for c in header if _PSEUDONYM_HEADER.match(c)), None
     )

@@ -8,6 +8,7 @@ same columns. Every rule broken is reported with the tree number and the file li
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer.errors import InputError
@@ -47,11 +48,11 @@ def read_trees(data: bytes, filename: str = "input.conllu") -> list[Tree]:
 
 
 def _tree(block: list[tuple[int, str]], index: int, filename: str) -> Tree:
-    rows = []
+    rows: list[tuple[int, tuple[str, ...]]] = []
     for line_number, line in block:
         if line.startswith("#"):
             continue  # UD comments are harmless; SR'18 inputs have none
-        cells = line.split("\t")
+        cells: Sequence[str] = line.split("\t")
         if len(cells) != COLUMNS:
             raise InputError(
                 f"tree {index}: expected {COLUMNS} tab-separated columns, found {len(cells)}",

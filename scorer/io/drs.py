@@ -174,7 +174,7 @@ def read_clause_test_set(
             "block i goes with line i",
             filename=sentences_name,
         )
-    return [dataclasses.replace(item, text=text) for item, text in zip(items, texts)]
+    return [dataclasses.replace(item, text=text) for item, text in zip(items, texts, strict=True)]
 
 
 def read_sbn_file(data: bytes, filename: str = "drs.sbn") -> list[DrsItem]:
@@ -208,7 +208,7 @@ def _tab_line(line: str, number: int, filename: str) -> DrsItem:
 
 
 def _split_blocks(lines: list[str], filename: str) -> list[DrsItem]:
-    items = []
+    items: list[DrsItem] = []
     block: list[tuple[int, str]] = []
     for number, line in enumerate([*lines, ""], start=1):
         if line.strip():
@@ -272,7 +272,9 @@ def read_test_set(
                 f"has {len(texts)} sentences but {inputs_name} has {len(items)} SBN items",
                 filename=sentences_name,
             )
-        return [dataclasses.replace(item, text=text) for item, text in zip(items, texts)]
+        return [
+            dataclasses.replace(item, text=text) for item, text in zip(items, texts, strict=True)
+        ]
     if sentences is None:
         raise InputError(
             "is in clause format, which carries no sentences: give the .raw file of references "

@@ -194,7 +194,7 @@ def read_dataset_csv(data: bytes, filename: str = "references.csv") -> list[Refe
 def _group(lines: Lines, filename: str) -> list[ReferenceItem]:
     table = _table(lines, filename, HEADER_REFERENCE, "reference")
     grouped: dict[str, list[str]] = {}
-    for mr, ref, line in zip(table.mrs, table.texts, table.lines):
+    for mr, ref, line in zip(table.mrs, table.texts, table.lines, strict=True):
         if not mr.strip():
             raise InputError("empty MR", filename=filename, line=line)
         if not ref.strip():

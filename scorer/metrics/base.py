@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -63,7 +64,7 @@ class MeanOfSegments(Metric):
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         raise NotImplementedError
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         scores = self.segment_scores(hypotheses, references)
         return np.column_stack([np.asarray(scores, dtype=float), np.ones(len(scores))])
 
@@ -71,7 +72,9 @@ class MeanOfSegments(Metric):
         return float(totals[0] / totals[1]) if totals[1] else 0.0
 
 
-def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str | None]]:
-    """sacrebleu's per-position reference streams, padded with None for missing references."""
+def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str]]:
+    """sacrebleu's per-position reference streams, padded with None for missing references
+    (sacrebleu's own convention, though its annotations say ``str``)."""
     depth = max((len(refs) for refs in references), default=0)
-    return [[refs[k] if k < len(refs) else None for refs in references] for k in range(depth)]
+    padded = [[refs[k] if k < len(refs) else None for refs in references] for k in range(depth)]
+    return cast(list[list[str]], padded)

@@ -14,6 +14,7 @@ machine translation, ACL; NIST mteval-v13a.pl.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -21,11 +22,14 @@ from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import Metric
 from scorer.metrics.mteval import CLOSEST_REF_LENGTH, MATCHES, TEST_COUNTS, corpus_stats
+from scorer.references import ReferenceSet
 
 ORDER = 4
 
 
-def bleu_from_totals(matches, totals, ref_length: float) -> float:
+def bleu_from_totals(
+    matches: Sequence[float] | np.ndarray, totals: Sequence[float] | np.ndarray, ref_length: float
+) -> float:
     if totals[0] == 0:
         return 0.0
     log_bp = min(0.0, 1.0 - ref_length / totals[0])
@@ -46,7 +50,7 @@ class BLEU(Metric):
     name = "BLEU"
     signature = f"BLEU|mteval-v13a|n:4|case:lc-ascii|tok:13a|refs:nonempty|smooth:mteval|nlgboard:{__version__}"
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return corpus_stats(hypotheses, references)
 
     def score_from_totals(self, totals: np.ndarray) -> float:

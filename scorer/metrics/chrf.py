@@ -11,6 +11,8 @@ Post (2018), A call for clarity in reporting BLEU scores, WMT.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import sacrebleu
 from sacrebleu.metrics import CHRF
@@ -18,6 +20,7 @@ from sacrebleu.metrics import CHRF
 from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import Metric, reference_streams
+from scorer.references import ReferenceSet
 
 
 class ChrF(Metric):
@@ -31,7 +34,7 @@ class ChrF(Metric):
             f"|nlgboard:{__version__}"
         )
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         stats = self._chrf._extract_corpus_statistics(
             list(hypotheses), reference_streams(references.items)
         )

@@ -102,7 +102,9 @@ class CIDEr(MeanOfSegments):
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         prepared = _CACHE.get(references, prepare)
         scores = []
-        for text, ref_vectors in zip(ptb_tokenize(hypotheses), prepared.reference_vectors):
+        for text, ref_vectors in zip(
+            ptb_tokenize(hypotheses), prepared.reference_vectors, strict=True
+        ):
             counts = ngram_counts(text.split(), ORDER)
             hyp = _vector(counts, prepared.document_frequency, prepared.log_items)
             total = [0.0] * ORDER

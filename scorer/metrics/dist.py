@@ -23,12 +23,15 @@ Realisation Shared Task (SR'18): Overview and Evaluation Results, MSR workshop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments, Metric
+from scorer.references import ReferenceSet
 
 
 class Dist(Metric):
@@ -37,9 +40,9 @@ class Dist(Metric):
         f"DIST|sr18-eval_Py3|token-level|corpus|lc|ref:first|scale:0-100|nlgboard:{__version__}"
     )
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         rows = []
-        for hypothesis, refs in zip(hypotheses, references):
+        for hypothesis, refs in zip(hypotheses, references, strict=True):
             hyp_tokens = hypothesis.lower().split()
             ref_tokens = refs[0].lower().split()
             rows.append(
@@ -61,9 +64,9 @@ class DistChar(MeanOfSegments):
         f"|nlgboard:{__version__}"
     )
 
-    def segment_scores(self, hypotheses, references) -> list[float]:
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         scores = []
-        for hypothesis, refs in zip(hypotheses, references):
+        for hypothesis, refs in zip(hypotheses, references, strict=True):
             hyp, reference = _normalise(hypothesis), _normalise(refs[0])
             distance = Levenshtein.distance(hyp, reference)
             score = 1.0 - distance / len(reference) if reference else float(not hyp)
@@ -77,7 +80,7 @@ class Coverage(MeanOfSegments):
     name = "coverage"
     signature = f"coverage|non-empty outputs|scale:0-100|nlgboard:{__version__}"
 
-    def segment_scores(self, hypotheses, references) -> list[float]:
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         return [100.0 if hypothesis.strip() else 0.0 for hypothesis in hypotheses]
 
 

@@ -67,6 +67,8 @@ class MeteorProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        assert self._process.stdin and self._process.stdout  # both piped above
+        self._stdin, self._stdout = self._process.stdin, self._process.stdout
         self._lock = threading.Lock()
 
     def statistics(self, score_lines: Sequence[str]) -> list[str]:
@@ -89,17 +91,17 @@ class MeteorProcess:
         if self._process.poll() is None:
             self._process.kill()
             self._process.wait()
-        self._process.stdin.close()
-        self._process.stdout.close()
+        self._stdin.close()
+        self._stdout.close()
 
     def _write(self, lines: Sequence[str]) -> None:
-        stdin = self._process.stdin
+        stdin = self._stdin
         for line in lines:
             stdin.write(line.encode() + b"\n")
         stdin.flush()
 
     def _readline(self) -> str:
-        line = self._process.stdout.readline()
+        line = self._stdout.readline()
         if not line:
             raise RuntimeError("the METEOR JVM stopped (is Java able to allocate 2 GB?)")
         return line.decode().strip()
@@ -214,7 +216,7 @@ def parse_stats(line: str) -> list[float]:
     return values
 
 
-def meteor_from_totals(total: Sequence[float]) -> float:
+def meteor_from_totals(total: Sequence[float] | np.ndarray) -> float:
     """METEOR's score from summed statistics (MeteorScorer.computeMetrics)."""
     test_len, ref_len, test_fn, ref_fn = total[0:4]
     stages = [total[4 + 4 * i : 8 + 4 * i] for i in range(4)]
@@ -222,10 +224,10 @@ def meteor_from_totals(total: Sequence[float]) -> float:
     test_weighted_len = DELTA * (test_len - test_fn) + (1 - DELTA) * test_fn
     ref_weighted_len = DELTA * (ref_len - ref_fn) + (1 - DELTA) * ref_fn
     test_matches = sum(
-        w * (DELTA * s[0] + (1 - DELTA) * s[2]) for w, s in zip(MODULE_WEIGHTS, stages)
+        w * (DELTA * s[0] + (1 - DELTA) * s[2]) for w, s in zip(MODULE_WEIGHTS, stages, strict=True)
     )
     ref_matches = sum(
-        w * (DELTA * s[1] + (1 - DELTA) * s[3]) for w, s in zip(MODULE_WEIGHTS, stages)
+        w * (DELTA * s[1] + (1 - DELTA) * s[3]) for w, s in zip(MODULE_WEIGHTS, stages, strict=True)
     )
     precision = test_matches / test_weighted_len if test_weighted_len else 0.0
     recall = ref_matches / ref_weighted_len if ref_weighted_len else 0.0
@@ -247,7 +249,7 @@ def additive_row(stats: Sequence[float]) -> list[float]:
     return row
 
 
-def _is_perfect(row: Sequence[float]) -> bool:
+def _is_perfect(row: Sequence[float] | np.ndarray) -> bool:
     """Every word of both sides matched in one chunk: no fragmentation penalty."""
     stages = [row[4 + 4 * i : 8 + 4 * i] for i in range(4)]
     test_total = sum(s[0] + s[2] for s in stages)
@@ -261,9 +263,9 @@ class Meteor(Metric):
         f"METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
     )
 
-    def segment_statistics(self, hypotheses, references: ReferenceSet) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         refs = ptb_tokenize_references(references)
-        lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs)]
+        lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs, strict=True)]
         rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
         return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
 

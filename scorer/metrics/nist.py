@@ -18,6 +18,7 @@ co-occurrence statistics, HLT; NIST mteval-v13a.pl.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import Metric
 from scorer.metrics.mteval import INFO, REF_WORDS, REFERENCES, SEGMENTS, TEST_COUNTS, corpus_stats
+from scorer.references import ReferenceSet
 
 BETA = -math.log(0.5) / math.log(1.5) ** 2
 
@@ -41,7 +43,7 @@ class NIST(Metric):
     name = "NIST"
     signature = f"NIST|mteval-v13a|n:5|case:lc-ascii|tok:13a|refs:nonempty|nlgboard:{__version__}"
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return corpus_stats(hypotheses, references)
 
     def score_from_totals(self, totals: np.ndarray) -> float:

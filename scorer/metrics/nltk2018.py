@@ -19,7 +19,7 @@ NIST information weights log2(count(w1..wn-1) / count(w1..wn)) -- is prepared on
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, count, repeat
 
 import numpy as np
@@ -30,8 +30,8 @@ ORDER = 4
 ROW = 2 * ORDER + 2
 
 
-def _ngrams(words: list[str], n: int):
-    return zip(*(words[i:] for i in range(n)))
+def _ngrams(words: list[str], n: int) -> Iterator[tuple[str, ...]]:
+    return zip(*(words[i:] for i in range(n)), strict=False)
 
 
 class PreparedReferences:

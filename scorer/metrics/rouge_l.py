@@ -52,7 +52,7 @@ class RougeL(MeanOfSegments):
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         refs = _CACHE.get(references, _split_references)
         candidates = [text.split(" ") for text in ptb_tokenize(hypotheses)]
-        return [rouge_l_segment(c, r) for c, r in zip(candidates, refs)]
+        return [rouge_l_segment(c, r) for c, r in zip(candidates, refs, strict=True)]
 
 
 @register("ROUGE_L")

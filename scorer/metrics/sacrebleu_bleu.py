@@ -13,6 +13,8 @@ machine translation, ACL; Post (2018), A call for clarity in reporting BLEU scor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import sacrebleu
 from sacrebleu.metrics import BLEU
@@ -20,6 +22,7 @@ from sacrebleu.metrics import BLEU
 from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import Metric, reference_streams
+from scorer.references import ReferenceSet
 
 
 class SacreBLEU(Metric):
@@ -32,7 +35,7 @@ class SacreBLEU(Metric):
             f"|smooth:exp|scale:0-100|nlgboard:{__version__}"
         )
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         stats = self._bleu._extract_corpus_statistics(
             list(hypotheses), reference_streams(references.items)
         )

@@ -4,10 +4,13 @@ Same statistics, same computation; only the figure and its signature change."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from scorer.metrics import get_metric, register
 from scorer.metrics.base import Metric
+from scorer.references import ReferenceSet
 
 
 class Scaled(Metric):
@@ -19,7 +22,7 @@ class Scaled(Metric):
         self.needs_inputs = base.needs_inputs
         self.signature = f"{base.signature}|scale:x{factor:g}"
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self._base.segment_statistics(hypotheses, references)
 
     def score_from_totals(self, totals: np.ndarray) -> float:

@@ -9,6 +9,7 @@ reference set. See ``scorer.semantics.e2e_slots`` for the slot-error script's pa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -26,16 +27,17 @@ SIGNATURE = f"e2e-slot-error-script|sets per slot|repeat:rating-low|nlgboard:{__
 _LAST = LastResult()
 
 
-def slot_checks(hypotheses, references: ReferenceSet) -> list[SlotCheck]:
+def slot_checks(hypotheses: Sequence[str], references: ReferenceSet) -> list[SlotCheck]:
     """Every output's check against its MR; the last result is kept for the sibling metrics."""
-    if references.inputs is None:
+    mrs = references.inputs
+    if mrs is None:
         raise InputError("the slot error rate needs the test inputs (MRs) beside the references")
-    return _LAST.get(hypotheses, references, lambda outputs: _check_all(references.inputs, outputs))
+    return _LAST.get(hypotheses, references, lambda outputs: _check_all(mrs, outputs))
 
 
 def _check_all(mrs: Sequence[str], outputs: Sequence[str]) -> list[SlotCheck]:
     checks = []
-    for index, (mr, output) in enumerate(zip(mrs, outputs)):
+    for index, (mr, output) in enumerate(zip(mrs, outputs, strict=True)):
         try:
             checks.append(check_output(mr, output))
         except ValueError as error:
@@ -46,7 +48,7 @@ def _check_all(mrs: Sequence[str], outputs: Sequence[str]) -> list[SlotCheck]:
 class SlotErrorStatistics(Metric):
     needs_inputs = True
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         rows = []
         for check in slot_checks(hypotheses, references):
             kinds = [sum(e.kind == kind for e in check.errors) for kind in KINDS]
@@ -80,4 +82,4 @@ class CategoryShare(SlotErrorStatistics):
 
 register("SER")(SER)
 for _category in CATEGORIES:
-    register(f"{_category}%")(lambda category=_category: CategoryShare(category))
+    register(f"{_category}%")(partial(CategoryShare, _category))

@@ -18,13 +18,14 @@ Citation: Papineni et al. (2002); Lin & Och (2004), ORANGE, COLING (smoothing 2)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
 from scorer.metrics.base import Metric
-from scorer.references import as_reference_set
+from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
 
@@ -36,7 +37,7 @@ class SR18BLEU(Metric):
         f"|scale:0-100|nlgboard:{__version__}"
     )
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return nltk2018.statistics(hypotheses, as_reference_set(references))[0]
 
     def score_from_totals(self, totals: np.ndarray) -> float:
@@ -51,7 +52,8 @@ class SR18BLEU(Metric):
         else:
             brevity = math.exp(1 - ref_length / hyp_length)
         log_sum = math.fsum(
-            0.25 * math.log((num + 1) / (den + 1)) for num, den in zip(numerators, denominators)
+            0.25 * math.log((num + 1) / (den + 1))
+            for num, den in zip(numerators, denominators, strict=True)
         )
         return 100.0 * brevity * math.exp(log_sum)
 

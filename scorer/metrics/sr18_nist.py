@@ -15,13 +15,14 @@ Citation: Doddington (2002); Mille et al. (2018), SR'18 overview, Sect. 3.1.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
 from scorer.metrics.base import Metric
-from scorer.references import as_reference_set
+from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
 BETA = math.log(0.5) / math.log(1.5) ** 2
@@ -41,12 +42,12 @@ class SR18NIST(Metric):
         f"|nlgboard:{__version__}"
     )
 
-    def segment_statistics(self, hypotheses, references) -> np.ndarray:
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return nltk2018.statistics(hypotheses, as_reference_set(references))[1]
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         numerators, denominators = totals[:ORDER], totals[ORDER : 2 * ORDER]
-        precision = sum(num / den for num, den in zip(numerators, denominators) if den)
+        precision = sum(num / den for num, den in zip(numerators, denominators, strict=True) if den)
         return precision * length_penalty(totals[2 * ORDER], totals[2 * ORDER + 1])
 
 

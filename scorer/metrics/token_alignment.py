@@ -106,7 +106,7 @@ class AlignmentF(Metric):
         outputs = _hypothesis_embeddings.get(hypotheses, references, embeddings.token_embeddings)
         rows = np.zeros((len(outputs), 4))
         rows[:, 3] = 1.0
-        for index, (output, refs) in enumerate(zip(outputs, by_item)):
+        for index, (output, refs) in enumerate(zip(outputs, by_item, strict=True)):
             scored = [self.align(output, ref) for ref in refs if len(ref) and len(output)]
             if scored:
                 rows[index, :3] = max(scored, key=lambda prf: prf[2])

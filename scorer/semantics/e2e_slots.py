@@ -330,7 +330,7 @@ def check_output(mr: str, output: str) -> SlotCheck:
     for slot in dict.fromkeys([s for s, _ in mr_slots] + [m.slot for m in matches]):
         added = [v for s, v in said if s == slot and (s, v) not in expected]
         missed = [v for s, v in mr_slots if s == slot and (s, v) not in said]
-        for value, found in zip(missed, added):
+        for value, found in zip(missed, added, strict=False):
             errors.append(SlotError("wrong", slot, value, said[(slot, found)]))
         pairs = min(len(missed), len(added))
         errors += [SlotError("added", slot, None, said[(slot, v)]) for v in added[pairs:]]

@@ -49,7 +49,7 @@ def ptb_tokenize(texts: Sequence[str]) -> list[str]:
     if missing:
         if len(_MEMO) + len(missing) > _MEMO_LIMIT:
             _MEMO.clear()
-        _MEMO.update(zip(missing, _run_tokenizer(missing)))
+        _MEMO.update(zip(missing, _run_tokenizer(missing), strict=True))
     return [_MEMO[text] for text in texts]
 
 

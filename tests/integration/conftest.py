@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from app import start_embedded_worker
+from app.config import Settings
+from app.root import start_embedded_worker
 from tests.conftest import make_app, make_settings
 from tests.support.servers import create_database, postgres_server, redis_server
-from worker.settings import Settings
 
 _db_names = itertools.count()
 
@@ -42,7 +42,7 @@ class Stack:
     logs: list[Path] = field(default_factory=list)
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("NLGBOARD_FAULT")}
+        env = dict(os.environ)
         env.update(
             DATABASE_URL=self.settings.database_url,
             NLGBOARD_INSTANCE=str(self.settings.instance_path),
@@ -54,14 +54,17 @@ class Stack:
         env.update(extra)
         return env
 
-    def start_worker(self, **extra_env: str) -> subprocess.Popen:
-        """Start ``nlgboard worker`` as its own process group. Its warm-up loads the E2E
-        scorers only (the tests here score E2E; the embedding model would add its start-up)."""
+    def start_worker(self, hold_seconds: float | None = None, **extra_env: str) -> subprocess.Popen:
+        """Start ``nlgboard worker`` as its own process group (with ``hold_seconds``, one whose
+        jobs stall after claiming). Its warm-up loads the E2E scorers only (the tests here
+        score E2E; the embedding model would add its start-up)."""
         log = self.settings.instance_path / f"worker-{len(self.workers)}.log"
         self.logs.append(log)
         with log.open("wb") as log_file:
             process = subprocess.Popen(
-                [sys.executable, "-c", "from app.cli import main; main()", "worker"],
+                [sys.executable, "-m", "tests.support.held_worker", str(hold_seconds)]
+                if hold_seconds
+                else [sys.executable, "-c", "from app.cli import main; main()", "worker"],
                 env=self.env(**{"NLGBOARD_WARM_UP": "e2e", **extra_env}),
                 stdout=log_file,
                 stderr=subprocess.STDOUT,

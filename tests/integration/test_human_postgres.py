@@ -9,6 +9,7 @@ import os
 import pytest
 from sqlalchemy import select
 
+from app.config import Settings
 from app.db import session_scope
 from app.migrate import upgrade
 from app.models import Judgement, Role, User
@@ -19,7 +20,6 @@ from app.services.tracks import get_track
 from scorer.errors import InputError
 from tests.support.servers import create_database
 from tests.unit.factories import demo_track, scored_system
-from worker.settings import Settings
 
 pytestmark = pytest.mark.integration
 _names = itertools.count()
@@ -50,7 +50,9 @@ def test_annotator_role_campaign_and_import_on_postgres(postgres, tmp_path):
     with session_scope(url) as session:
         track = get_track(session, "demo", "main")
         twice = "item,system,annotator,criterion,score,unit\n1,slug,a,q,90,u1\n1,slug,a,q,50,u1\n"
-        with pytest.raises(InputError, match="dup.csv, line 3: annotator a scores slug on item 1"):
+        with pytest.raises(
+            InputError, match=r"dup\.csv, line 3: annotator a scores slug on item 1"
+        ):
             import_judgements(session, track, "dup", "rankme", "q", twice.encode(), "dup.csv")
     with session_scope(url) as session:
         assert len(session.scalars(select(Judgement)).all()) == 2

@@ -134,7 +134,7 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
     references, output, expected_bleu = dataset()
     import_track(stack, references)
     token = participant(stack.settings, "team@uni.example", team="Uni NLG")
-    doomed = stack.start_worker(NLGBOARD_FAULT_HOLD_SECONDS="600")
+    doomed = stack.start_worker(hold_seconds=600)
     submission_id = upload(stack, token, output)
 
     wait_until(

@@ -182,7 +182,7 @@ class Case:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["mr", "ref"])
-        for mr, refs in zip(self.mrs, self.references):
+        for mr, refs in zip(self.mrs, self.references, strict=True):
             for ref in refs:
                 writer.writerow([mr, ref])
         return buffer.getvalue().encode()
@@ -193,7 +193,7 @@ class Case:
         # script's line stripping (that script refuses such a line).
         writer = csv.writer(buffer, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(["mr", "output"])
-        for mr, output in zip(self.mrs, self.outputs):
+        for mr, output in zip(self.mrs, self.outputs, strict=True):
             writer.writerow([mr, output])
         return buffer.getvalue().encode()
 
@@ -243,7 +243,7 @@ REFERENCE_LAYOUTS: dict[str, Callable[[Case], bytes]] = {
     "csv-quoted-header-all-quoted": lambda case: "".join(
         f"{_quoted(a)},{_quoted(b)}\n"
         for a, b in [("mr", "ref")]
-        + [(m, r) for m, rs in zip(case.mrs, case.references) for r in rs]
+        + [(m, r) for m, rs in zip(case.mrs, case.references, strict=True) for r in rs]
     ).encode(),
     "csv-crlf-bom": lambda case: b"\xef\xbb\xbf" + case.refs_csv().replace(b"\n", b"\r\n"),
 }
@@ -256,14 +256,14 @@ OUTPUT_LAYOUTS: dict[str, Callable[[Case], tuple[str, bytes]]] = {
         b"\xef\xbb\xbf"
         + "".join(
             f"{_quoted(mr)}\t{_bare_or_quoted(out)}\r\n"
-            for mr, out in [("MR", "output"), *zip(case.mrs, case.outputs)]
+            for mr, out in [("MR", "output"), *zip(case.mrs, case.outputs, strict=True)]
         ).encode(),
     ),
     "tsv-bare-mr-rrn-trailing-spaces": lambda case: (
         "out.tsv",
         "".join(
             f"{_bare_or_quoted(mr)}\t{_bare_or_quoted(out)}  \r\r\n"
-            for mr, out in [("mr", "output"), *zip(case.mrs, case.outputs)]
+            for mr, out in [("mr", "output"), *zip(case.mrs, case.outputs, strict=True)]
         ).encode(),
     ),
     "plain-text": lambda case: (

@@ -184,7 +184,7 @@ def inject(faults: FaultStack, fault: str, ids: list[int]) -> None:
         from redis import Redis
         from rq import Queue
 
-        from worker.queues import JOB_FUNCTION, QUEUE_NAME
+        from app.queue import JOB_FUNCTION, QUEUE_NAME
 
         queue = Queue(QUEUE_NAME, connection=Redis.from_url(faults.redis.url))
         for submission_id in ids:

@@ -54,7 +54,7 @@ def differing_segments(ours: np.ndarray, oracle: OracleRun) -> list[int]:
     differing = []
     for index, expected in enumerate(oracle.segments):
         row = ours[index]
-        counts_equal = [row[c] for c in columns] == expected[0:10] + [expected[15]]
+        counts_equal = [row[c] for c in columns] == [*expected[0:10], expected[15]]
         info_equal = np.allclose(row[info], expected[10:15], rtol=0, atol=1e-6)
         if not (counts_equal and info_equal):
             differing.append(index)

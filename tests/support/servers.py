@@ -96,8 +96,18 @@ class PostgresCluster:
             self.as_user = ["runuser", "-u", "postgres", "--"]
         self.port = free_port()
         subprocess.run(
-            [*self.as_user, self.initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres"]
-            + ["-E", "UTF8"],
+            [
+                *self.as_user,
+                self.initdb,
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+            ],
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -109,8 +119,18 @@ class PostgresCluster:
     def start(self) -> None:
         options = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off"
         subprocess.run(
-            [*self.as_user, self.pg_ctl, "-D", str(self.data), "-o", options]
-            + ["-l", str(self.data / "server.log"), "-w", "start"],
+            [
+                *self.as_user,
+                self.pg_ctl,
+                "-D",
+                str(self.data),
+                "-o",
+                options,
+                "-l",
+                str(self.data / "server.log"),
+                "-w",
+                "start",
+            ],
             check=True,
             stdout=subprocess.DEVNULL,
         )

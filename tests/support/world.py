@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.config import Settings
 from app.db import session_scope
 from app.models import Campaign, Role, utcnow
 from app.services.accounts import create_user
 from app.services.annotation import create_links
 from app.services.tracks import get_track
 from tests.unit.factories import demo_track, organiser, participant, scored_system
-from worker.settings import Settings
 
 ROLES = ("anonymous", "team_a", "team_b", "organiser_x", "organiser_y", "admin")
 EMAILS = {

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from app.config import Settings
 from app.db import session_scope
 from app.models import Membership, Role
 from app.services.accounts import create_user, find_or_create_team
 from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from tests.support.paths import DEMO_DATA
-from worker.settings import Settings
 
 DEMO_REFS = (DEMO_DATA / "references.csv").read_bytes()
 GOOD_OUTPUT = (DEMO_DATA / "baseline.txt").read_bytes()

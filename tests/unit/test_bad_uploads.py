@@ -45,7 +45,7 @@ def zip_bomb() -> bytes:
 
 
 def generated() -> dict[str, tuple[bytes, str]]:
-    long_line = "\n".join(LINES[:9] + ["word " * 2000]) + "\n"
+    long_line = "\n".join([*LINES[:9], "word " * 2000]) + "\n"
     return {
         "zip-bomb.zip": (zip_bomb(), "unpacks to 11,534,336 bytes"),
         "very-long-line.txt": (long_line.encode(), "output 10 is 9,999 characters long"),

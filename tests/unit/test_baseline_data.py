@@ -119,7 +119,7 @@ SBN = (
 def test_drs_concepts_are_atomic_names_and_numbers_characters() -> None:
     tokens = drs_data.drs_tokens(SBN)
     assert tokens[:3] == ("male.n.02", "Name", '"')
-    assert tokens[3:15] == tuple("Alfred") + ("∼",) + tuple("Nobel")
+    assert tokens[3:15] == (*tuple("Alfred"), "∼", *tuple("Nobel"))
     assert tokens[15] == '"'
     for atomic in ("invent.v.01", "Agent", "-1", "+2", "TPR", "now", "<1", "CONTINUATION"):
         assert atomic in tokens

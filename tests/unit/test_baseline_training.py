@@ -54,7 +54,7 @@ def test_tgen_learns_twenty_examples_by_heart(tmp_path) -> None:
     assert report["dev_bleu_validation"] > 0.9
     outputs = tgen.decode(tmp_path, [item.input for item in items])
     right = sum(out == item.references[0] for out, item in zip(outputs, items, strict=True))
-    assert right >= 18, list(zip(outputs, [i.references[0] for i in items]))
+    assert right >= 18, list(zip(outputs, [i.references[0] for i in items], strict=True))
 
 
 def _drs_items() -> list[DrsItem]:
@@ -88,7 +88,7 @@ def test_bilstm_learns_twenty_examples_by_heart(tmp_path) -> None:
     assert report["dev_cross_entropy"] < 0.1
     outputs = bilstm.decode(tmp_path, [item.drs for item in items])
     right = sum(out == item.text for out, item in zip(outputs, items, strict=True))
-    assert right >= 18, list(zip(outputs, [i.text for i in items]))
+    assert right >= 18, list(zip(outputs, [i.text for i in items], strict=True))
 
 
 def test_early_stopping_keeps_no_pass_before_min_passes() -> None:

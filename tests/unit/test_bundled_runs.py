@@ -12,10 +12,10 @@ from app.db import session_scope
 from app.models import Submission, System
 from app.models import TestSet as ImportedTestSet
 from app.services.bundled import register_bundled_runs
+from app.storage import LocalStorage
 from baselines import manifest
 from scorer.io import drs, e2e
 from tests.support.paths import DEMO_DATA, e2e_file
-from worker.storage import LocalStorage
 
 DEMO_MRS = [
     item.input for item in e2e.read_dataset_csv((DEMO_DATA / "references.csv").read_bytes())
@@ -126,7 +126,7 @@ def test_extending_a_drs_test_set_takes_its_bundled_run_off(
 ):
     """A bundled run fits the items it was decoded from; appending a subset must not be refused
     because of it (only teams' submissions stop an append), and the run is not kept."""
-    result = runner.invoke(args=DRS_IMPORT + ["--subset", "long"])
+    result = runner.invoke(args=[*DRS_IMPORT, "--subset", "long"])
     assert result.exit_code == 0, result.output
     assert "bundled baseline run(s) removed, decoded from the items before this import: " \
         "bi-LSTM (bundled baseline)" in result.output  # fmt: skip
@@ -143,7 +143,7 @@ def test_an_append_refused_for_a_team_keeps_the_bundled_run(
     from tests.unit.test_drs_tracks import upload
 
     upload(client, settings, (runs_dir / "drs-run.txt").read_bytes())
-    result = runner.invoke(args=DRS_IMPORT + ["--subset", "long"])
+    result = runner.invoke(args=[*DRS_IMPORT, "--subset", "long"])
     assert "already has 1 submission(s); items cannot be added" in result.output
     with session_scope(settings.database_url) as session:
         names = sorted(s.name for s in session.scalars(select(System)))

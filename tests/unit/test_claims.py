@@ -10,7 +10,7 @@ from app.models import Score, Submission, SubmissionStatus, utcnow
 from scorer.profiles import get_profile
 from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
 from worker import jobs
-from worker.queues import EmbeddedQueue
+from worker.embedded import EmbeddedQueue
 from worker.recovery import recover
 
 

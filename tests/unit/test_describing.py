@@ -11,7 +11,7 @@ from tests.support.board import upload
 from tests.unit.factories import demo_track, participant, run_queue
 from tests.unit.test_claims import queued_submission
 from worker import jobs
-from worker.queues import EmbeddedQueue
+from worker.embedded import EmbeddedQueue
 from worker.recovery import recover
 
 

@@ -94,11 +94,11 @@ def test_quoted_constants_keep_spaces_and_percent_signs():
 
 
 def test_clause_file_needs_its_sentences_and_the_same_count():
-    with pytest.raises(InputError, match="give the .raw file"):
+    with pytest.raises(InputError, match=r"give the \.raw file"):
         drs.read_test_set(CLAUSES.read_bytes(), "test.txt")
-    with pytest.raises(InputError, match="has 3 sentences but test.txt has 4 DRS blocks"):
+    with pytest.raises(InputError, match=r"has 3 sentences but test\.txt has 4 DRS blocks"):
         drs.read_test_set(CLAUSES.read_bytes(), "test.txt", b"a\nb\nc\n", "test.raw")
-    with pytest.raises(InputError, match="test.raw, line 2: empty sentence"):
+    with pytest.raises(InputError, match=r"test\.raw, line 2: empty sentence"):
         drs.read_test_set(CLAUSES.read_bytes(), "test.txt", b"a\n\nc\nd\n", "test.raw")
 
 

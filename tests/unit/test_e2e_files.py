@@ -184,9 +184,9 @@ def test_profile_checks_count_and_mr_order():
     profile = get_profile("e2e")
     inputs = ["name[A]", "name[B]"]
     assert profile.read_outputs(b"x  y \ny\n", inputs, "o.txt") == ["x y", "y"]
-    with pytest.raises(InputError, match="expected 2 outputs .* found 3"):
+    with pytest.raises(InputError, match=r"expected 2 outputs .* found 3"):
         profile.read_outputs(b"x\ny\nz\n", inputs, "o.txt")
-    with pytest.raises(InputError, match="expected 2 outputs .* found 1"):
+    with pytest.raises(InputError, match=r"expected 2 outputs .* found 1"):
         profile.read_outputs(b"x\n", inputs, "o.txt")
     with pytest.raises(InputError) as error:
         profile.read_outputs(b"MR\toutput\nname[A]\tx\nname[C]\ty\n", inputs, "o.tsv")

@@ -31,7 +31,7 @@ def corrupt_zip(method: int) -> bytes:
 
 @pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
 def test_a_corrupt_compressed_stream_is_refused_with_its_reason(method):
-    with pytest.raises(InputError, match="en_out.txt.*cannot be read: its compressed data"):
+    with pytest.raises(InputError, match=r"en_out\.txt.*cannot be read: its compressed data"):
         read_zip(corrupt_zip(method), "all.zip", 10_000_000)
 
 
@@ -175,10 +175,10 @@ def test_the_sweeper_removes_old_orphans_only(app, settings):
     from datetime import timedelta
 
     from app.models import utcnow
+    from app.storage import LocalStorage
     from tests.support.board import upload
     from tests.unit.factories import GOOD_OUTPUT, participant
     from worker.recovery import ORPHAN_AGE, sweep_orphans
-    from worker.storage import LocalStorage
 
     demo_track(settings)
     token = participant(settings, "a@x.org", team="A")
@@ -212,7 +212,7 @@ def test_a_new_api_token_is_shown_on_the_page_never_in_the_cookie(app, client, s
 def test_annotation_tokens_are_redacted_in_access_logs():
     import logging
 
-    from worker.logs import RedactTokens
+    from app.logs import RedactTokens
 
     record = logging.LogRecord(
         "werkzeug", logging.INFO, __file__, 1, '%s - "%s" %s', ("::1", "GET /annotate/link/Zx9-_a HTTP/1.1", 200), None
@@ -229,7 +229,7 @@ def test_annotation_tokens_are_redacted_in_access_logs():
 def test_the_servers_access_loggers_carry_the_redaction():
     import logging
 
-    from worker.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
+    from app.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
 
     configure_logging()
     for name in ACCESS_LOGGERS:

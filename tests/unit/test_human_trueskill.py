@@ -1,5 +1,7 @@
 """TrueSkill over RankME: the update against the trueskill package, rank ranges, clusters."""
 
+import itertools
+
 import numpy as np
 import pytest
 import trueskill
@@ -100,7 +102,10 @@ def test_raw_scores_above_the_slider_still_win(tmp_path):
     assert len(ratings.out_of_scale) == 1
     comparisons = trueskill_rank.pairwise(r.scores for r in ratings.rankings)
     a, b = comparisons.systems.index("a"), comparisons.systems.index("b")
-    won = [(f, s, t) for f, s, t in zip(comparisons.first, comparisons.second, comparisons.tied)]
+    won = [
+        (f, s, t)
+        for f, s, t in zip(comparisons.first, comparisons.second, comparisons.tied, strict=True)
+    ]
     assert (a, b, False) in won and len(comparisons) == 10 and comparisons.tied.sum() == 1
 
 
@@ -135,7 +140,7 @@ def test_separated_systems_get_a_strict_total_order():
     result = trueskill_rank.rank(trueskill_rank.pairwise(rows), runs=40)
     assert [row.system for row in result.rows] == list(quality)
     assert [row.cluster for row in result.rows] == [1, 2, 3, 4, 5, 6]
-    assert all(row.mu > later.mu for row, later in zip(result.rows, result.rows[1:]))
+    assert all(row.mu > later.mu for row, later in itertools.pairwise(result.rows))
 
 
 def test_the_published_e2e_sample_reads_as_forty_rankings():

@@ -17,7 +17,7 @@ def ngrams(words, n):
 def nltk_corpus_bleu(hyps, refs):
     """nltk.translate.bleu_score.corpus_bleu (3.2.5-3.3), smoothing method 2, x 100."""
     numerators, denominators, hyp_len, ref_len = Counter(), Counter(), 0, 0
-    for hyp, item_refs in zip(hyps, refs):
+    for hyp, item_refs in zip(hyps, refs, strict=True):
         for n in range(1, 5):
             counts = ngrams(hyp, n)
             max_counts = Counter()
@@ -45,7 +45,7 @@ def nltk_corpus_nist(hyps, refs):
             total += len(ref)
     info = {g: math.log2((counts[g[:-1]] if len(g) > 1 else total) / c) for g, c in counts.items()}
     numerators, denominators, ref_len, hyp_len = Counter(), Counter(), 0, 0
-    for hyp, item_refs in zip(hyps, refs):
+    for hyp, item_refs in zip(hyps, refs, strict=True):
         for n in range(1, 5):
             hyp_counts = ngrams(hyp, n)
             best = max(

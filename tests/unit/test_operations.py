@@ -10,15 +10,15 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import select
 
 from app.db import session_scope
+from app.logs import JsonFormatter, submission_context
 from app.migrate import alembic_config, upgrade
 from app.models import Submission
 from app.models import TestSet as StoredTestSet
+from app.testsets import stamp_content
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
 from tests.unit.factories import demo_track, participant, run_queue
 from worker import jobs
-from worker.logs import JsonFormatter, submission_context
-from worker.testsets import stamp_content
 
 HEAD = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 """The newest migration, whichever it is."""
@@ -37,9 +37,9 @@ def test_not_ready_when_the_schema_is_behind(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0008")
-    from app import create_app
+    from app.root import make_app
 
-    answer = create_app(settings, {"TESTING": True}).test_client().get("/readyz")
+    answer = make_app(settings, {"TESTING": True}).test_client().get("/readyz")
     assert answer.status_code == 503
     assert answer.json["checks"]["database"] == {
         "ok": False,
@@ -77,9 +77,11 @@ def test_status_fails_when_the_database_is_unusable(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0006")
-    from app import create_app
+    from app.cli import cli
+    from app.root import make_app
 
-    result = create_app(settings, {"TESTING": True}).test_cli_runner().invoke(args=["status"])
+    app = make_app(settings, {"TESTING": True})
+    result = app.test_cli_runner().invoke(cli, args=["status"])
     assert result.exit_code == 1
     assert "database  FAILING  schema at 0006" in result.output
 

@@ -1,19 +1,15 @@
-"""The scoring queue: RQ on Redis in production, an in-process thread on the embedded default.
+"""The scoring queue as the web layer sees it: jobs enqueued by name, keyed by submission id.
 
-Both offer the same three operations, keyed by submission id, so the web app, the CLI and the
-recovery pass do not care which one runs.
+RQ on Redis in production (here); on the embedded default an in-process thread
+(``worker.embedded``) offers the same operations, so the web app, the CLI and the recovery pass
+do not care which one runs.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-import queue
-import threading
 from datetime import UTC, datetime
 from typing import Protocol
-
-from worker.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -117,70 +113,3 @@ class RedisQueue:
             return Job.fetch(name(submission_id), connection=self.connection)
         except NoSuchJobError:
             return None
-
-
-class EmbeddedQueue:
-    """Jobs served by one daemon thread in the web process, running the same job functions:
-    scoring first, in arrival order, then describing."""
-
-    SCORE, DESCRIBE = 0, 1
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
-        self._queue: queue.PriorityQueue[tuple[int, int, int]] = queue.PriorityQueue()
-        self._pending: set[tuple[int, int]] = set()
-        self._arrivals = itertools.count()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def enqueue(self, submission_id: int) -> None:
-        self._put(self.SCORE, submission_id)
-
-    def enqueue_description(self, submission_id: int) -> None:
-        self._put(self.DESCRIBE, submission_id)
-
-    def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
-        with self._lock:
-            return (self.SCORE, submission_id) in self._pending
-
-    def discard(self, submission_id: int) -> None:
-        """Nothing to drop: a job of this process cannot outlive the thread that runs it."""
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._serve, daemon=True, name="scoring")
-            self._thread.start()
-
-    def join(self) -> None:
-        """Wait until everything enqueued so far has been processed (tests, CLI)."""
-        self._queue.join()
-
-    def _put(self, kind: int, submission_id: int) -> None:
-        with self._lock:
-            if (kind, submission_id) in self._pending:
-                return
-            self._pending.add((kind, submission_id))
-        self._queue.put((kind, next(self._arrivals), submission_id))
-
-    def _serve(self) -> None:
-        from worker.jobs import describe_submission, score_submission
-
-        while True:
-            kind, _, submission_id = self._queue.get()
-            with self._lock:
-                self._pending.discard((kind, submission_id))
-            try:
-                if kind == self.DESCRIBE:
-                    describe_submission(submission_id, self.settings)
-                elif score_submission(submission_id, self.settings) == "scored":
-                    self.enqueue_description(submission_id)
-            except Exception:
-                log.exception("embedded worker: submission %s crashed", submission_id)
-            finally:
-                self._queue.task_done()
-
-
-def make_queue(settings: Settings) -> SubmissionQueue:
-    if settings.redis_url:
-        return RedisQueue(settings.redis_url)
-    return EmbeddedQueue(settings)

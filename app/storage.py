@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from worker.settings import Settings
+from app.config import Settings
 
 
 class Storage(Protocol):

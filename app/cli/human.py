@@ -1,0 +1,164 @@
+"""Human evaluation campaigns: ``nlgboard human``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from flask.cli import AppGroup
+
+from app.cli.common import board_settings, fail
+from app.db import session_scope
+from app.services import DomainError
+from app.services.annotation import create_links
+from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
+from app.services.human_results import analyse, export_csv, import_judgements
+from app.services.tracks import (
+    get_track,
+)
+from scorer.errors import InputError
+
+
+@click.group(cls=AppGroup)
+def human() -> None:
+    """Human evaluation: campaigns, one-time links, imports, results."""
+
+
+@human.command("create")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("name")
+@click.option("--method", required=True, type=click.Choice([str(m) for m in CRITERIA]))
+@click.option("--criterion", required=True)
+@click.option("--language", default=None)
+@click.option("--systems", default=None, help="Comma-separated names (default: primary systems).")
+@click.option("--baselines", is_flag=True, help="Include the baselines.")
+@click.option("--human-references", is_flag=True, help="Evaluate the references as a system.")
+@click.option("--items", default=100, show_default=True, type=click.IntRange(1))
+@click.option("--subset", default=None, help="ROSE: a challenge set, judged beside its originals.")
+@click.option("--annotators-per-hit", default=3, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=2018, show_default=True, type=int)
+def human_create(
+    challenge_slug: str,
+    track_slug: str,
+    name: str,
+    method: str,
+    criterion: str,
+    language: str | None,
+    systems: str | None,
+    baselines: bool,
+    human_references: bool,
+    items: int,
+    subset: str | None,
+    annotators_per_hit: int,
+    seed: int,
+) -> None:
+    """Set up a campaign NAME on a track from its systems' stored outputs."""
+    spec = CampaignSpec(
+        name=name,
+        method=method,
+        criterion=criterion,
+        language=language,
+        systems=[s.strip() for s in systems.split(",") if s.strip()] if systems else None,
+        include_baselines=baselines,
+        include_human=human_references,
+        items=items,
+        subset=subset,
+        annotators_per_hit=annotators_per_hit,
+        seed=seed,
+    )
+    try:
+        with session_scope(board_settings().database_url) as session:
+            campaign = create_campaign(
+                session, get_track(session, challenge_slug, track_slug), spec
+            )
+            hits = len({unit.hit for unit in campaign.units})
+            click.echo(f"campaign {name}: {len(campaign.units)} units in {hits} HITs")
+    except DomainError as error:
+        fail(error)
+
+
+@human.command("links")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("name")
+@click.option("--count", default=5, show_default=True, type=click.IntRange(1, 10000))
+@click.option("--base-url", default="http://127.0.0.1:5000", show_default=True)
+def human_links(challenge_slug: str, track_slug: str, name: str, count: int, base_url: str) -> None:
+    """Print one-time annotation links (each good for one HIT; shown once)."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            campaign = get_campaign(session, get_track(session, challenge_slug, track_slug), name)
+            for token in create_links(session, campaign, count):
+                click.echo(f"{base_url.rstrip('/')}/annotate/link/{token}")
+    except DomainError as error:
+        fail(error)
+
+
+@human.command("import")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("name")
+@click.option("--method", required=True, type=click.Choice([str(m) for m in CRITERIA]))
+@click.option("--criterion", required=True, help="e.g. quality, naturalness, readability.")
+@click.option("--file", "path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--language", default=None)
+def human_import(
+    challenge_slug: str,
+    track_slug: str,
+    name: str,
+    method: str,
+    criterion: str,
+    path: Path,
+    language: str | None,
+) -> None:
+    """Import judgements collected elsewhere (E2E RankME CSV or long CSV) as campaign NAME."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            track = get_track(session, challenge_slug, track_slug)
+            campaign = import_judgements(
+                session, track, name, method, criterion, path.read_bytes(), path.name, language
+            )
+            notes = campaign.imported
+    except (DomainError, InputError) as error:
+        fail(error)
+    click.echo(f"imported {notes['judgements']} judgements into {name}")
+    for key, says in (("out_of_scale", "outside 0-100, kept as given"), ("skipped", "skipped")):
+        if notes.get(key):
+            click.echo(f"{says}: {notes[key]} values ({', '.join(notes[key + '_values'][:5])} ...)")
+
+
+@human.command("analyse")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("name")
+@click.option("--publish", is_flag=True, help="Also show the results on the track page.")
+@click.option("--json", "as_json", is_flag=True)
+def human_analyse(
+    challenge_slug: str, track_slug: str, name: str, publish: bool, as_json: bool
+) -> None:
+    """Compute (and store) a campaign's results."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            campaign = get_campaign(session, get_track(session, challenge_slug, track_slug), name)
+            results = analyse(session, campaign)
+            campaign.is_published = campaign.is_published or publish
+    except DomainError as error:
+        fail(error)
+    shown = {k: v for k, v in results.items() if k != "heatmap_svg"}
+    click.echo(json.dumps(shown, indent=2) if as_json else f"{name}: results stored")
+
+
+@human.command("export")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("name")
+def human_export(challenge_slug: str, track_slug: str, name: str) -> None:
+    """Print every judgement of a campaign as the long CSV ``nlg-human`` reads."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            campaign = get_campaign(session, get_track(session, challenge_slug, track_slug), name)
+            click.echo(export_csv(session, campaign), nl=False)
+    except DomainError as error:
+        fail(error)

@@ -1,0 +1,56 @@
+"""Accounts: ``nlgboard user``."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import AppGroup
+
+from app.cli.common import board_settings, fail
+from app.db import session_scope
+from app.models import ChallengeAnnotator, ChallengeOrganiser, Role
+from app.services import DomainError
+from app.services.accounts import create_user, find_or_create_team, password_problem
+from app.services.tracks import (
+    get_challenge,
+)
+
+
+@click.group(cls=AppGroup)
+def user() -> None:
+    """Accounts."""
+
+
+@user.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice([r.value for r in Role]), default=Role.PARTICIPANT.value)
+@click.option(
+    "--team", "team_name", default=None, help="Put the user in this team (created if new)."
+)
+@click.option("--password", default=None, help="Password for the web login (optional).")
+@click.option(
+    "--challenge",
+    "challenges",
+    multiple=True,
+    help="Organiser (--role organiser) or annotator (--role annotator) of this challenge.",
+)
+def user_create(
+    email: str, role: str, team_name: str | None, password: str | None, challenges: tuple[str, ...]
+) -> None:
+    """Create a user and print their API token (shown once)."""
+    from app.models import Membership
+
+    problem = password_problem(password, email) if password else None
+    if problem:
+        fail(DomainError(f"--password: {problem}"))
+    try:
+        with session_scope(board_settings().database_url) as session:
+            account = create_user(session, email, password, Role(role))
+            if team_name:
+                session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
+            staff = ChallengeAnnotator if account.role == Role.ANNOTATOR else ChallengeOrganiser
+            for slug in challenges:
+                session.add(staff(challenge_id=get_challenge(session, slug).id, user_id=account.id))
+            token = account.new_api_token()
+    except DomainError as error:
+        fail(error)
+    click.echo(token)
