@@ -26,6 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy
 
 # Unit tests (no Redis/PostgreSQL) on both cores, then the tests that start real servers and
 # workers, one at a time.

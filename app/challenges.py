@@ -121,9 +121,7 @@ def track(slug: str, track_slug: str):
         human_tables=human_tables(db(), found, language, hidden_names(db(), found, viewer)),
         is_organiser=viewer.is_organiser,
         scores_hidden=not found.scores_public and not viewer.is_organiser,
-        has_similarity=bool(
-            found.test_set_for(language) and found.test_set_for(language).similarity
-        ),
+        has_similarity=bool((test_set := found.test_set_for(language)) and test_set.similarity),
     )
 
 
@@ -194,18 +192,18 @@ def submission_outputs(submission_id: int):
         .all()
     )
     item_scores = _item_scores(found, len(rows))
-    rows = [
+    scored = [
         (row, {m: values[k] for m, values in item_scores.items()}) for k, row in enumerate(rows)
     ]
     if only_errors:
-        rows = [(row, values) for row, values in rows if row.annotations]
+        scored = [(row, values) for row, values in scored if row.annotations]
     viewer = viewer_of(db(), current_user, found.system.track.challenge_id)
     name = display_names([found.system], viewer)[found.system.id][0]
     return render_template(
         "challenges/outputs.html",
         submission=found,
         system_name=name,
-        rows=rows,
+        rows=scored,
         item_metrics=list(item_scores),
         only_errors=only_errors,
     )

@@ -96,7 +96,9 @@ def _human_demo(session: Session) -> str:
     )
     analyse(session, campaign)
     campaign.is_published = True
-    return f"demo human evaluation: {campaign.imported['judgements']} RankME judgements ranked"
+    return (
+        f"demo human evaluation: {(campaign.imported or {})['judgements']} RankME judgements ranked"
+    )
 
 
 def _e2e_demo(session: Session) -> dict[Track, list[Run]]:

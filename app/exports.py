@@ -159,9 +159,9 @@ def dlevel_plot(slug: str, track_slug: str):
 def similarity_plot(slug: str, track_slug: str):
     track = _track(slug, track_slug)
     test_set = track.test_set_for(_language(track))
-    matrix = test_set.similarity if test_set is not None else None
-    if not matrix:
+    if test_set is None or not test_set.similarity:
         abort(404)
+    matrix = test_set.similarity
     _, rows = leaderboard(
         db(), track, viewer=_publication(track), language=test_set.language, include_secondary=True
     )
@@ -206,7 +206,7 @@ def human_plot(slug: str, track_slug: str, name: str):
         (h for row in rows for h in row.human if campaign.criterion in h or h == "ROSE %"), None
     )
     points = [r for r in rows if metric in r.scores and human in r.human]
-    if metric not in metrics or len(points) < 2:
+    if human is None or metric not in metrics or len(points) < 2:
         abort(404)
     labels = [r.system for r in points]
     x = [r.scores[metric] for r in points]

@@ -128,14 +128,17 @@ def import_file(slug: str, track_slug: str):
         )  # fmt: skip
         audit.record(
             db(), current_user, "human import", f"{track.slug}/{campaign.name}",
-            track.challenge_id, judgements=campaign.imported["judgements"],
+            track.challenge_id, judgements=(campaign.imported or {})["judgements"],
         )  # fmt: skip
         db().commit()
     except (DomainError, InputError) as error:
         db().rollback()
         flash(f"Import refused: {error}. Nothing was stored.", "error")
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
-    flash(f"Imported {campaign.imported['judgements']} judgements into {campaign.name}.", "info")
+    flash(
+        f"Imported {(campaign.imported or {})['judgements']} judgements into {campaign.name}.",
+        "info",
+    )
     return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=campaign.name))
 
 
@@ -291,9 +294,9 @@ def _annotate(found: Campaign, annotator: Annotator, here: str):
     try:
         assignment = current_assignment(db(), found, annotator)
         db().commit()
-    except DomainError as error:
+    except DomainError as refused:
         db().rollback()
-        return render_template("human/done.html", message=str(error))
+        return render_template("human/done.html", message=str(refused))
     if assignment is None:
         return render_template("human/done.html", message="Nothing left to judge here. Thank you!")
     error = None

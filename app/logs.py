@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-SUBMISSION = contextvars.ContextVar("submission_id", default=None)
+SUBMISSION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "submission_id", default=None
+)
 FORMAT_ENV = "NLGBOARD_LOG_FORMAT"
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
@@ -54,7 +56,7 @@ class JsonFormatter(logging.Formatter):
         self.host = socket.gethostname()
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = {
+        entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import numpy as np
 
 
 def pack_statistics(statistics: dict[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **{name: np.asarray(rows) for name, rows in statistics.items()})
+    arrays: dict[str, Any] = {name: np.asarray(rows) for name, rows in statistics.items()}
+    np.savez_compressed(buffer, **arrays)
     return buffer.getvalue()
 
 

@@ -62,6 +62,7 @@ def load_subsets(session: Session, test_set_id: int, item_ids: list[int]) -> dic
                 Item.test_set_id == test_set_id, Item.original_id.is_not(None)
             )
         )
+        if original is not None
     }
     headline = named.pop(HEADLINE_SUBSET, None) or list(range(len(item_ids)))
     subsets = {"": headline}
@@ -121,7 +122,7 @@ class TestSetCache:
 
     def get(self, session: Session, test_set: TestSet) -> LoadedTestSet:
         digest = test_set.content_sha256
-        key = (session.get_bind().url.render_as_string(), test_set.id)
+        key = (str(session.get_bind().engine.url), test_set.id)
         copy = self._copies.get(key)
         if digest is not None and copy is not None and copy[0] == digest:
             self.hits += 1

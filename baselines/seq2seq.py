@@ -111,7 +111,7 @@ class Seq2Seq(nn.Module):
             last = hidden[-1]
         h, c = torch.tanh(self.bridge(last)).chunk(2, dim=-1)
         layers = self.shape.decoder_layers
-        state = (
+        state: tuple[torch.Tensor, ...] = (
             h.unsqueeze(0).repeat(layers, 1, 1).contiguous(),
             c.unsqueeze(0).repeat(layers, 1, 1).contiguous(),
         )

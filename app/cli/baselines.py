@@ -129,7 +129,7 @@ def baselines_decode(
         scored = _score(TRACK_KINDS[baseline.track_kind], references_file, outputs)
         scored["references"] = references_file.name
         registry.write_json(target / registry.SCORES_FILE, scored)
-    if test_set:
+    if test_set and output_file is not None:  # checked above: a test-set run has its file
         _record(baseline, target, output_file, inputs, inputs_file, test_set)
 
 

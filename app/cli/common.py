@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 import click
-from flask import current_app
+from flask import Flask, current_app
 
 from app.config import Settings
 from app.queue import SubmissionQueue
@@ -25,3 +25,9 @@ def score_if_embedded(queue: SubmissionQueue, settings: Settings, ids: list[int]
     from app.root import is_embedded, score_now
 
     return score_now(settings, ids) if is_embedded(queue) else ["queued"] * len(ids)
+
+
+def this_app() -> Flask:
+    """The app itself, not its context-local proxy (to serve it, or hand it to the seeding)."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app

@@ -120,7 +120,7 @@ def human_import(
             campaign = import_judgements(
                 session, track, name, method, criterion, path.read_bytes(), path.name, language
             )
-            notes = campaign.imported
+            notes = campaign.imported or {}
     except (DomainError, InputError) as error:
         fail(error)
     click.echo(f"imported {notes['judgements']} judgements into {name}")

@@ -9,7 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from app.cli.common import board_settings, fail
+from app.cli.common import board_settings, fail, this_app
 from app.logs import FORMAT_ENV, configure_logging
 from app.root import run_worker, score_now, start_embedded_worker
 from app.security import SECURE_COOKIES_ENV
@@ -84,7 +84,7 @@ def run_command(host: str, port: int) -> None:
     """Serve the site; without REDIS_URL an in-process worker scores submissions."""
     from werkzeug.serving import run_simple
 
-    app = current_app._get_current_object()
+    app = this_app()
     if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
         app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
     os.environ.setdefault(FORMAT_ENV, "text")  # one machine, a terminal: plain lines
@@ -100,4 +100,4 @@ def demo_command() -> None:
     """Seed the demo challenge from the project's own small data (idempotent)."""
     from app.demo import seed_demo
 
-    click.echo(seed_demo(current_app._get_current_object(), score_now))
+    click.echo(seed_demo(this_app(), score_now))

@@ -232,6 +232,8 @@ def track_similarity(
     with session_scope(settings.database_url) as session:
         found = get_track(session, challenge_slug, track_slug)
         test_set = found.test_set_for(language or default_language(found))
+        if test_set is None:
+            fail(ValueError(f"track {track_slug!r} has no {language!r} test set"))
         test_set.similarity = matrix.as_dict()
     if as_json:
         click.echo(json.dumps(matrix.as_dict(), ensure_ascii=False))

@@ -63,7 +63,12 @@ def is_organiser_of(session: Session, user: User | None, challenge_id: int) -> b
     return user.role == Role.ORGANISER and _listed(session, ChallengeOrganiser, challenge_id, user)
 
 
-def _listed(session: Session, staff: type, challenge_id: int, user: User) -> bool:
+def _listed(
+    session: Session,
+    staff: type[ChallengeOrganiser] | type[ChallengeAnnotator],
+    challenge_id: int,
+    user: User,
+) -> bool:
     """Whether ``user`` has a row in a per-challenge staff table (organisers, annotators)."""
     found = select(staff.id).where(staff.challenge_id == challenge_id, staff.user_id == user.id)
     return session.scalar(found) is not None

@@ -80,11 +80,11 @@ def login_wait(session: Session, email: str, address: str) -> timedelta | None:
         wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (failures - FAILURES_BEFORE_BACK_OFF)))
         if now < last + wait:
             return last + wait - now
-    by_address = session.scalar(
+    by_address = session.execute(
         select(func.count(LoginAttempt.id)).where(
             LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address
         )
-    )
+    ).scalar_one()
     return LOGIN_WINDOW if by_address >= FAILURES_PER_ADDRESS else None
 
 

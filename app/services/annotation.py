@@ -45,7 +45,7 @@ def link_annotator(session: Session, token: str) -> tuple[Campaign, Annotator]:
         raise DomainError("this annotation link is not valid")
     if link.spent_at is not None:
         raise DomainError("this annotation link has been used: its HIT is done. Thank you!")
-    campaign = session.get(Campaign, link.campaign_id)
+    campaign = session.get_one(Campaign, link.campaign_id)
     return campaign, Annotator(f"link{link.id}", None, link)
 
 
@@ -138,14 +138,16 @@ def next_unit(session: Session, assignment: HitAssignment) -> CampaignUnit | Non
 
 def progress(session: Session, assignment: HitAssignment) -> tuple[int, int]:
     """(units judged, units in the HIT)."""
-    total = session.scalar(select(func.count()).select_from(_hit_unit_keys(assignment).subquery()))
-    judged = session.scalar(
+    total = session.execute(
+        select(func.count()).select_from(_hit_unit_keys(assignment).subquery())
+    ).scalar_one()
+    judged = session.execute(
         select(func.count(func.distinct(Judgement.unit_key))).where(
             Judgement.campaign_id == assignment.campaign_id,
             Judgement.annotator == assignment.annotator,
             Judgement.unit_key.in_(_hit_unit_keys(assignment)),
         )
-    )
+    ).scalar_one()
     return judged, total
 
 
@@ -154,10 +156,10 @@ def parse_answers(campaign: Campaign, unit: CampaignUnit, form: Mapping[str, str
     answers: dict[tuple[int, str], float] = {}
     if campaign.method == Method.ROSE:
         for dimension in DIMENSIONS:
-            value = (form.get(dimension) or "").strip()
-            if value not in ("0", "1"):
+            answer = (form.get(dimension) or "").strip()
+            if answer not in ("0", "1"):
                 raise DomainError(f"answer yes or no for {dimension}")
-            answers[(0, dimension)] = float(value)
+            answers[(0, dimension)] = float(answer)
         return answers
     for entry in unit.entries:
         raw = (form.get(f"score-{entry.slot}") or "").strip()

@@ -130,14 +130,14 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
         criterion=spec.criterion,
         show_input=show_input,
         show_reference=show_reference,
-        hit_size=spec.hit_size or HIT_SIZES[spec.method],
+        hit_size=spec.hit_size or HIT_SIZES[Method(spec.method)],
         annotators_per_hit=spec.annotators_per_hit,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:
         outputs[HUMAN_SYSTEM] = (None, {item.id: _reference(item) for item, _ in items})
     build = {Method.RANKME: _rankme_units, Method.DA: _da_units, Method.ROSE: _single_units}
-    units = build[spec.method](campaign, items, outputs, rng)
+    units = build[Method(spec.method)](campaign, items, outputs, rng)
     for position, unit in enumerate(units):
         unit.position = position
     campaign.units = units
@@ -149,7 +149,9 @@ Outputs = dict[str, tuple[int | None, dict[int, str]]]
 """system name -> (system id, item id -> output text)."""
 
 
-def _system_outputs(session: Session, track: Track, language: str, spec: CampaignSpec) -> Outputs:
+def _system_outputs(
+    session: Session, track: Track, language: str | None, spec: CampaignSpec
+) -> Outputs:
     _, rows = leaderboard(
         session, track, viewer=ORGANISERS, language=language, include_secondary=True
     )
@@ -220,7 +222,7 @@ def _entry(slot: int, system: str, outputs: Outputs, item: Item, text: str | Non
 
 def _rankme_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
     systems = list(outputs)
-    units = []
+    units: list[CampaignUnit] = []
     for item, subset in items:
         order = rng.sample(systems, len(systems))
         groups = [order[k : k + RANKME_SYSTEMS] for k in range(0, len(order), RANKME_SYSTEMS)]

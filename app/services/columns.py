@@ -92,7 +92,8 @@ def add_human_scores(
             continue
         name, key, values = human_column(campaign)
         for value in values:
-            row = by_id.get(ids.get(value["system"]))
+            system_id = ids.get(value["system"])
+            row = by_id.get(system_id) if system_id is not None else None
             if row is not None:
                 row.human[name] = float(value[key])
 

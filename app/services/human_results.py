@@ -142,12 +142,12 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
         results = result.to_dict()
         human = {row["system"]: row["mu"] for row in results["systems"]}
     elif campaign.method == Method.DA:
-        result = direct_assessment.analyse(judgements, campaign.criterion)
-        results = result.to_dict()
-        if result.systems:
-            names = [row.system for row in result.systems]
-            results["heatmap_svg"] = heatmap_svg(names, result.p_values, campaign.criterion)
-        human = {row.system: row.z for row in result.systems}
+        assessed = direct_assessment.analyse(judgements, campaign.criterion)
+        results = assessed.to_dict()
+        if assessed.systems:
+            names = [row.system for row in assessed.systems]
+            results["heatmap_svg"] = heatmap_svg(names, assessed.p_values, campaign.criterion)
+        human = {row.system: row.z for row in assessed.systems}
     else:
         try:
             rows = rose.analyse(judgements)

@@ -66,7 +66,7 @@ def display_names(systems: list[System], viewer: Viewer) -> dict[int, tuple[str,
     """System id -> (system, team) as ``viewer`` may see them; anonymised systems become
     "anonymous" (numbered when a track has several), in pages, exports and plots alike."""
     hidden = [s.id for s in sorted(systems, key=lambda s: s.id) if not viewer.sees_names_of(s)]
-    names = {}
+    names: dict[int, tuple[str, str | None]] = {}
     for system in systems:
         if system.id in hidden:
             label = ANONYMOUS if len(hidden) == 1 else f"{ANONYMOUS} {hidden.index(system.id) + 1}"
@@ -139,15 +139,15 @@ def leaderboard(
     default = profile.primary_metric if profile.primary_metric in metrics else None
     key = sort_by if sort_by in metrics else (default or (metrics[0] if metrics else None))
     if key:
-        present = [row for row in rows if key in row.scores]
+        scored = [row for row in rows if key in row.scores]
         absent = [row for row in rows if key not in row.scores]
-        present.sort(key=lambda row: row.scores[key], reverse=descending)
-        rows = present + absent
+        scored.sort(key=lambda row: row.scores[key], reverse=descending)
+        rows = scored + absent
     return metrics, rows
 
 
 def _latest_scored(
-    session: Session, system_ids: list[int], language: str, with_withdrawn: bool
+    session: Session, system_ids: list[int], language: str | None, with_withdrawn: bool
 ) -> dict[int, Submission]:
     """System id -> its newest submission with scores (scored, or queued again to be
     rescored), not withdrawn; failing that, for organisers, its newest withdrawn one. One query
@@ -261,7 +261,11 @@ class SubsetTable:
 
 
 def subset_tables(
-    session: Session, track: Track, metrics: list[str], rows: list[LeaderboardRow], language: str
+    session: Session,
+    track: Track,
+    metrics: list[str],
+    rows: list[LeaderboardRow],
+    language: str | None,
 ) -> tuple[list[ChallengeSetTable], list[SubsetTable]]:
     """The test set's challenge sets (Orig vs Chal) and other named subsets, with each
     leaderboard row's scores on them."""

@@ -139,11 +139,11 @@ def queue_status(settings: Settings, queue: SubmissionQueue) -> QueueStatus:
             .order_by(Submission.created_at, Submission.id)
             .limit(1)
         ).first()
-        status.awaiting_description = session.scalar(
+        status.awaiting_description = session.execute(
             select(func.count()).where(
                 Submission.status == SubmissionStatus.SCORED, Submission.described_at.is_(None)
             )
-        )
+        ).scalar_one()
     if oldest:
         status.oldest_queued_id, status.oldest_queued_at = oldest
         status.oldest_queued_seconds = round((utcnow() - oldest[1]).total_seconds(), 1)

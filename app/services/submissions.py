@@ -95,7 +95,7 @@ def submit_output(
                 session.rollback()
                 return existing
             _release_keys(session, keys)
-            if not is_baseline:
+            if team is not None and not is_baseline:
                 for output in files:
                     _check_daily_limit(session, track, team, output.test_set.language)
             submissions = [
@@ -134,7 +134,7 @@ def submit_output(
                 system_name,
                 track.slug,
                 submission.language,
-                "baseline" if is_baseline else f"team {team.id}",
+                f"team {team.id}" if team is not None else "baseline",
                 len(data),
                 extra={"submission_id": submission.id, "track_id": track.id},
             )
@@ -258,8 +258,8 @@ def _test_set(track: Track, language: str | None, filename: str) -> TestSet:
     if len(track.test_sets) == 1:
         return track.test_sets[0]
     match = LANGUAGE_PREFIX.match(filename.lower())
-    if match and track.test_set_for(match.group(1)):
-        return track.test_set_for(match.group(1))
+    if match and (found := track.test_set_for(match.group(1))) is not None:
+        return found
     raise DomainError(
         f"say which language {filename!r} is for ({', '.join(track.languages)}), "
         "or upload a zip with one file per language"
@@ -310,7 +310,7 @@ def _count_systems(session: Session, track: Track, team: Team, primary: bool = F
     query = select(func.count(System.id)).where(
         System.track_id == track.id, System.team_id == team.id
     )
-    return session.scalar(query.where(System.is_primary) if primary else query)
+    return session.execute(query.where(System.is_primary) if primary else query).scalar_one()
 
 
 def _check_daily_limit(session: Session, track: Track, team: Team, language: str) -> None:
@@ -318,7 +318,7 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
     if not track.daily_limit:
         return
     since = utcnow() - timedelta(days=1)
-    used = session.scalar(
+    used = session.execute(
         select(func.count(Submission.id))
         .join(System)
         .where(
@@ -328,7 +328,7 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
             Submission.created_at >= since,
             Submission.status != SubmissionStatus.FAILED,
         )
-    )
+    ).scalar_one()
     if used >= track.daily_limit:
         raise DomainError(
             f"your team has used its {track.daily_limit} submissions for this track"

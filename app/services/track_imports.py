@@ -4,6 +4,7 @@ form, above the per-kind importers (E2E and SR'18 in ``tracks``, DRS in ``drs``)
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
@@ -16,6 +17,17 @@ from app.services.tracks import (
     import_e2e_track,
     import_sr18_test_set,
 )
+
+
+class TrackOptions(NamedTuple):
+    """What the organiser may set on a track when importing its test set."""
+
+    title: str | None
+    deadline: datetime | None
+    daily_limit: int | None
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return self._asdict()
 
 
 def import_test_set(
@@ -37,17 +49,13 @@ def import_test_set(
     set and a one-line report."""
     if kind not in TRACK_KINDS:
         raise DomainError(f"kind must be one of {', '.join(sorted(TRACK_KINDS))}, got {kind!r}")
-    if kind in SR18_TITLES and (not language or not inputs or not references):
-        raise DomainError(f"kind {kind} needs a language, the CoNLL-U inputs and the references")
-    if kind == "drs" and (not language or not inputs):
-        raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
-    if kind == "e2e" and not references:
-        raise DomainError("kind e2e needs the references (the mr,ref CSV)")
     if subset and kind != "drs":
         raise DomainError("subsets are for DRS tracks")
-    options = {"title": title, "deadline": deadline, "daily_limit": daily_limit}
+    options = TrackOptions(title, deadline, daily_limit)
     added = ""
     if kind == "drs":
+        if not language or not inputs:
+            raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
         test_set, count, removed = import_drs_test_set(
             session,
             challenge,
@@ -58,12 +66,16 @@ def import_test_set(
             subset=subset or STANDARD,
             inputs_name=inputs[1],
             sentences_name=references[1] if references else inputs[1],
-            **options,
+            **options.as_kwargs(),
         )
         added = f"{count} {subset or STANDARD} items added; "
         if removed:
             added += removed_note(removed) + "; "
     elif kind in SR18_TITLES:
+        if not language or not inputs or not references:
+            raise DomainError(
+                f"kind {kind} needs a language, the CoNLL-U inputs and the references"
+            )
         test_set = import_sr18_test_set(
             session,
             challenge,
@@ -74,10 +86,12 @@ def import_test_set(
             references[0],
             inputs_name=inputs[1],
             references_name=references[1],
-            **options,
+            **options.as_kwargs(),
         )
     else:
-        test_set = import_e2e_track(
+        if not references:
+            raise DomainError("kind e2e needs the references (the mr,ref CSV)")
+        track = import_e2e_track(
             session,
             challenge,
             slug,
@@ -86,8 +100,9 @@ def import_test_set(
             language=language or "en",
             references_name=references[1],
             inputs_name=inputs[1] if inputs else "inputs.csv",
-            **options,
-        ).test_set_for()
+            **options.as_kwargs(),
+        )
+        test_set = track.test_sets[0]
     n_refs = sum(len(item.references) for item in test_set.items)
     report = (
         f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
