@@ -28,15 +28,20 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/mypy
 
-# Unit tests (no Redis/PostgreSQL) on both cores, then the tests that start real servers and
-# workers, one at a time.
+# Tests by component (ARCHITECTURE.md): scorer, app, worker and baselines run without servers;
+# oracles compare with the official tools; integration and browser start real servers.
+UNIT := tests/scorer tests/app tests/worker tests/baselines
+
+# Everything: the tests without servers and the oracles on both cores, then the tests that
+# start real servers and workers, one at a time.
 test: lint
-	$(BIN)/pytest -n 2 tests/unit
+	$(BIN)/pytest -n 2 $(UNIT) tests/oracles
 	$(BIN)/pytest tests/integration tests/browser
 
-# The inner loop: lint and the unit tests, no servers.
+# The inner loop: lint and the tests without servers, less the slow ones (full-size real data,
+# network training), which make test runs.
 check: lint
-	$(BIN)/pytest -n 2 tests/unit
+	$(BIN)/pytest -n 2 -m "not slow" $(UNIT)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -54,7 +54,7 @@ def seed(env: dict[str, str]) -> str:
 from app.db import session_scope
 from app.migrate import upgrade
 from app.config import Settings
-from tests.unit.factories import demo_track, participant, scored_system
+from tests.support.factories import demo_track, participant, scored_system
 settings = Settings.from_env()
 upgrade(settings.database_url)
 demo_track(settings, challenge="load")

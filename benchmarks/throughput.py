@@ -97,7 +97,7 @@ def seed(env: dict[str, str], references: Path) -> str:
     run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references))
     code = (
         "from app.config import Settings\n"
-        "from tests.unit.factories import participant\n"
+        "from tests.support.factories import participant\n"
         "print(participant(Settings.from_env(), 'teams@bench.example', team='Teams'))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,

@@ -434,8 +434,8 @@ def ks_test(a: Sequence[int], b: Sequence[int]) -> tuple[float, float]:
     counts (Figure A.7): (statistic, p-value)."""
     from scipy.stats import ks_2samp
 
-    sample_a = [lvl for lvl, c in zip(LEVELS, a, strict=True) for _ in range(c)]
-    sample_b = [lvl for lvl, c in zip(LEVELS, b, strict=True) for _ in range(c)]
+    sample_a = [lvl for lvl, c in zip(LEVELS, a, strict=False) for _ in range(c)]
+    sample_b = [lvl for lvl, c in zip(LEVELS, b, strict=False) for _ in range(c)]
     if not sample_a or not sample_b:
         return 0.0, 1.0
     result = ks_2samp(sample_a, sample_b)

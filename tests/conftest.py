@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -19,6 +20,8 @@ from app.cli import cli as board_cli
 from app.config import Settings, default_database_url
 from app.db import session_scope
 from app.migrate import upgrade
+
+os.environ.setdefault("NLGBOARD_METEOR_JVMS", "1")  # one 2 GB JVM per test process, not two
 
 
 def make_settings(instance: Path, **overrides) -> Settings:

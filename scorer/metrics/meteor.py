@@ -38,7 +38,8 @@ ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
 MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 STATS_LENGTH = 23
 CHUNKS = 20
-JVM_PROCESSES = 2
+JVM_PROCESSES = int(os.environ.get("NLGBOARD_METEOR_JVMS", "2"))
+"""METEOR JVMs per process, each scoring a share of the outputs (2 GB each)."""
 JVM_OPTIONS = tuple(
     os.environ.get("NLGBOARD_METEOR_JVM_OPTIONS", "-Xms2G -Xmx2G -XX:+UseParallelGC").split()
 )
@@ -110,7 +111,7 @@ class MeteorProcess:
 class MeteorPool:
     """Warm METEOR JVMs shared by every scoring call of this process."""
 
-    def __init__(self, size: int = JVM_PROCESSES):
+    def __init__(self, size: int = JVM_PROCESSES) -> None:
         self.processes = [MeteorProcess() for _ in range(size)]
         atexit.register(self.close)
 

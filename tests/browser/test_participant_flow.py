@@ -7,8 +7,8 @@ import time
 
 from tests.browser.conftest import screenshot
 from tests.conftest import make_app
+from tests.support.factories import DEMO_DATA, demo_track
 from tests.support.servers import serve_app
-from tests.unit.factories import DEMO_DATA, demo_track
 
 OUTPUTS = DEMO_DATA / "baseline.txt"
 

@@ -18,8 +18,8 @@ from app.services.campaigns import CampaignSpec, create_campaign
 from app.services.human_results import analyse, import_judgements
 from app.services.tracks import get_track
 from scorer.errors import InputError
+from tests.support.factories import demo_track, scored_system
 from tests.support.servers import create_database
-from tests.unit.factories import demo_track, scored_system
 
 pytestmark = pytest.mark.integration
 _names = itertools.count()

@@ -20,8 +20,8 @@ from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, u
 from app.services.tracks import create_challenge, import_e2e_track
 from scorer.profiles import get_profile
 from tests.integration.conftest import Stack, wait_until
+from tests.support.factories import participant
 from tests.support.paths import DEMO_DATA, E2E_DATA
-from tests.unit.factories import participant
 
 
 def dataset() -> tuple[bytes, bytes, float | None]:

@@ -6,7 +6,7 @@ import io
 
 from app.db import session_scope
 from app.services.tracks import get_track
-from tests.unit.factories import GOOD_OUTPUT
+from tests.support.factories import GOOD_OUTPUT
 
 TRACK = "/challenges/demo/tracks/main"
 API = "/api/v1/challenges/demo/tracks/main"

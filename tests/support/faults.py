@@ -25,8 +25,8 @@ from app.db import get_engine, session_scope
 from app.models import Submission, SubmissionStatus
 from tests.conftest import make_app, make_settings
 from tests.integration.conftest import Stack, serve
+from tests.support.factories import participant, sr18_tracks
 from tests.support.servers import PostgresCluster, RedisServer, create_database
-from tests.unit.factories import participant, sr18_tracks
 
 FAULTS = ("kill -9 worker", "redis restart", "database outage", "two workers, same job")
 SENTENCES = b"The chef cooks pasta .\nOur cat sleeps .\nVisitors liked the bridge .\nIt rained .\n"

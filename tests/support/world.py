@@ -16,7 +16,7 @@ from app.models import Campaign, Role, utcnow
 from app.services.accounts import create_user
 from app.services.annotation import create_links
 from app.services.tracks import get_track
-from tests.unit.factories import demo_track, organiser, participant, scored_system
+from tests.support.factories import demo_track, organiser, participant, scored_system
 
 ROLES = ("anonymous", "team_a", "team_b", "organiser_x", "organiser_y", "admin")
 EMAILS = {

@@ -16,6 +16,8 @@ from baselines.tgen import system as tgen
 from scorer.io.drs import DrsItem
 from scorer.io.e2e import ReferenceItem
 
+pytestmark = pytest.mark.slow  # trains networks: make test, not make check
+
 NAMES = ["Aromi", "Zizzi", "The Eagle", "Cotto", "Loch Fyne"]
 FOODS = ["Chinese", "French", "Indian", "Italian"]  # E2E values: the slot matcher knows them
 AREAS = {"riverside": "by the river", "city centre": "in the centre"}

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from tests.conftest import make_app
-from tests.unit.factories import GOOD_OUTPUT, demo_track
+from tests.support.factories import GOOD_OUTPUT, demo_track
 
 
 @pytest.fixture

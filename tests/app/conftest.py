@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.board import upload
-from tests.unit.factories import demo_track, organiser, participant, run_queue
+from tests.support.factories import demo_track, organiser, participant, run_queue
 
 
 @pytest.fixture

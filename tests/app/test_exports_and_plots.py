@@ -15,7 +15,7 @@ from app.services.rank_groups import p_value, rank_groups, resample
 from scorer.profiles import get_profile
 from scorer.significance import paired_bootstrap
 from tests.support.board import TRACK, set_track, upload
-from tests.unit.factories import login, run_queue
+from tests.support.factories import login, run_queue
 
 FILES = [f"{TRACK}/export.csv", f"{TRACK}/export.json", f"{TRACK}/export.tex"]
 PLOTS = [
@@ -74,7 +74,7 @@ def test_test_phase_exports_are_empty_for_the_public_until_published(client, set
 
 
 def test_latex_puts_the_baseline_first_and_bolds_what_beats_it(app, client, settings):
-    from tests.unit.factories import GOOD_OUTPUT, demo_track, organiser, participant
+    from tests.support.factories import GOOD_OUTPUT, demo_track, organiser, participant
 
     demo_track(settings)
     organiser(settings, "org@x.org", "demo")
@@ -161,7 +161,7 @@ def test_shared_resamples_give_paired_bootstraps_p_values():
 def test_a_system_name_with_mathtext_does_not_break_the_plots(app, client, settings, two_teams):
     """Finding 2: a participant's system named like TeX math made every plot of the track 500."""
     from scorer.human.heatmap import heatmap_svg
-    from tests.unit.factories import participant
+    from tests.support.factories import participant
 
     token = participant(settings, "c@x.org", team="C")
     assert upload(client, token, "$\\foo{$").status_code == 202

@@ -9,8 +9,8 @@ import pytest
 from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from scorer.similarity import REFERENCE_ROWS, SimilarityMatrix, overlap_profile, similarity_matrix
+from tests.support.factories import GOOD_OUTPUT, demo_track
 from tests.support.paths import require_binary
-from tests.unit.factories import GOOD_OUTPUT, demo_track
 
 MRS = [
     "name[The Eagle], eatType[pub], area[riverside]",

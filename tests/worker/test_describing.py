@@ -8,8 +8,8 @@ from sqlalchemy import func, select
 from app.db import session_scope
 from app.models import DESCRIBED, Score, Submission, SubmissionStatus
 from tests.support.board import upload
-from tests.unit.factories import demo_track, participant, run_queue
-from tests.unit.test_claims import queued_submission
+from tests.support.factories import demo_track, participant, run_queue
+from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue
 from worker.recovery import recover

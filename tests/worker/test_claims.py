@@ -8,24 +8,10 @@ from sqlalchemy import select
 from app.db import session_scope
 from app.models import Score, Submission, SubmissionStatus, utcnow
 from scorer.profiles import get_profile
-from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
+from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue
 from worker.recovery import recover
-
-
-def queued_submission(client, settings) -> int:
-    demo_track(settings)
-    token = participant(settings, "a@x.org", team="A")
-    import io
-
-    response = client.post(
-        "/api/v1/challenges/demo/tracks/main/submissions",
-        data={"file": (io.BytesIO(GOOD_OUTPUT), "out.txt"), "system": "s"},
-        headers={"Authorization": f"Bearer {token}"},
-        content_type="multipart/form-data",
-    )
-    return response.json["id"]
 
 
 def test_second_claim_loses_while_the_first_is_alive(client, settings):

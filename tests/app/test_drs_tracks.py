@@ -8,39 +8,13 @@ from sqlalchemy import func, select
 
 from app.db import session_scope
 from app.models import Item, ItemSubset, Score
-from tests.support.paths import DEMO_DATA, drs_file
-from tests.unit.factories import participant
-from tests.unit.test_sr18_tracks import post, run_queue
+from tests.support.factories import participant, run_queue
+from tests.support.paths import drs_file
+from tests.support.tracks import DEMO_DRS, DRS_API, demo_drs_track, invoke, post
+from tests.support.tracks import upload_drs as upload
 
-DEMO = DEMO_DATA / "drs"
-API = "/api/v1/challenges/drs/tracks/gen"
-
-
-def invoke(runner, *args: str):
-    return runner.invoke(args=[str(a) for a in args])
-
-
-def demo_drs_track(runner) -> None:
-    """Track drs/gen, English: 4 standard items, a tense set of 2 and a polarity set of 1."""
-    assert invoke(runner, "challenge", "create", "drs", "--title", "DRS").exit_code == 0
-    result = invoke(
-        runner, "track", "import", "drs", "gen", "--kind", "drs", "--language", "en",
-        "--inputs", DEMO / "test.txt", "--refs", DEMO / "test.txt.raw",
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    for name in ("tense", "polarity"):
-        result = invoke(
-            runner, "track", "challenge-set", "drs", "gen", "--language", "en", "--name", name,
-            "--inputs", DEMO / f"{name}.txt", "--refs", DEMO / f"{name}.txt.raw",
-        )  # fmt: skip
-        assert result.exit_code == 0, result.output
-
-
-def upload(client, settings, data: bytes, system: str = "charlstm") -> int:
-    token = participant(settings, f"{system}@example.org", team=f"team-{system}")
-    response = post(client, token, data, "en_out.txt", system, "en", url=API)
-    assert response.status_code == 202, response.get_json()
-    return response.get_json()["id"]
+DEMO = DEMO_DRS
+API = DRS_API
 
 
 def test_real_dev_sets_import_through_the_cli(runner, settings, no_bundled_runs):

@@ -6,8 +6,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from scorer.submit import EXIT_REFUSED, main
+from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.servers import serve_app
-from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
 
 
 def run(url: str, token: str, file, *extra: str):

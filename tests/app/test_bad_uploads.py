@@ -15,7 +15,7 @@ from werkzeug.test import EnvironBuilder
 from app.db import session_scope
 from app.models import Submission
 from tests.support.board import upload
-from tests.unit.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
+from tests.support.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "bad_uploads"
 LINES = GOOD_OUTPUT.decode().splitlines()

@@ -6,8 +6,8 @@ from sqlalchemy import func, select
 from app.db import session_scope
 from app.models import Submission, SubmissionStatus
 from app.models import TestSet as StoredTestSet
+from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.paths import require_link_parser
-from tests.unit.factories import GOOD_OUTPUT, demo_track, participant
 
 URL = "/api/v1/challenges/demo/tracks/main/submissions"
 
@@ -209,7 +209,7 @@ def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, setti
     from app.services.tracks import create_challenge, import_e2e_track
     from scorer.cli import main as nlg_score
     from scorer.io.e2e import read_dataset_csv
-    from tests.unit.factories import DEMO_REFS
+    from tests.support.factories import DEMO_REFS
 
     items = read_dataset_csv(DEMO_REFS)
     quoted = io.StringIO()

@@ -17,7 +17,7 @@ from app.models import TestSet as StoredTestSet
 from app.testsets import stamp_content
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
-from tests.unit.factories import demo_track, participant, run_queue
+from tests.support.factories import demo_track, participant, run_queue
 from worker import jobs
 
 HEAD = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()

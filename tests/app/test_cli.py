@@ -1,5 +1,6 @@
 """``nlgboard`` commands on a real SQLite database, with the real E2E dev set where present."""
 
+import pytest
 from sqlalchemy import select
 
 from app.db import session_scope
@@ -7,6 +8,7 @@ from app.models import Item, Score, User
 from tests.support.paths import DEMO_DATA, e2e_file
 
 
+@pytest.mark.slow
 def test_challenge_track_user_and_baseline(runner, settings, no_bundled_runs):
     assert runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"]).exit_code == 0
     duplicate = runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"])
@@ -91,6 +93,7 @@ def test_worker_without_redis_says_how_it_runs(runner):
     assert "REDIS_URL is not set" in result.output
 
 
+@pytest.mark.slow
 def test_demo_seed_is_idempotent(runner, client):
     first = runner.invoke(args=["demo"]).output
     assert "demo-e2e created with 2 scored runs" in first

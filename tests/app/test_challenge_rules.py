@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.db import session_scope
 from app.models import TEST, Submission, System
 from tests.support.board import API, TRACK, bearer, board_systems, set_track, upload
-from tests.unit.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
+from tests.support.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
 
 
 def test_development_phase_shows_scores_to_everyone(client, two_teams):

@@ -12,7 +12,7 @@ from app.services import DomainError
 from app.services.tracks import create_challenge
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
-from tests.unit.factories import demo_track, login, organiser
+from tests.support.factories import demo_track, login, organiser
 
 HUGE = 2**63
 
@@ -128,7 +128,7 @@ def race(app, token: str, systems: list[str], outputs: list[bytes]) -> list[int]
 
 
 def variants(count: int) -> list[bytes]:
-    from tests.unit.factories import GOOD_OUTPUT
+    from tests.support.factories import GOOD_OUTPUT
 
     return [GOOD_OUTPUT.replace(b"\n", f" v{n}\n".encode(), 1) for n in range(count)]
 
@@ -145,7 +145,7 @@ def test_twenty_parallel_new_systems_respect_the_team_limits(app, settings):
 
     from app.models import System
     from tests.support.board import set_track
-    from tests.unit.factories import participant
+    from tests.support.factories import participant
 
     demo_track(settings)
     set_track(settings, max_systems=1)
@@ -160,7 +160,7 @@ def test_twenty_parallel_new_systems_respect_the_team_limits(app, settings):
 
 def test_parallel_uploads_for_the_last_daily_slot_store_one_file(app, settings):
     from tests.support.board import set_track
-    from tests.unit.factories import participant
+    from tests.support.factories import participant
 
     demo_track(settings)
     set_track(settings, daily_limit=1, max_systems=5)
@@ -177,7 +177,7 @@ def test_the_sweeper_removes_old_orphans_only(app, settings):
     from app.models import utcnow
     from app.storage import LocalStorage
     from tests.support.board import upload
-    from tests.unit.factories import GOOD_OUTPUT, participant
+    from tests.support.factories import GOOD_OUTPUT, participant
     from worker.recovery import ORPHAN_AGE, sweep_orphans
 
     demo_track(settings)
@@ -195,7 +195,7 @@ def test_the_sweeper_removes_old_orphans_only(app, settings):
 
 def test_a_new_api_token_is_shown_on_the_page_never_in_the_cookie(app, client, settings):
     """Finding 11: the token travelled in the signed (readable) session cookie's flash."""
-    from tests.unit.factories import participant
+    from tests.support.factories import participant
 
     participant(settings, "a@x.org", team="A")
     login(client, "a@x.org")
@@ -240,7 +240,7 @@ def test_zip_entry_names_are_stored_sanitised(app, client, settings):
     """Finding 12: entry names were stored as the archive gave them."""
     from app.models import Submission
     from tests.support.board import API
-    from tests.unit.factories import participant, sr18_tracks
+    from tests.support.factories import participant, sr18_tracks
 
     sr18_tracks(settings)
     token = participant(settings, "a@x.org", team="A")
@@ -265,7 +265,7 @@ def test_twenty_parallel_new_systems_name_at_most_the_primary_limit(app, setting
 
     from app.models import System
     from tests.support.board import set_track
-    from tests.unit.factories import participant
+    from tests.support.factories import participant
 
     demo_track(settings)
     set_track(settings, max_systems=5, max_primary=2)

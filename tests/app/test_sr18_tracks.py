@@ -12,11 +12,11 @@ from app import models
 from app.db import session_scope
 from app.models import Score, Submission, Track
 from scorer.io.sr18 import read_sentences
+from tests.support.factories import SR18_REFS, participant, run_queue, sr18_tracks
 from tests.support.paths import sr18_file
-from tests.unit.factories import SR18_REFS, participant, run_queue, sr18_tracks
-from tests.unit.test_sr18_scores import DEEP_INPUTS, DEV_SIZES, SHALLOW_INPUTS
+from tests.support.tracks import DEEP_INPUTS, SHALLOW, SHALLOW_INPUTS, post
+from tests.support.tracks import SR18_DEV_SIZES as DEV_SIZES
 
-SHALLOW = "/api/v1/challenges/sr18/tracks/shallow"
 EN_OUT = b"# sent_id = 1\n# text = The chef cooks fresh pasta .\n\n" + b"".join(
     f"# text = {s}\n\n".encode()
     for s in ("Our cat sleeps on the sofa .", "Visitors liked the old bridge .", "rained all day .")
@@ -32,23 +32,12 @@ def make_zip(entries: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def post(client, token, data, filename, system="sys", language=None, url=SHALLOW):
-    form = {"file": (io.BytesIO(data), filename), "system": system}
-    if language:
-        form["language"] = language
-    return client.post(
-        f"{url}/submissions",
-        data=form,
-        headers={"Authorization": f"Bearer {token}"},
-        content_type="multipart/form-data",
-    )
-
-
 def count(settings, model) -> int:
     with session_scope(settings.database_url) as session:
         return session.scalar(select(func.count()).select_from(model))
 
 
+@pytest.mark.slow
 def test_real_dev_files_of_every_language_import_with_table_2_sizes(runner, settings):
     sr18_file("Sentences/en-ud-dev_sentences.txt")
     assert runner.invoke(args=["challenge", "create", "sr18", "--title", "SR'18"]).exit_code == 0
@@ -272,7 +261,7 @@ def test_web_upload_page_lists_languages_and_takes_a_zip(client, settings):
 
 
 def test_outputs_page_gives_each_sentence_its_dist_and_overview_anonymises(app, client, settings):
-    from tests.unit.factories import login
+    from tests.support.factories import login
 
     sr18_tracks(settings)
     token = participant(settings, "a@x.org", team="Word Order Lab")

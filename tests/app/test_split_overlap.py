@@ -10,7 +10,7 @@ from app.services.tracks import get_challenge
 from scorer.io import drs
 from scorer.split_overlap import nearest_overlaps, overlap_report
 from tests.support.paths import DEMO_DATA, drs_file
-from tests.unit.test_drs_tracks import demo_drs_track, invoke
+from tests.support.tracks import demo_drs_track, invoke
 
 
 def test_overlap_is_jaccard_of_lowercased_word_sets_by_hand():

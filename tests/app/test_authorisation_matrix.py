@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.conftest import make_app
+from tests.support.factories import GOOD_OUTPUT, login
 from tests.support.world import EMAILS, ROLES, build_world
-from tests.unit.factories import GOOD_OUTPUT, login
 
 OK, REFUSED, DENIED = "ok", "refused", "denied"
 

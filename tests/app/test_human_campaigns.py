@@ -22,8 +22,8 @@ from app.services import DomainError
 from app.services.accounts import create_user
 from app.services.campaigns import CampaignSpec, create_campaign
 from app.services.tracks import get_track
+from tests.support.factories import demo_track, login, scored_system
 from tests.support.paths import e2e_file
-from tests.unit.factories import demo_track, login, scored_system
 
 SYSTEMS = ["slug", "tgen", "chen", "sheff2", "zhang", "adapt"]
 TRACK_URL = "/challenges/demo/tracks/main"
@@ -332,7 +332,7 @@ def test_da_meaning_similarity_shows_the_reference_and_filters_annotators(
 
 
 def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
-    from tests.unit.test_drs_tracks import demo_drs_track
+    from tests.support.tracks import demo_drs_track
 
     demo_drs_track(runner)
     with session_scope(settings.database_url) as session:

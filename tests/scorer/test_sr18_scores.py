@@ -8,24 +8,12 @@ from scorer.io.conllu import read_trees
 from scorer.io.sr18 import read_sentences
 from scorer.profiles import get_profile
 from tests.support.paths import sr18_file
+from tests.support.tracks import DEEP_INPUTS, SHALLOW_INPUTS
+from tests.support.tracks import SR18_DEV_SIZES as DEV_SIZES
 
 SR18 = get_profile("sr18")
 
 # Table 2 of the SR'18 overview paper, dev column.
-DEV_SIZES = {
-    "ar": 897,
-    "cs": 9016,
-    "en": 1978,
-    "es_ancora": 1651,
-    "fi": 1336,
-    "fr": 1473,
-    "it": 562,
-    "nl": 720,
-    "pt": 559,
-    "ru_syntagrus": 6441,
-}
-SHALLOW_INPUTS = ["ar", "en", "es_ancora", "fi", "fr", "it", "nl", "pt"]
-DEEP_INPUTS = ["en", "es_ancora", "fr"]
 
 
 def scores(outputs, references) -> dict[str, float]:

@@ -11,8 +11,8 @@ from sqlalchemy import select
 from app.db import session_scope
 from app.models import AuditEvent, Submission, User
 from tests.support.board import API, upload
+from tests.support.factories import GOOD_OUTPUT, demo_track, login, organiser, participant
 from tests.support.servers import serve_app
-from tests.unit.factories import GOOD_OUTPUT, demo_track, login, organiser, participant
 
 
 def test_a_double_clicked_upload_makes_one_submission(client, settings):
@@ -191,7 +191,7 @@ def test_api_tokens_are_stored_hashed_and_revocable(client, settings):
 
 
 def test_organiser_actions_are_in_the_audit_log(app, client, settings):
-    from tests.unit.factories import run_queue
+    from tests.support.factories import run_queue
 
     demo_track(settings)
     token = participant(settings, "a@x.org", team="A")
@@ -225,7 +225,7 @@ def test_organiser_actions_are_in_the_audit_log(app, client, settings):
 
 
 def test_cli_imports_are_audited_as_cli(runner, settings):
-    from tests.unit.factories import DEMO_DATA
+    from tests.support.factories import DEMO_DATA
 
     runner.invoke(args=["challenge", "create", "c", "--title", "C"])
     result = runner.invoke(
@@ -250,7 +250,7 @@ def test_cli_imports_are_audited_as_cli(runner, settings):
 def test_public_pages_are_cached_briefly_for_anonymous_visitors_only(settings):
     from app.public_cache import clear
     from tests.conftest import make_app
-    from tests.unit.factories import run_queue
+    from tests.support.factories import run_queue
 
     app = make_app(settings, WTF_CSRF_ENABLED=False, PUBLIC_CACHE_SECONDS=60)
     clear()

@@ -12,7 +12,7 @@ from sqlalchemy import update
 from app.db import session_scope
 from app.models import Score, Submission, SubmissionStatus, Track
 from tests.support.board import API, board_systems, upload
-from tests.unit.factories import (
+from tests.support.factories import (
     DEMO_REFS,
     GOOD_OUTPUT,
     demo_track,

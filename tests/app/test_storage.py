@@ -14,7 +14,7 @@ from app.models import Submission
 from app.storage import LocalStorage, S3Storage, storage_for
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
-from tests.unit.factories import GOOD_OUTPUT, demo_track, participant, run_queue
+from tests.support.factories import GOOD_OUTPUT, demo_track, participant, run_queue
 
 boto3 = pytest.importorskip("boto3", reason="S3 storage needs boto3 (the 's3' or 'test' extra)")
 moto_server = pytest.importorskip("moto.server", reason="the S3 tests need moto[server]")

@@ -13,8 +13,8 @@ from sqlalchemy import select, update
 
 from app.db import session_scope
 from app.models import Submission
+from tests.support.factories import login
 from tests.support.world import EMAILS, HIDDEN_MARKER, build_world
-from tests.unit.factories import login
 
 NON_ORGANISERS = ("anonymous", "team_a", "team_b", "organiser_y")
 ROUTE_VALUES = {

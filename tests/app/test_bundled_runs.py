@@ -140,7 +140,7 @@ def test_an_append_refused_for_a_team_keeps_the_bundled_run(
     runner, settings, client, runs_dir, drs_track_with_bundled_run
 ):
     """The removal belongs to the append: when a team's submission refuses it, it is undone."""
-    from tests.unit.test_drs_tracks import upload
+    from tests.support.tracks import upload_drs as upload
 
     upload(client, settings, (runs_dir / "drs-run.txt").read_bytes())
     result = runner.invoke(args=[*DRS_IMPORT, "--subset", "long"])
