@@ -9,19 +9,26 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
+from werkzeug.security import generate_password_hash
 
 from app import root
 from app.cli import cli as board_cli
 from app.config import Settings, default_database_url
 from app.db import session_scope
 from app.migrate import upgrade
+from app.models import accounts
 
 os.environ.setdefault("NLGBOARD_METEOR_JVMS", "1")  # one 2 GB JVM per test process, not two
+
+# Passwords hashed with one PBKDF2 round instead of scrypt (0.13 s a hash, some 400 in the
+# suite), as Django's test settings do; the login rules under test do not depend on the cost.
+accounts.generate_password_hash = partial(generate_password_hash, method="pbkdf2:sha256:1")
 
 
 def make_settings(instance: Path, **overrides) -> Settings:
