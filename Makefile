@@ -35,13 +35,14 @@ UNIT := tests/scorer tests/app tests/worker tests/baselines
 # Everything: the tests without servers and the oracles on both cores, then the tests that
 # start real servers and workers, one at a time.
 test: lint
-	$(BIN)/pytest -n 2 $(UNIT) tests/oracles
+	$(BIN)/pytest -n 2 --dist worksteal $(UNIT) tests/oracles
 	$(BIN)/pytest tests/integration tests/browser
 
 # The inner loop: lint and the tests without servers, less the slow ones (full-size real data,
-# network training), which make test runs.
+# network training), which make test runs. The training module is left out whole: collecting it
+# imports torch.
 check: lint
-	$(BIN)/pytest -n 2 -m "not slow" $(UNIT)
+	$(BIN)/pytest -n 2 --dist worksteal -m "not slow" $(UNIT) --ignore=tests/baselines/test_baseline_training.py
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

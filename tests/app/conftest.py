@@ -6,11 +6,17 @@ import pytest
 
 from tests.support.board import upload
 from tests.support.factories import demo_track, organiser, participant, run_queue
+from tests.support.snapshots import restored
 
 
 @pytest.fixture
-def two_teams(app, client, settings):
+def two_teams(app, settings):
     """Team A's system "marlin" and team B's "quokka", scored; an organiser of the challenge."""
+    return restored("two-teams", settings, _two_teams)
+
+
+def _two_teams(app, settings):
+    client = app.test_client()
     demo_track(settings)
     tokens = {
         "A": participant(settings, "a@x.org", team="A"),

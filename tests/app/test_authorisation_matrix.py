@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import make_app
 from tests.support.factories import GOOD_OUTPUT, login
+from tests.support.snapshots import restored
 from tests.support.world import EMAILS, ROLES, build_world
 
 OK, REFUSED, DENIED = "ok", "refused", "denied"
@@ -162,7 +163,7 @@ def test_every_route_has_a_row(app):
 
 @pytest.fixture
 def world(app, settings):
-    return build_world(settings)
+    return restored("world", settings, lambda _app, template: build_world(template))
 
 
 def test_each_role_gets_exactly_what_the_matrix_says(app, world):
@@ -198,7 +199,7 @@ def test_every_form_post_needs_the_csrf_token(settings):
     """The same POST rows against an app with CSRF on (as production): without the token each
     is refused before anything else runs; the JSON API (bearer tokens) is exempt."""
     app = make_app(settings)
-    world = build_world(settings)
+    world = restored("world", settings, lambda _app, template: build_world(template))
     posts = [case for case in MATRIX if case.method == "POST" and not case.api]
     posts += [
         Case("auth.login", "POST", "/login", {}),

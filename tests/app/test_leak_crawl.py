@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from app.db import session_scope
 from app.models import Submission
 from tests.support.factories import login
+from tests.support.snapshots import restored
 from tests.support.world import EMAILS, HIDDEN_MARKER, build_world
 
 NON_ORGANISERS = ("anonymous", "team_a", "team_b", "organiser_y")
@@ -70,7 +71,7 @@ def forbidden_strings(settings) -> list[str]:
 
 @pytest.fixture
 def world(app, settings):
-    found = build_world(settings)
+    found = restored("world", settings, lambda _app, template: build_world(template))
     with session_scope(settings.database_url) as session:
         for submission in session.scalars(select(Submission)):
             session.execute(

@@ -1,6 +1,6 @@
 """E2E slot errors as the E2E slot-error script counts them: every slot type, the tricky values,
 every error kind, and the script's quirks (kept: its figures are the ones published).
-tests/unit/test_ser_oracle.py checks the same rules against the script's own figures."""
+tests/oracles/test_ser_oracle.py checks the same rules against the script's own figures."""
 
 import pytest
 

@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from scorer.cli import main
@@ -8,6 +9,7 @@ from tests.support.paths import e2e_file, require_binary, require_link_parser
 NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg", "SER", "OK%", "A%", "M%", "A+M%"]
 
 
+@pytest.mark.slow
 def test_json_output_has_metric_names_and_signature():
     require_binary("java")
     result = CliRunner().invoke(

@@ -47,6 +47,7 @@ def test_partial_similarities_and_masses_from_norms_by_hand():
     assert f == pytest.approx(2 * p * r / (p + r))
 
 
+@pytest.mark.slow
 def test_real_model_discrete_is_below_greedy_on_a_repetitive_output():
     """The paper's point: greedy alignment credits repeated tokens; one-to-one does not."""
     require_semantic()

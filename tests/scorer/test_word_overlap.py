@@ -42,7 +42,7 @@ def tgen10_data():
 @pytest.mark.parametrize("metric", ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr"])
 @pytest.mark.parametrize(
     ("data", "expected"),
-    [(loo_data, LOO), (tgen10_data, TGEN10)],
+    [pytest.param(loo_data, LOO, marks=pytest.mark.slow), (tgen10_data, TGEN10)],
     ids=["dev-leave-one-out", "tgen-first10"],
 )
 def test_reproduces_the_official_e2e_script(java, metric, data, expected):
