@@ -19,8 +19,9 @@ What the script does, and so what this module does:
 The patterns are the script's, quirks kept: "friendly with the kids" needs the "the", so
 "friendly with kids" says nothing; "£20-£25" is not the price "£20-25"; "poorly reviewed" is no
 rating. They were checked against the script's own per-output figures (tests/oracles/
-test_ser_oracle.py): every dev output, and all but 30 of 42,061 training outputs (a rating said
-twice with its number, e.g. "a high rating of 5 out of 5"), get exactly its counts. Patterns
+test_ser_oracle.py): every dev output, and all but 18 of 42,061 training outputs (a rating said
+both in words and as a number, "well rated" for a numeric value, "not ... a very good rating"),
+get exactly its counts. Patterns
 cannot cover every correct phrasing (E2E paper, footnote 29): these are estimates.
 
 Citation: Dušek, Howcroft & Rieser (2019), Semantic noise matters for neural natural language
