@@ -84,6 +84,14 @@ def _register_pages(app: Flask, csrf: Any) -> None:
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)
+    app.add_url_rule("/favicon.ico", "favicon", _favicon)
+
+
+def _favicon() -> Any:
+    """Browsers and crawlers ask for /favicon.ico whatever the pages say."""
+    from flask import redirect, url_for
+
+    return redirect(url_for("static", filename="favicon.svg"), 301)
 
 
 def _instance_secret(instance_path: Path) -> str:

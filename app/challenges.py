@@ -150,7 +150,7 @@ def inputs(slug: str, track_slug: str):
     name = f"{slug}-{track_slug}-{test_set.language}-inputs.{suffix}"
     return Response(
         body,
-        mimetype=f"{mimetype}; charset=utf-8",
+        content_type=f"{mimetype}; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 

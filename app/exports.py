@@ -82,7 +82,7 @@ def track_export(slug: str, track_slug: str, fmt: str):
     name = f"{slug}-{track_slug}-{table.language}.{fmt}"
     return Response(
         body,
-        mimetype=FORMATS[fmt],
+        content_type=FORMATS[fmt],
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
@@ -95,7 +95,7 @@ def overview_export(slug: str):
         abort(404)
     viewer = viewer_of(db(), current_user, challenge.id).for_publication()
     matrix = overview(db(), challenge, request.args.get("metric"), viewer)
-    return Response(overview_latex(slug, matrix), mimetype=FORMATS["tex"])
+    return Response(overview_latex(slug, matrix), content_type=FORMATS["tex"])
 
 
 def _svg(data: bytes) -> Response:

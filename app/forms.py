@@ -162,3 +162,15 @@ class BaselineForm(FlaskForm):
     name = StringField("Baseline name", validators=[DataRequired(), Length(max=100)])
     language = StringField("Language (multilingual tracks)", validators=[Optional(), Length(max=3)])
     file = FileField("Output file (or a zip per language)", validators=[FileRequired()])
+
+
+class RoleForm(FlaskForm):
+    """An admin gives an existing account a role (the CLI's ``user role``)."""
+
+    email = StringField("Account e-mail", validators=[DataRequired(), Length(max=254)])
+    role = SelectField(
+        "Role",
+        choices=[SelectChoice(r, r) for r in ("participant", "organiser", "annotator", "admin")],
+    )
+    challenge = StringField("Challenge slug (organisers, annotators; optional)",
+                            validators=[Length(max=64)])  # fmt: skip

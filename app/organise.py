@@ -15,6 +15,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
 from app.extensions import db, storage, submission_queue
@@ -23,12 +24,14 @@ from app.forms import (
     BaselineForm,
     ChallengeForm,
     NewChallengeForm,
+    RoleForm,
     TrackSettingsForm,
     TrackUploadForm,
 )
-from app.models import Challenge, Role, Track
+from app.models import Challenge, Role, Track, User
 from app.services import DomainError
 from app.services.access import is_organiser_of
+from app.services.accounts import set_role
 from app.services.audit import challenge_events, record
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
@@ -53,8 +56,9 @@ TRACK = "/<slug>/tracks/<track_slug>"
 
 
 def _organiser_only() -> None:
+    """Participants who find this page learn how to become organisers (not a bare 404)."""
     if current_user.role not in (Role.ORGANISER, Role.ADMIN):
-        abort(404)
+        abort(Response(render_template("organise/not_organiser.html"), 403))
 
 
 def organised_challenge(slug: str) -> Challenge:
@@ -314,3 +318,30 @@ def audit(slug: str):
     return render_template(
         "organise/audit.html", challenge=found, events=challenge_events(db(), found.id)
     )
+
+
+@bp.route("/accounts", methods=["GET", "POST"])
+@login_required
+def accounts():
+    """Admins grant roles to existing accounts: a participant registered on the web becomes the
+    organiser of a challenge here, then creates it or its tracks from the organiser pages."""
+    if current_user.role != Role.ADMIN:
+        abort(404)
+    form = RoleForm()
+    if form.validate_on_submit():
+        slug = (form.challenge.data or "").strip()
+        try:
+            found = [get_challenge(db(), slug)] if slug else []
+            account = set_role(db(), form.email.data, Role(form.role.data), found)
+            record(db(), current_user, "user role", f"{account.email}: {account.role.value}",
+                   found[0].id if found else None)  # fmt: skip
+            db().commit()
+        except DomainError as error:
+            db().rollback()
+            form.email.errors.append(f"Refused: {error}.")
+        else:
+            flash(f"{account.email} is now {account.role.value}"
+                  + (f" of {slug}" if slug else "") + ".", "info")  # fmt: skip
+            return redirect(url_for("organise.accounts"))
+    staff = db().scalars(select(User).where(User.role != Role.PARTICIPANT).order_by(User.email))
+    return render_template("organise/accounts.html", form=form, staff=list(staff))

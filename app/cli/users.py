@@ -9,7 +9,7 @@ from app.cli.common import board_settings, fail
 from app.db import session_scope
 from app.models import ChallengeAnnotator, ChallengeOrganiser, Role
 from app.services import DomainError
-from app.services.accounts import create_user, find_or_create_team, password_problem
+from app.services.accounts import create_user, find_or_create_team, password_problem, set_role
 from app.services.tracks import (
     get_challenge,
 )
@@ -54,3 +54,24 @@ def user_create(
     except DomainError as error:
         fail(error)
     click.echo(token)
+
+
+@user.command("role")
+@click.argument("email")
+@click.argument("role", type=click.Choice([r.value for r in Role]))
+@click.option(
+    "--challenge",
+    "challenges",
+    multiple=True,
+    help="Organiser or annotator of this challenge (repeat for several).",
+)
+def user_role(email: str, role: str, challenges: tuple[str, ...]) -> None:
+    """Give an existing account a role (e.g. make a web-registered user an organiser)."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            found = [get_challenge(session, slug) for slug in challenges]
+            account = set_role(session, email, Role(role), found)
+            click.echo(f"{account.email} is now {account.role.value}"
+                       + (f" of {', '.join(challenges)}" if challenges else ""))  # fmt: skip
+    except DomainError as error:
+        fail(error)

@@ -9,7 +9,18 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash
 
-from app.models import LoginAttempt, Membership, Role, Team, User, hash_token, utcnow
+from app.models import (
+    Challenge,
+    ChallengeAnnotator,
+    ChallengeOrganiser,
+    LoginAttempt,
+    Membership,
+    Role,
+    Team,
+    User,
+    hash_token,
+    utcnow,
+)
 from app.models.accounts import unusable_hash
 from app.services import DomainError, add_unique
 
@@ -22,6 +33,33 @@ def create_user(
     if password:
         user.set_password(password)
     add_unique(session, user, duplicate=f"an account for {email} already exists")
+    return user
+
+
+def set_role(
+    session: Session, email: str, role: Role, challenges: list[Challenge] | None = None
+) -> User:
+    """Give an existing account (one registered on the web, say) a role, and for organisers and
+    annotators the challenges they work on; challenges already theirs are kept."""
+    user = session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise DomainError(f"no account for {email.strip().lower()}")
+    user.role = role
+    if not challenges:
+        return user
+    staff: type[ChallengeOrganiser] | type[ChallengeAnnotator]
+    if role == Role.ORGANISER:
+        staff = ChallengeOrganiser
+    elif role == Role.ANNOTATOR:
+        staff = ChallengeAnnotator
+    else:
+        raise DomainError(f"a {role.value} is not tied to challenges; drop --challenge")
+    for challenge in challenges:
+        listed = select(staff.id).where(
+            staff.challenge_id == challenge.id, staff.user_id == user.id
+        )
+        if session.scalar(listed) is None:
+            session.add(staff(challenge_id=challenge.id, user_id=user.id))
     return user
 
 

@@ -71,9 +71,9 @@ def track_table(
     )
 
 
-def _fields(rank: int, row: LeaderboardRow) -> list:
+def _fields(row: LeaderboardRow) -> list:
     return [
-        rank,
+        row.rank,
         row.rank_group or "",
         row.system,
         row.team or "",
@@ -93,9 +93,9 @@ def to_csv(table: TrackTable) -> str:
             out.write(f"# {metric}: {signature}\n")
     writer = csv.writer(out)
     writer.writerow([*ROW_FIELDS, *table.metrics])
-    for rank, row in enumerate(table.rows, 1):
+    for row in table.rows:
         values = [row.scores.get(m, "") for m in table.metrics]
-        writer.writerow([csv_cell(v) for v in _fields(rank, row)] + values)
+        writer.writerow([csv_cell(v) for v in _fields(row)] + values)
     return out.getvalue()
 
 
@@ -110,11 +110,13 @@ def to_json(table: TrackTable) -> dict:
         "signatures": table.signatures,
         "rows": [
             {
-                **dict(zip(ROW_FIELDS, _fields(rank, row), strict=True)),
+                **dict(zip(ROW_FIELDS, _fields(row), strict=True)),
+                "rank": int(row.rank.rstrip("=")) if row.rank else None,
+                "tied": row.rank.endswith("="),
                 "scores": row.scores,
                 "beats_baseline": [m for m in table.metrics if (row.system_id, m) in table.beats],
             }
-            for rank, row in enumerate(table.rows, 1)
+            for row in table.rows
         ],
     }
 
@@ -139,14 +141,15 @@ def latex_escape(text: str) -> str:
 
 def to_latex(table: TrackTable) -> str:
     """E2E Table 8's layout: one row per system, the baseline first, values better than the
-    baseline in bold, * for late submissions; signatures as comments."""
+    baseline in bold, * for late submissions; the place on the sort metric (ties "1=") and the
+    significance group beside each name; signatures as comments."""
     rows = sorted(table.rows, key=lambda row: not row.is_baseline)
     lines = [f"% {table.challenge}/{table.track} ({table.language}), phase {table.phase}"]
     lines += [f"% {m}: {s}" for m, sigs in table.signatures.items() for s in sigs]
     lines += [
-        r"\begin{tabular}{l" + "r" * len(table.metrics) + "}",
+        r"\begin{tabular}{rrl" + "r" * len(table.metrics) + "}",
         r"\hline",
-        " & ".join(["System", *(latex_escape(m) for m in table.metrics)]) + r" \\",
+        " & ".join(["Rank", "Group", "System", *(latex_escape(m) for m in table.metrics)]) + r" \\",
         r"\hline",
     ]
     for row in rows:
@@ -160,7 +163,8 @@ def to_latex(table: TrackTable) -> str:
             if (row.system_id, metric) in table.beats:
                 cell = r"\textbf{" + cell + "}"
             cells.append(cell)
-        lines.append(" & ".join([name, *cells]) + r" \\")
+        group = str(row.rank_group or "")
+        lines.append(" & ".join([row.rank, group, name, *cells]) + r" \\")
         if row.is_baseline:
             lines.append(r"\hline")
     lines += [r"\hline", r"\end{tabular}", ""]

@@ -52,6 +52,8 @@ class LeaderboardRow:
     rank_group: int | None = None
     """Significance group on the sort metric (``rank_groups``): 1 = not significantly
     different from the leader."""
+    rank: str = ""
+    """Place on the sort metric, ties sharing one ("1=", "1=", "3"); empty without a score."""
 
 
 def default_language(track: Track) -> str | None:
@@ -143,7 +145,20 @@ def leaderboard(
         absent = [row for row in rows if key not in row.scores]
         scored.sort(key=lambda row: row.scores[key], reverse=descending)
         rows = scored + absent
+        assign_ranks(rows, key)
     return metrics, rows
+
+
+def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:
+    """Standard competition ranking of rows already sorted on ``key``: equal scores share the
+    place of the first of them, marked with "=" ("1=", "1=", "3"), as shared-task tables do."""
+    values = [row.scores.get(key) for row in rows]
+    for row, value in zip(rows, values, strict=True):
+        if value is None:
+            row.rank = ""
+            continue
+        first = values.index(value)
+        row.rank = f"{first + 1}{'=' if values.count(value) > 1 else ''}"
 
 
 def _latest_scored(

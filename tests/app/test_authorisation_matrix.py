@@ -59,6 +59,7 @@ def upload_form(role: str) -> dict:
 MATRIX = [
     Case("health.healthz", "GET", "/healthz", every(OK)),
     Case("health.readyz", "GET", "/readyz", every(OK)),
+    Case("favicon", "GET", "/favicon.ico", every(OK)),
     Case("challenges.index", "GET", "/", every(OK)),
     Case("challenges.challenge", "GET", "/challenges/x", every(OK)),
     Case("challenges.challenge_overview", "GET", "/challenges/x/overview", every(OK)),
@@ -127,6 +128,14 @@ MATRIX = [
         ORGANISERS_OF_X,  # no file sent: back to the page with the reason
     ),
     Case("organise.index", "GET", "/organise", ANY_ORGANISER),
+    Case("organise.accounts", "GET", "/organise/accounts", only("admin")),
+    Case(
+        "organise.accounts",
+        "POST",
+        "/organise/accounts",
+        only("admin"),
+        {"email": "nobody@x.org", "role": "organiser"},
+    ),
     Case("organise.challenge", "GET", "/organise/x", ORGANISERS_OF_X),
     Case("organise.audit", "GET", "/organise/x/audit", ORGANISERS_OF_X),
     Case("organise.track", "GET", ORG, ORGANISERS_OF_X),

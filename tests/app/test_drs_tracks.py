@@ -130,7 +130,7 @@ def test_track_page_and_api_show_table_4_with_the_drop(app, client, runner, sett
     run_queue(app)
     page = client.get("/challenges/drs/tracks/gen?lang=en").get_data(as_text=True)
     assert 'id="challenge-tense"' in page and 'id="challenge-polarity"' in page
-    assert "tense · 2 pairs" in page and "polarity · 1 pairs" in page
+    assert "tense · 2 pairs" in page and "polarity · 1 pair" in page
     tense = page[page.index('id="challenge-tense"') : page.index('id="challenge-polarity"')]
     # BLEU Orig 71.0, Chal 68.9, drop -2.1 (the hand-checked figures above)
     assert '<td class="num">71.0</td><td class="num">68.9</td>' in tense
