@@ -84,14 +84,17 @@ class RedisQueue:
         )
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
-        """Waiting or running in RQ. With ``started_within``, a job started longer ago than
-        that does not count: if its submission is still ``queued`` in the database, the worker
-        died between taking the job and claiming the submission (RQ would hold it as
-        "started" until its timeout)."""
+        """Waiting or running in RQ. With ``started_within`` (asked for submissions the
+        database still has ``queued`` after the grace period) two kinds of job do not count,
+        both left by a worker that died between taking the job and claiming the submission:
+        one "started" longer ago than that (RQ would hold it until its timeout), and one still
+        "queued" that is no longer on the queue (taken off it, never started)."""
         job = self._fetch(submission_id)
         if job is None:
             return False
         status = job.get_status(refresh=True)
+        if status == "queued" and started_within is not None and job.get_position() is None:
+            return False
         if status == "started" and started_within is not None and job.started_at is not None:
             started = job.started_at
             if started.tzinfo is None:

@@ -1,7 +1,10 @@
 """Upload -> queue -> worker -> scores -> leaderboard, on each real stack.
 
-Uses the E2E dev set's leave-one-out files when ../shared/data is present (the leaderboard must
-then show the official script's BLEU 0.5995); otherwise the project's demo data.
+The end-to-end test uses the E2E dev set's leave-one-out files when ../shared/data is present
+(the leaderboard must then show the official script's BLEU 0.5995); otherwise the project's
+demo data. The queue and recovery tests use a small SR'18 track: what they check (claims,
+re-enqueueing, exactly-once) does not depend on the metrics, and their workers then start
+without METEOR's JVMs.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, u
 from app.services.tracks import create_challenge, import_e2e_track
 from scorer.profiles import get_profile
 from tests.integration.conftest import Stack, wait_until
-from tests.support.factories import participant
+from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import DEMO_DATA, E2E_DATA
 
 
@@ -42,6 +45,12 @@ def import_track(stack: Stack, references: bytes) -> None:
         import_e2e_track(session, challenge, "dev", references)
 
 
+SR18_OUTPUT = (
+    b"The chef cooks pasta .\nOur cat sleeps .\nVisitors liked the bridge .\nIt rained .\n"
+)
+"""Four English sentences for the SR'18 demo track's four English trees."""
+
+
 def upload(stack: Stack, token: str, output: bytes, system: str = "loo") -> int:
     response = requests.post(
         f"{stack.base_url}/api/v1/challenges/e2e/tracks/dev/submissions",
@@ -53,6 +62,25 @@ def upload(stack: Stack, token: str, output: bytes, system: str = "loo") -> int:
     assert response.status_code == 202, response.text
     assert response.json()["status"] == "queued"
     return response.json()["id"]
+
+
+SR18_WORKER = {"NLGBOARD_WARM_UP": "sr18"}
+"""Workers of the SR'18 tests load the SR'18 scorers only."""
+
+
+def sr18_submission(stack: Stack) -> tuple[str, int]:
+    """The SR'18 demo challenge, a participant and one queued English upload: (token, id)."""
+    sr18_tracks(stack.settings)
+    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
+    response = requests.post(
+        f"{stack.base_url}/api/v1/challenges/sr18/tracks/shallow/submissions",
+        headers={"Authorization": f"Bearer {token}"},
+        files={"file": ("en_out.txt", SR18_OUTPUT)},
+        data={"system": "wol", "language": "en"},
+        timeout=30,
+    )
+    assert response.status_code == 202, response.text
+    return token, response.json()["id"]
 
 
 def poll(stack: Stack, token: str, submission_id: int, timeout: float = 90) -> dict:
@@ -131,11 +159,8 @@ def described_rows(stack: Stack, submission_id: int) -> dict[str, float]:
 @pytest.mark.integration
 def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stack, database):
     stack = make_stack("redis", database, heartbeat_stale_seconds=2.0)
-    references, output, expected_bleu = dataset()
-    import_track(stack, references)
-    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
-    doomed = stack.start_worker(hold_seconds=600)
-    submission_id = upload(stack, token, output)
+    token, submission_id = sr18_submission(stack)
+    doomed = stack.start_worker(hold_seconds=600, **SR18_WORKER)
 
     wait_until(
         lambda: submission_row(stack, submission_id)[0].status == SubmissionStatus.RUNNING,
@@ -154,27 +179,22 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
         "the dead worker's heartbeat to go stale",
         stack,
     )
-    stack.start_worker()  # its start-up recovery pass finds the stale heartbeat
+    stack.start_worker(**SR18_WORKER)  # its start-up recovery pass finds the stale heartbeat
     status = poll(stack, token, submission_id)
     assert status["status"] == "scored", status
     row, n_scores, n_outputs = submission_row(stack, submission_id)
     assert row.attempts == 2
-    assert n_scores == len(get_profile("e2e").columns)  # one set of scores: scored once
-    assert n_outputs == (547 if expected_bleu else 10)
-    if expected_bleu is not None:
-        assert round(status["scores"]["BLEU"], 4) == expected_bleu
+    assert n_scores == len(get_profile("sr18").columns)  # one set of scores: scored once
+    assert n_outputs == 4
 
 
 @pytest.mark.integration
 def test_submission_lost_with_redis_is_reenqueued_from_the_database(make_stack, database):
     stack = make_stack("redis", database)
-    references, output, _ = dataset()
-    import_track(stack, references)
-    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
-    submission_id = upload(stack, token, output)
+    token, submission_id = sr18_submission(stack)
     stack.app.extensions["nlgboard.queue"].connection.flushall()  # Redis lost its data
 
-    stack.start_worker()
+    stack.start_worker(**SR18_WORKER)
     status = poll(stack, token, submission_id)
     assert status["status"] == "scored"
     assert submission_row(stack, submission_id)[0].attempts == 1
@@ -191,10 +211,7 @@ def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_sta
     from worker.recovery import recover
 
     stack = make_stack("redis", database, queued_grace_seconds=2)
-    references, output, _ = dataset()
-    import_track(stack, references)
-    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
-    submission_id = upload(stack, token, output)
+    token, submission_id = sr18_submission(stack)
     queue = stack.app.extensions["nlgboard.queue"]
     job = queue._fetch(submission_id)
     queue.rq_queue.remove(job)  # a worker took it ...
@@ -207,17 +224,14 @@ def test_a_job_taken_by_a_worker_that_died_before_claiming_is_run_again(make_sta
         session.get(Submission, submission_id).created_at = utcnow() - timedelta(minutes=5)
     assert recover(stack.settings, queue) == [submission_id]
     assert queue._fetch(submission_id).get_status(refresh=True) == JobStatus.QUEUED
-    stack.start_worker()
+    stack.start_worker(**SR18_WORKER)
     assert poll(stack, token, submission_id)["status"] == "scored"
 
 
 @pytest.mark.integration
 def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, database):
     stack = make_stack("redis", database)
-    references, output, _ = dataset()
-    import_track(stack, references)
-    token = participant(stack.settings, "team@uni.example", team="Uni NLG")
-    submission_id = upload(stack, token, output)
+    token, submission_id = sr18_submission(stack)
 
     def status() -> dict:
         done = subprocess.run(
@@ -230,8 +244,8 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
     waiting = status()
     assert (waiting["queue"], waiting["queue_depth"], waiting["workers"]) == ("redis", 1, [])
     assert waiting["oldest_queued_id"] == submission_id
-    stack.start_worker()
-    assert poll(stack, token, submission_id, timeout=300)["status"] == "scored"
+    stack.start_worker(**SR18_WORKER)
+    assert poll(stack, token, submission_id)["status"] == "scored"
     live = wait_until(lambda: (s := status())["workers"] and s, 30, "the worker to register")
     assert live["queue_depth"] == 0 and live["oldest_queued_id"] is None
     described = wait_until(
@@ -241,3 +255,22 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
     assert len(live["workers"]) == 1 and live["workers"][0]["last_heartbeat"]
     ready = requests.get(f"{stack.base_url}/readyz", timeout=10).json()
     assert ready["checks"]["queue"] == {"ok": True, "detail": "Redis answering"}
+
+
+@pytest.mark.integration
+def test_a_job_taken_off_the_queue_but_never_started_is_run_again(make_stack, database):
+    """A worker killed between taking a job off the queue and starting it leaves the job
+    "queued" but on no queue (this lost one submission in 100 in the kill -9 fault runs)."""
+    from worker.recovery import recover
+
+    stack = make_stack("redis", database, queued_grace_seconds=2)
+    token, submission_id = sr18_submission(stack)
+    queue = stack.app.extensions["nlgboard.queue"]
+    queue.rq_queue.remove(queue._fetch(submission_id))  # taken by a worker that died at once
+    assert queue.is_pending(submission_id)
+    assert not queue.is_pending(submission_id, started_within=2)
+    with session_scope(stack.settings.database_url) as session:
+        session.get(Submission, submission_id).created_at = utcnow() - timedelta(minutes=5)
+    assert recover(stack.settings, queue) == [submission_id]
+    stack.start_worker(**SR18_WORKER)
+    assert poll(stack, token, submission_id)["status"] == "scored"
