@@ -32,11 +32,10 @@ lint: $(STAMP)
 # oracles compare with the official tools; integration and browser start real servers.
 UNIT := tests/scorer tests/app tests/worker tests/baselines
 
-# Everything: the tests without servers and the oracles on both cores, then the tests that
-# start real servers and workers, one at a time.
+# Everything on both cores in one run: the tests that start real servers and workers mostly
+# wait on them, so they overlap with the CPU-bound ones (each process has its own servers).
 test: lint
-	$(BIN)/pytest -n 2 --dist worksteal $(UNIT) tests/oracles
-	$(BIN)/pytest tests/integration tests/browser
+	$(BIN)/pytest -n 2 --dist worksteal $(UNIT) tests/oracles tests/integration tests/browser
 
 # The inner loop: lint and the tests without servers, less the slow ones (full-size real data,
 # network training), which make test runs. The training module is left out whole: collecting it
