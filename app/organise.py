@@ -236,10 +236,16 @@ def publish(slug: str, track_slug: str):
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
 
 
-@bp.post(TRACK + "/rescore")
+@bp.route(TRACK + "/rescore", methods=["GET", "POST"])
 @login_required
 def rescore(slug: str, track_slug: str):
+    """GET asks for confirmation, saying how many submissions it would queue; POST queues."""
     found = organised_track(slug, track_slug)
+    if request.method == "GET":
+        scored = [s for s in track_submissions(db(), found) if s.status.value == "scored"]
+        return render_template(
+            "organise/rescore.html", track=found, count=len(scored), action_form=ActionForm()
+        )
     _check_action()
     record(db(), current_user, "rescore", found.slug, found.challenge_id)
     count = rescore_track(db(), submission_queue(), found)

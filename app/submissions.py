@@ -15,14 +15,19 @@ from app.services.access import can_see_scores
 from app.services.audit import record
 from app.services.submissions import (
     ARCHITECTURES,
+    daily_allowance,
+    restore,
     set_anonymous,
     set_architecture,
     set_primary,
     submit_output,
+    until,
     withdraw,
 )
 from app.services.tracks import get_track
+from app.services.waiting import standings
 from scorer.errors import InputError
+from scorer.profiles import get_profile
 
 bp = Blueprint("submissions", __name__)
 
@@ -66,11 +71,18 @@ def upload(slug: str, track_slug: str):
             noun = "Submission" if len(submissions) == 1 else "Submissions"
             flash(f"{noun} {described} queued for scoring.", "info")
             return redirect(url_for("submissions.mine"))
+    team = current_user.team
     return render_template(
         "submissions/upload.html",
         track=track,
         form=form,
         expected={ts.language: len(ts.items) for ts in track.test_sets},
+        allowances={
+            language: daily_allowance(db(), track, team, language) for language in track.languages
+        }
+        if team is not None
+        else {},
+        until=until,
     )
 
 
@@ -108,7 +120,20 @@ def mine():
         action_form=ActionForm(),
         architectures=ARCHITECTURES,
         can_see_scores=lambda submission: can_see_scores(db(), current_user, submission),
+        headline=headline_scores,
+        standings=standings(db(), submissions),
     )
+
+
+def headline_scores(submission: Submission) -> list[tuple[str, float, bool]]:
+    """(metric, value, higher is better) of the headline scores, in the track's column order."""
+    profile = get_profile(submission.system.track.profile)
+    order = {name: k for k, name in enumerate(profile.columns)}
+    scores = sorted(
+        (s for s in submission.scores if not s.subset),
+        key=lambda s: (order.get(s.metric, len(order)), s.metric),
+    )
+    return [(s.metric, s.value, profile.higher_is_better(s.metric)) for s in scores]
 
 
 def _own_system(system_id: int) -> System:
@@ -162,13 +187,23 @@ def architecture(system_id: int):
     return redirect(url_for("submissions.mine"))
 
 
-@bp.route("/submissions/<int:submission_id>/withdraw", methods=["POST"])
-@login_required
-def withdraw_submission(submission_id: int):
+def _own_submission(submission_id: int) -> Submission:
     found = db().get(Submission, submission_id)
     team = current_user.team
     if found is None or team is None or found.system.team_id != team.id:
         abort(404)
+    return found
+
+
+@bp.route("/submissions/<int:submission_id>/withdraw", methods=["GET", "POST"])
+@login_required
+def withdraw_submission(submission_id: int):
+    """GET asks for confirmation (one click never withdraws); POST withdraws, undoably."""
+    found = _own_submission(submission_id)
+    if request.method == "GET":
+        return render_template(
+            "submissions/withdraw.html", submission=found, action_form=ActionForm()
+        )
     if not ActionForm().validate_on_submit():
         abort(400)
     try:
@@ -181,5 +216,26 @@ def withdraw_submission(submission_id: int):
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
     else:
-        flash(f"Submission {found.id} is withdrawn from the public views.", "info")
-    return redirect(url_for("submissions.mine"))
+        flash(f"Submission {found.id} is withdrawn from the public views; "
+              "Restore (below) brings it back.", "info")  # fmt: skip
+    return redirect(url_for("submissions.mine", _anchor=f"submission-{found.id}"))
+
+
+@bp.route("/submissions/<int:submission_id>/restore", methods=["POST"])
+@login_required
+def restore_submission(submission_id: int):
+    found = _own_submission(submission_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    try:
+        track = found.system.track
+        record(
+            db(), current_user, "restore", f"{track.slug}/{found.system.name}#{found.id}",
+            track.challenge_id,
+        )  # fmt: skip
+        restore(db(), found)
+    except DomainError as error:
+        flash(f"Refused: {error}.", "error")
+    else:
+        flash(f"Submission {found.id} is restored.", "info")
+    return redirect(url_for("submissions.mine", _anchor=f"submission-{found.id}"))

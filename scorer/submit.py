@@ -56,7 +56,7 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
     data = file.read_bytes()
     if is_zip(data):
         return "a zip archive: each language's file is checked by the server"
-    params = {"language": language} if language else {}
+    params = {"language": language} if language else {"filename": file.name}
     found = _answer(
         requests.get(
             _api(url, f"/challenges/{challenge}/tracks/{track}/inputs"), params=params, timeout=60
@@ -128,7 +128,7 @@ def main(
     try:
         checked = check_offline(url, challenge, track, language, file)
     except requests.RequestException as error:
-        raise SubmitError(f"cannot reach {url}: {error}") from None
+        raise SubmitError(unreachable(url, error)) from None
     click.echo(f"checked: {checked}", err=True)
     if check_only:
         return
@@ -152,9 +152,18 @@ def main(
             status = wait_for(url, token, submission_id, interval, timeout)
             failed |= _report(status)
     except requests.RequestException as error:
-        raise SubmitError(f"cannot reach {url}: {error}") from None
+        raise SubmitError(unreachable(url, error)) from None
     if failed:
         sys.exit(EXIT_FAILED)
+
+
+def unreachable(url: str, error: requests.RequestException) -> str:
+    """What went wrong talking to the board, in words (not urllib3's connection-pool text)."""
+    if isinstance(error, requests.ConnectionError) and not isinstance(error, requests.Timeout):
+        return f"cannot reach the board at {url}: nothing answered there (is the URL right?)"
+    if isinstance(error, requests.Timeout):
+        return f"the board at {url} did not answer in time; try again later"
+    return f"talking to the board at {url} failed ({type(error).__name__})"
 
 
 def _report(status: dict) -> bool:

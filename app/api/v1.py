@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.utils import secure_filename
 
 from app.extensions import db, storage, submission_queue
-from app.models import Submission, User
+from app.models import Submission, TestSet, User
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
@@ -18,8 +18,9 @@ from app.services.leaderboard import (
     subset_sizes,
 )
 from app.services.overview import overview
-from app.services.submissions import submit_output
+from app.services.submissions import submit_output, test_set_for_upload
 from app.services.tracks import get_challenge, get_track
+from app.services.waiting import standings
 from scorer.errors import InputError
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
@@ -107,6 +108,11 @@ def get_submission(submission_id: int):
             "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
             "withdrawn": submission.withdrawn_at is not None,
             "scores_hidden": not shown,
+            **(
+                standing.as_dict()
+                if (standing := standings(db(), [submission]).get(submission.id))
+                else {}
+            ),
             "scores": {score.metric: score.value for score in headline},
             "signatures": {score.metric: score.signature for score in headline},
         }
@@ -116,13 +122,23 @@ def get_submission(submission_id: int):
 @bp.get("/challenges/<slug>/tracks/<track_slug>/inputs")
 def get_inputs(slug: str, track_slug: str):
     """The test inputs of one language, in order: what an output file must answer line by
-    line (``nlgboard-submit`` checks a file against them before uploading)."""
+    line (``nlgboard-submit`` checks a file against them before uploading). With ``filename``
+    (and no ``language``) the test set is the one an upload of that file would go to."""
     try:
         track = get_track(db(), slug, track_slug)
     except DomainError as exc:
         return error(404, str(exc))
-    language = request.args.get("language") or default_language(track)
-    test_set = track.test_set_for(language) if language else None
+    language = request.args.get("language")
+    filename = request.args.get("filename")
+    test_set: TestSet | None
+    if filename and not language:
+        try:
+            test_set = test_set_for_upload(track, None, filename)
+        except DomainError as exc:
+            return error(400, str(exc))
+    else:
+        language = language or default_language(track)
+        test_set = track.test_set_for(language) if language else None
     if test_set is None:
         return error(404, f"track {track_slug!r} has no {language!r} test set")
     return jsonify(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
@@ -29,10 +28,10 @@ from app.services import DomainError
 from app.storage import Storage
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
+from scorer.io.languages import language_from_filename
 from scorer.profiles import get_profile
 
 SYSTEM_NAME_MAX = 100
-LANGUAGE_PREFIX = re.compile(r"^(?:t[12]_)?([a-z]{2,3})(?:[_.\-]|$)")
 
 log = logging.getLogger(__name__)
 
@@ -214,14 +213,14 @@ def split_upload(
             ((name, content),) = entries.items()
             return [OutputFile(track.test_sets[0], name, content)]
         return _by_language(track, filename, entries)
-    return [OutputFile(_test_set(track, language, filename), filename, data)]
+    return [OutputFile(test_set_for_upload(track, language, filename), filename, data)]
 
 
 def _by_language(track: Track, filename: str, entries: dict[str, bytes]) -> list[OutputFile]:
     files: dict[str, OutputFile] = {}
     for name, content in sorted(entries.items()):
-        match = LANGUAGE_PREFIX.match(name.lower())
-        test_set = track.test_set_for(match.group(1)) if match else None
+        language = language_from_filename(name, track.languages)
+        test_set = track.test_set_for(language) if language else None
         if test_set is None:
             raise InputError(
                 f"entry {name!r} is not named by one of this track's languages "
@@ -246,7 +245,9 @@ def _stored_name(name: str) -> str:
     return safe[:100] or "entry"
 
 
-def _test_set(track: Track, language: str | None, filename: str) -> TestSet:
+def test_set_for_upload(track: Track, language: str | None, filename: str) -> TestSet:
+    """The test set an output file answers: the language asked for, the track's only one, or
+    the one its name says (``nlgboard-submit`` asks the server the same question)."""
     if language:
         test_set = track.test_set_for(language.strip().lower())
         if test_set is None:
@@ -257,12 +258,12 @@ def _test_set(track: Track, language: str | None, filename: str) -> TestSet:
         return test_set
     if len(track.test_sets) == 1:
         return track.test_sets[0]
-    match = LANGUAGE_PREFIX.match(filename.lower())
-    if match and (found := track.test_set_for(match.group(1))) is not None:
+    named = language_from_filename(filename, track.languages)
+    if named and (found := track.test_set_for(named)) is not None:
         return found
     raise DomainError(
-        f"say which language {filename!r} is for ({', '.join(track.languages)}), "
-        "or upload a zip with one file per language"
+        f"say which language {filename!r} is for ({', '.join(track.languages)}): choose it, "
+        "name the file after it (e.g. en_out.txt), or upload a zip with one file per language"
     )
 
 
@@ -313,13 +314,30 @@ def _count_systems(session: Session, track: Track, team: Team, primary: bool = F
     return session.execute(query.where(System.is_primary) if primary else query).scalar_one()
 
 
-def _check_daily_limit(session: Session, track: Track, team: Team, language: str) -> None:
-    """Per test set; failed uploads do not count, queued, running and scored ones do."""
+@dataclass(frozen=True)
+class Allowance:
+    """A team's daily uploads on one test set: the limit, how many count now, and when the
+    oldest of them stops counting."""
+
+    limit: int
+    used: int
+    next_free: datetime | None
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - self.used)
+
+
+def daily_allowance(
+    session: Session, track: Track, team: Team, language: str, now: datetime | None = None
+) -> Allowance | None:
+    """Per test set over the last 24 hours; failed uploads do not count, queued, running and
+    scored ones do. None when the track has no daily limit."""
     if not track.daily_limit:
-        return
-    since = utcnow() - timedelta(days=1)
-    used = session.execute(
-        select(func.count(Submission.id))
+        return None
+    since = (now or utcnow()) - timedelta(days=1)
+    counted = session.scalars(
+        select(Submission.created_at)
         .join(System)
         .where(
             System.track_id == track.id,
@@ -328,13 +346,39 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
             Submission.created_at >= since,
             Submission.status != SubmissionStatus.FAILED,
         )
-    ).scalar_one()
-    if used >= track.daily_limit:
-        raise DomainError(
-            f"your team has used its {track.daily_limit} submissions for this track"
-            + (f" ({language})" if track.is_multilingual else "")
-            + " in the last 24 hours; try again later"
-        )
+        .order_by(Submission.created_at)
+    ).all()
+    next_free = counted[0] + timedelta(days=1) if counted else None
+    return Allowance(track.daily_limit, len(counted), next_free)
+
+
+def _check_daily_limit(session: Session, track: Track, team: Team, language: str) -> None:
+    allowance = daily_allowance(session, track, team, language)
+    if allowance is None or allowance.remaining:
+        return
+    when = allowance.next_free
+    raise DomainError(
+        f"your team has used its {allowance.limit} submissions for this track"
+        + (f" ({language})" if track.is_multilingual else "")
+        + " in the last 24 hours; the next one can be uploaded from "
+        + (f"{when:%Y-%m-%d %H:%M} UTC ({until(when)})" if when else "tomorrow")
+    )
+
+
+def until(moment: datetime, now: datetime | None = None) -> str:
+    """How long until ``moment``, in words: "in 3 days 4 h", "in 2 h 5 min", "in 40 s";
+    "passed" once it is behind us."""
+    seconds = int((moment - (now or utcnow())).total_seconds())
+    if seconds <= 0:
+        return "passed"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"in {days} day{'s' if days > 1 else ''} {hours} h"
+    if hours:
+        return f"in {hours} h {minutes} min"
+    return f"in {minutes} min" if minutes else f"in {secs} s"
 
 
 ARCHITECTURES = ("seq2seq", "other data-driven", "rule-based", "template-based")
@@ -374,4 +418,12 @@ def withdraw(session: Session, submission: Submission) -> None:
     if submission.withdrawn_at is not None:
         raise DomainError(f"submission {submission.id} is already withdrawn")
     submission.withdrawn_at = utcnow()
+    session.commit()
+
+
+def restore(session: Session, submission: Submission) -> None:
+    """Undo a withdrawal: the submission shows again where its scores allow it."""
+    if submission.withdrawn_at is None:
+        raise DomainError(f"submission {submission.id} is not withdrawn")
+    submission.withdrawn_at = None
     session.commit()

@@ -106,7 +106,9 @@ MATRIX = [
     Case("teams.join", "POST", "/team/join", SIGNED_IN, data={"join-name": "A"}),
     Case("submissions.mine", "GET", "/submissions", SIGNED_IN),
     Case("submissions.upload", "GET", f"{X}/submit", SIGNED_IN),
+    Case("submissions.withdraw_submission", "GET", "/submissions/1/withdraw", TEAM_A),
     Case("submissions.withdraw_submission", "POST", "/submissions/1/withdraw", TEAM_A),
+    Case("submissions.restore_submission", "POST", "/submissions/1/restore", TEAM_A),
     Case("submissions.toggle_anonymous", "POST", "/systems/1/anonymous", TEAM_A),
     Case(
         "submissions.architecture", "POST", "/systems/1/architecture", TEAM_A, {"architecture": ""}
@@ -141,6 +143,7 @@ MATRIX = [
     Case("organise.track", "GET", ORG, ORGANISERS_OF_X),
     Case("organise.archive", "GET", f"{ORG}/submissions.zip", ORGANISERS_OF_X),
     Case("organise.publish", "POST", f"{ORG}/publish", ORGANISERS_OF_X, {"published": "0"}),
+    Case("organise.rescore", "GET", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.rescore", "POST", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.add_baseline", "POST", f"{ORG}/baselines", ORGANISERS_OF_X),
     # Last: these change the session or the credentials the other rows use.

@@ -65,6 +65,24 @@ def test_withdrawn_rows_vanish_from_public_views_but_not_the_organisers(client, 
     assert poll["withdrawn"] is True
 
 
+def test_withdrawal_asks_first_and_can_be_undone(client, two_teams):
+    login(client, "b@x.org")
+    mine = client.get("/submissions").get_data(as_text=True)
+    assert 'href="/submissions/2/withdraw">Withdraw…</a>' in mine  # a link to a question
+    question = client.get("/submissions/2/withdraw").get_data(as_text=True)
+    assert "Withdraw submission 2?" in question and "you can restore it" in question
+    assert board_systems(client) == ["marlin", "quokka"]  # asking changed nothing
+    assert client.post("/submissions/2/withdraw").status_code == 302
+    assert board_systems(client) == ["marlin"]
+    assert "Restore</button>" in client.get("/submissions").get_data(as_text=True)
+    assert client.post("/submissions/2/restore").status_code == 302
+    assert board_systems(client) == ["marlin", "quokka"]
+    mine = client.get("/submissions").get_data(as_text=True)
+    assert "/submissions/2/outputs" in mine and "demo / main" in mine
+    assert 'SER <span title="lower is better">↓</span>' in mine
+    assert mine.index("<dt>BLEU") < mine.index("<dt>NIST") < mine.index("<dt>SER")
+
+
 def test_a_withdrawn_submission_falls_back_to_the_systems_previous_one(app, client, two_teams):
     assert (
         upload(client, two_teams["A"], "marlin", GOOD_OUTPUT.replace(b"a", b"e")).status_code == 202

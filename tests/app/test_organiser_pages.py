@@ -125,6 +125,10 @@ def test_rescore_keeps_old_scores_visible_until_the_new_ones_land(app, client, s
         session.execute(update(Score).values(signature="BLEU|an older scorer"))
     assert b"older scorer" in client.get("/challenges/demo/tracks/main").data
     login(client, "org@x.org")
+    question = client.get(f"{ORG}/rescore").get_data(as_text=True)
+    assert "queues the track's 1 scored submission for scoring again" in question
+    with session_scope(settings.database_url) as session:
+        assert session.get(Submission, 1).status == SubmissionStatus.SCORED  # asking queued none
     page = client.post(f"{ORG}/rescore", follow_redirects=True)
     assert b"1 submissions queued for rescoring" in page.data
     with session_scope(settings.database_url) as session:

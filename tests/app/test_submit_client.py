@@ -6,8 +6,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from scorer.submit import EXIT_REFUSED, main
-from tests.support.factories import GOOD_OUTPUT, demo_track, participant
-from tests.support.servers import serve_app
+from tests.support.factories import GOOD_OUTPUT, demo_track, participant, sr18_tracks
+from tests.support.servers import free_port, serve_app
 
 
 def run(url: str, token: str, file, *extra: str):
@@ -75,3 +75,40 @@ def test_unknown_track_and_bad_token_are_one_line_errors(app, settings, tmp_path
         assert "no track 'nope' in challenge 'demo'" in result.output
         bad_token = run(url, "bad", good)
     assert bad_token.exit_code == EXIT_REFUSED and "send a valid API token" in bad_token.output
+
+
+def sr18_run(url: str, token: str, file, *extra: str):
+    args = ["--url", url, "--token", token, "--challenge", "sr18", "--track", "shallow"]
+    return CliRunner().invoke(main, [*args, "--system", "wol", *extra, str(file)])
+
+
+def test_the_client_and_the_server_read_the_language_from_the_name_alike(app, settings, tmp_path):
+    """One detector: a file named for French is checked against the French inputs, and a
+    language anywhere in the name counts (linearise_en_out.txt) on both sides."""
+    sr18_tracks(settings)
+    token = participant(settings, "a@x.org", team="A")
+    french = tmp_path / "fr_out.txt"
+    french.write_bytes(b"Le chat dort .\nMarie lit un livre .\nIl pleut .\n")
+    english = tmp_path / "linearise_en_out.txt"
+    english.write_bytes(b"The chef cooks pasta .\nOur cat sleeps .\nWe liked it .\nIt rained .\n")
+    unnamed = tmp_path / "outputs.txt"
+    unnamed.write_bytes(english.read_bytes())
+    with serve_app(app) as url:
+        checked = sr18_run(url, token, french, "--check-only")
+        assert checked.exit_code == 0, checked.output
+        assert "checked: 3 outputs for the 3 fr inputs" in checked.output
+        uploaded = sr18_run(url, token, english, "--no-wait")
+        assert uploaded.exit_code == 0, uploaded.output
+        assert "4 outputs for the 4 en inputs" in uploaded.output
+        refused = sr18_run(url, token, unnamed, "--check-only")
+    assert refused.exit_code == EXIT_REFUSED
+    assert "say which language 'outputs.txt' is for (en, fr)" in refused.output
+
+
+def test_an_unreachable_board_is_said_in_words(tmp_path):
+    good = tmp_path / "outputs.txt"
+    good.write_bytes(GOOD_OUTPUT)
+    result = run(f"http://127.0.0.1:{free_port()}", "token", good)
+    assert result.exit_code == EXIT_REFUSED
+    assert "cannot reach the board at http://127.0.0.1:" in result.output
+    assert "urllib3" not in result.output and "HTTPConnectionPool" not in result.output
