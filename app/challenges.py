@@ -24,6 +24,7 @@ from app.services import DomainError
 from app.services.access import can_see_scores, can_see_submission, viewer_of
 from app.services.columns import add_human_scores, beats_baseline, columns
 from app.services.csv_cells import csv_cell
+from app.services.home import summaries
 from app.services.human_results import human_tables
 from app.services.leaderboard import (
     default_language,
@@ -49,8 +50,9 @@ bp = Blueprint("challenges", __name__)
 @bp.route("/")
 @public_cache
 def index():
-    challenges = db().scalars(select(Challenge).order_by(Challenge.created_at.desc())).all()
-    return render_template("challenges/index.html", challenges=challenges)
+    ids = db().scalars(select(Challenge.id)).all()
+    viewers = {i: viewer_of(db(), current_user, i) for i in ids}
+    return render_template("challenges/index.html", challenges=summaries(db(), viewers))
 
 
 @bp.route("/challenges/<slug>")

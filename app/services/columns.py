@@ -12,7 +12,7 @@ from app.models import Campaign, Method, System, Track
 from app.services.campaigns import track_campaigns
 from app.services.leaderboard import LeaderboardRow
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import Profile
+from scorer.profiles import Profile, described_signature
 
 WORD_OVERLAP = "word overlap"
 SEMANTIC = "semantic accuracy"
@@ -38,7 +38,10 @@ class Column:
     group: str
     source: str
     """Where a row keeps the value: ``scores``, ``described`` or ``human``."""
-    rising: bool = True
+    rising: bool | None = True
+    """Higher is better (True), lower is (False), or neither (None: descriptive statistics)."""
+    signature: str = ""
+    """How the column's values were computed (for the header's tooltip and the list below)."""
 
     def value(self, row: LeaderboardRow) -> float | None:
         return getattr(row, self.source).get(self.name)
@@ -50,15 +53,25 @@ def columns(
     """The columns in groups, left to right: the metrics in the papers' order (grouped where
     consecutive), then diversity, then human evaluation."""
     found = [
-        Column(m, GROUP_OF.get(m, OTHER), "scores", profile.higher_is_better(m)) for m in metrics
+        Column(
+            m,
+            GROUP_OF.get(m, OTHER),
+            "scores",
+            profile.higher_is_better(m),
+            " | ".join(sorted({row.signatures[m] for row in rows if m in row.signatures})),
+        )
+        for m in metrics
     ]
     found += [
-        Column(name, DIVERSITY, "described")
+        Column(name, DIVERSITY, "described", None, f"{name}: {described_signature()}")
         for name in DIVERSITY_COLUMNS
         if any(name in row.described for row in rows)
     ]
     human = {name for row in rows for name in row.human}
-    found += [Column(name, HUMAN, "human") for name in sorted(human)]
+    found += [
+        Column(name, HUMAN, "human", True, f"{name}: published human evaluation (see below)")
+        for name in sorted(human)
+    ]
     groups: list[tuple[str, list[Column]]] = []
     for column in found:
         if groups and groups[-1][0] == column.group:
