@@ -32,9 +32,15 @@ lint: $(STAMP)
 # oracles compare with the official tools; integration and browser start real servers.
 UNIT := tests/scorer tests/app tests/worker tests/baselines
 
+# axe-core for the browser tests' accessibility checks (they skip, saying so, without npm).
+AXE := build/node/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null && npm install --silent --no-audit --no-fund --prefix build/node axe-core@4.14.1 \
+	  || echo "npm not found: the browser tests' accessibility checks will be skipped"
+
 # Everything on both cores in one run: the tests that start real servers and workers mostly
 # wait on them, so they overlap with the CPU-bound ones (each process has its own servers).
-test: lint
+test: lint $(AXE)
 	$(BIN)/pytest -n 2 --dist worksteal $(UNIT) tests/oracles tests/integration tests/browser
 
 # The inner loop: lint and the tests without servers, less the slow ones (full-size real data,

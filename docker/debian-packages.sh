@@ -18,6 +18,7 @@ case "$mode" in
     command -v redis-server >/dev/null || packages+=(redis-server)
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || packages+=(postgresql)
     [[ -x /usr/bin/chromium ]] || packages+=(chromium)  # browser tests (Playwright drives it)
+    command -v npm >/dev/null || packages+=(npm)  # axe-core, injected by the browser tests
     command -v docker-compose >/dev/null || packages+=(docker-compose)  # compose file check
     command -v make >/dev/null || packages+=(make)
     # the official E2E BLEU/NIST script (mteval, Perl) run as a test oracle

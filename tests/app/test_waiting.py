@@ -1,5 +1,5 @@
 """A waiting submission says where it stands: its place in the scoring line and an estimate
-from recent jobs, on My submissions (which reloads itself meanwhile) and in the API."""
+from recent jobs, on My submissions (which updates itself meanwhile) and in the API."""
 
 from __future__ import annotations
 
@@ -29,12 +29,13 @@ def test_queue_place_and_estimate_on_the_page_and_in_the_api(app, client, settin
 
     login(client, "a@x.org")
     page = client.get("/submissions").get_data(as_text=True)
-    assert '<meta http-equiv="refresh" content="5">' in page
+    assert 'data-waiting="1"' in page and "/static/status.js" in page  # updates by itself
+    assert ">check again</a>" in page  # and without JavaScript
     assert "next in line · scores in about 12 s" in page
     assert "2 in line · scores in about 24 s" in page
 
     run_queue(app)
     page = client.get("/submissions").get_data(as_text=True)
-    assert 'http-equiv="refresh"' not in page and "in line" not in page
+    assert 'data-waiting=""' in page and "in line" not in page
     with session_scope(settings.database_url) as session:
         assert session.get(Submission, 3).status == SubmissionStatus.SCORED

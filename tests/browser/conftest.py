@@ -13,6 +13,9 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTEFACTS = Path(os.environ.get("NLGBOARD_ARTEFACTS", "build/test-artefacts")) / "browser"
+AXE = Path(os.environ.get("NLGBOARD_AXE", "build/node/node_modules/axe-core/axe.min.js"))
+"""axe-core from npm (make test installs it: npm install --prefix build/node axe-core)."""
+WIDTHS = {"phone": 390, "laptop": 1280}
 
 
 @pytest.fixture(scope="session")
@@ -29,9 +32,18 @@ def chromium() -> Iterator:
         browser.close()
 
 
+@pytest.fixture(params=sorted(WIDTHS), ids=lambda name: f"{WIDTHS[name]}px")
+def width(request) -> str:
+    """Each browser test runs on a phone's width and a laptop's."""
+    return request.param
+
+
 @pytest.fixture
-def page(chromium, request) -> Iterator:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+def page(chromium, request, width) -> Iterator:
+    context = chromium.new_context(
+        viewport={"width": WIDTHS[width], "height": 900},
+        bypass_csp=True,  # lets the test inject axe-core; the pages' own CSP stays as served
+    )
     page = context.new_page()
     page.set_default_timeout(20_000)
     yield page
@@ -52,3 +64,32 @@ def screenshot(page, name: str) -> Path:
     path = ARTEFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA and
+    best practices), one line each with the elements they concern."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core not installed at {AXE} (npm install --prefix build/node axe-core)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async () => await axe.run(document, {
+            runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice']},
+            resultTypes: ['violations'],
+        })"""
+    )
+    return [
+        f"{v['impact']}: {v['id']} ({v['help']}) on "
+        + ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def check_page(page, name: str, width: str) -> None:
+    """A screenshot kept as an artefact, then no serious or critical accessibility problem."""
+    screenshot(page, f"{name}-{WIDTHS[width]}px")
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{page.url} is {wide} px wider than the screen ({WIDTHS[width]} px)"
+    problems = accessibility_problems(page)
+    assert not problems, f"{page.url}:\n" + "\n".join(problems)
