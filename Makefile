@@ -19,8 +19,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/nlgboard db upgrade
-	$(BIN)/nlgboard demo
-	$(BIN)/nlgboard run --host 127.0.0.1 --port 5000
+	$(BIN)/nlgboard run --demo --host 127.0.0.1 --port 5000
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

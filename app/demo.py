@@ -60,8 +60,14 @@ SR18_RUNS = {
 }
 
 
-def seed_demo(app: Flask, score: Callable[[Settings, list[int]], object]) -> str:
-    """Create the demo challenges with scored runs; challenges already present are kept."""
+def seed_demo(
+    app: Flask,
+    score: Callable[[Settings, list[int]], object] | None = None,
+    say: Callable[[str], object] = lambda _message: None,
+) -> str:
+    """Create the demo challenges with their runs; challenges already present are kept. The
+    runs are scored by ``score`` here, or else by the app's queue (``nlgboard run --demo``,
+    whose in-process worker scores them while the site already serves pages)."""
     settings = app.extensions["nlgboard.settings"]
     messages, submission_ids = [], []
     with session_scope(settings.database_url) as session:
@@ -80,7 +86,9 @@ def seed_demo(app: Flask, score: Callable[[Settings, list[int]], object]) -> str
             ]
             submission_ids += ids
             messages.append(f"demo challenge {slug} created with {len(ids)} scored runs")
-    score(settings, submission_ids)
+            say(f"demo: {slug} created, {len(ids)} runs " + ("to score" if score else "queued"))
+    if score is not None:
+        score(settings, submission_ids)
     if any(message.startswith(f"demo challenge {DEMO_SLUG} created") for message in messages):
         with session_scope(settings.database_url) as session:
             messages.append(_human_demo(session))

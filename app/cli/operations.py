@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
 
 import click
-from flask import current_app
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.cli.common import board_settings, fail, this_app
@@ -80,10 +82,12 @@ def worker_command(burst: bool) -> None:
 @with_appcontext
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-def run_command(host: str, port: int) -> None:
+@click.option("--demo", is_flag=True, help="Seed the demo challenges while serving (make run).")
+def run_command(host: str, port: int, demo: bool) -> None:
     """Serve the site; without REDIS_URL an in-process worker scores submissions."""
     from werkzeug.serving import run_simple
 
+    _check_port(host, port)
     app = this_app()
     if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
         app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
@@ -91,7 +95,32 @@ def run_command(host: str, port: int) -> None:
     configure_logging()
     start_embedded_worker(app)
     click.echo(f"serving http://{host}:{port}/ (database {board_settings().database_url})")
+    if demo:
+        threading.Thread(target=_seed_in_background, args=(app,), daemon=True).start()
     run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+def _seed_in_background(app: Flask) -> None:
+    """The demo challenges appear within seconds; the in-process worker then scores their
+    runs (METEOR's JVMs start first), saying so in the log as each one lands."""
+    from app.demo import seed_demo
+
+    with app.app_context():
+        try:
+            seed_demo(app, say=lambda message: click.echo(message))
+            click.echo("demo: seeded; the runs' scores appear as the worker finishes them")
+        except Exception as error:  # the site keeps serving; say what went wrong
+            click.echo(f"demo: seeding failed: {error}", err=True)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail before saying "serving" when the port is taken."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            fail(OSError(f"cannot serve on {host}:{port} ({error.strerror}): "
+                         "is another board running? Choose another port with --port"))  # fmt: skip
 
 
 @click.command("demo")

@@ -4,7 +4,7 @@ import pytest
 from sqlalchemy import select
 
 from app.db import session_scope
-from app.models import Item, Score, User
+from app.models import Item, Score, Submission, User
 from tests.support.paths import DEMO_DATA, e2e_file
 
 
@@ -108,3 +108,32 @@ def test_demo_seed_is_idempotent(runner, client):
     e2e = client.get("/challenges/demo-e2e/tracks/main").get_data(as_text=True)
     human = e2e[e2e.index('id="human-evaluation"') :]
     assert human.index("<td>demo-seq2seq</td>") < human.index("<td>Template baseline</td>")
+
+
+def test_run_on_a_busy_port_fails_before_saying_serving(runner):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(args=["run", "--port", str(port)])
+    assert result.exit_code == 1
+    assert "serving" not in result.output
+    assert f"cannot serve on 127.0.0.1:{port}" in result.output and "--port" in result.output
+
+
+def test_demo_seeding_without_a_scorer_leaves_the_runs_to_the_queue(app, client):
+    from app.demo import seed_demo
+
+    said: list[str] = []
+    seed_demo(app, say=said.append)
+    assert said == [
+        "demo: demo-e2e created, 2 runs queued",
+        "demo: demo-sr18 created, 7 runs queued",
+        "demo: demo-drs created, 2 runs queued",
+    ]
+    with session_scope(app.extensions["nlgboard.settings"].database_url) as session:
+        statuses = {s.status.value for s in session.scalars(select(Submission))}
+    assert statuses == {"queued"}
+    assert "demo-sr18" in client.get("/").get_data(as_text=True)
