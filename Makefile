@@ -15,9 +15,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
+# make run needs the board only, not the test tools: a first run installs less.
+BASE_STAMP := $(VENV)/.installed-base
+$(BASE_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(BASE_STAMP)
+
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(BASE_STAMP)
 	$(BIN)/nlgboard db upgrade
 	$(BIN)/nlgboard run --demo --host 127.0.0.1 --port 5000
 
