@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# pip extras; CI adds the optional embedding model: NLGBOARD_EXTRAS=test,semantic
+# pip extras (the board's own, then test; CI adds the embedding model: NLGBOARD_EXTRAS=test,semantic)
 comma := ,
-EXTRAS ?= $(or $(NLGBOARD_EXTRAS),test)
+EXTRAS ?= server,$(or $(NLGBOARD_EXTRAS),test)
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: run test check lint install clean
@@ -20,7 +20,7 @@ BASE_STAMP := $(VENV)/.installed-base
 $(BASE_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[server]'
 	touch $(BASE_STAMP)
 
 install: $(STAMP)
