@@ -17,10 +17,10 @@ $(STAMP): pyproject.toml
 
 # make run needs the board only, not the test tools: a first run installs less.
 BASE_STAMP := $(VENV)/.installed-base
+# (--no-compile: modules are compiled when first imported, not all ~10 s worth up front).
 $(BASE_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server]'
+	$(BIN)/pip install --quiet --no-compile -e '.[server]'
 	touch $(BASE_STAMP)
 
 install: $(STAMP)
