@@ -15,7 +15,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTEFACTS = Path(os.environ.get("NLGBOARD_ARTEFACTS", "build/test-artefacts")) / "browser"
 AXE = Path(os.environ.get("NLGBOARD_AXE", "build/node/node_modules/axe-core/axe.min.js"))
 """axe-core from npm (make test installs it: npm install --prefix build/node axe-core)."""
-WIDTHS = {"phone": 390, "laptop": 1280}
+WIDTHS = {"phone": 390, "laptop": 1280, "desktop": 1920}
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +34,7 @@ def chromium() -> Iterator:
 
 @pytest.fixture(params=sorted(WIDTHS), ids=lambda name: f"{WIDTHS[name]}px")
 def width(request) -> str:
-    """Each browser test runs on a phone's width and a laptop's."""
+    """Each browser test runs on a phone's width, a laptop's and a wide desktop's."""
     return request.param
 
 
