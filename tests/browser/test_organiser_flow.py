@@ -1,6 +1,7 @@
-"""An organiser in a real browser, on a phone's width, a laptop's and a desktop's: an account registered on
-the web is made an organiser by an admin, creates a challenge, imports a track from files, sets
-the test phase and publishes. Every page passes axe-core's serious and critical checks."""
+"""An organiser in a real browser, on a phone's width, a laptop's and a desktop's: an account
+registered on the web is made an organiser by an admin, creates a challenge, imports a track
+from files, sets the test phase and publishes. Every page passes axe-core's serious and critical
+checks."""
 
 from __future__ import annotations
 

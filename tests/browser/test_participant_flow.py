@@ -1,7 +1,7 @@
-"""A participant in a real browser, on a phone's width, a laptop's and a desktop's: sign up, create a team,
-upload, watch the status turn to scored without reloading by hand, see the outputs page and the
-leaderboard row. Every page passes axe-core's serious and critical checks; screenshots of each
-step are kept as test artefacts."""
+"""A participant in a real browser, on a phone's width, a laptop's and a desktop's: sign up, create
+a team, upload, watch the status turn to scored without reloading by hand, see the outputs page
+and the leaderboard row. Every page passes axe-core's serious and critical checks; screenshots
+of each step are kept as test artefacts."""
 
 from __future__ import annotations
 
