@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from app.extensions import db, file_cache
 from app.models import (
-    Challenge,
     Item,
     Output,
     Submission,
@@ -50,9 +49,8 @@ bp = Blueprint("challenges", __name__)
 @bp.route("/")
 @public_cache
 def index():
-    ids = db().scalars(select(Challenge.id)).all()
-    viewers = {i: viewer_of(db(), current_user, i) for i in ids}
-    return render_template("challenges/index.html", challenges=summaries(db(), viewers))
+    challenges = summaries(db(), lambda challenge_id: viewer_of(db(), current_user, challenge_id))
+    return render_template("challenges/index.html", challenges=challenges)
 
 
 @bp.route("/challenges/<slug>")

@@ -17,18 +17,15 @@ from app.config import Settings
 from app.queue import SubmissionQueue
 
 
-def make_queue(settings: Settings) -> SubmissionQueue:
-    from worker.embedded import make_queue as worker_queue
-
-    return worker_queue(settings)
-
-
 def make_app(
     settings: Settings | None = None, config: dict[str, Any] | None = None, pages: bool = True
 ) -> Flask:
     """The app with its queue: RQ on ``REDIS_URL``, else the in-process one (not yet started)."""
+    from worker.embedded import EmbeddedQueue
+
     settings = settings or Settings.from_env()
-    return create_app(settings, config, queue=make_queue(settings), pages=pages)
+    queue = None if settings.redis_url else EmbeddedQueue(settings)  # None: create_app's RQ
+    return create_app(settings, config, queue=queue, pages=pages)
 
 
 def start_embedded_worker(app: Flask) -> None:

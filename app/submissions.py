@@ -16,13 +16,12 @@ from app.services.audit import record
 from app.services.submissions import (
     ARCHITECTURES,
     daily_allowance,
-    restore,
     set_anonymous,
     set_architecture,
     set_primary,
+    set_withdrawn,
     submit_output,
     until,
-    withdraw,
 )
 from app.services.tracks import get_track
 from app.services.waiting import standings
@@ -204,38 +203,32 @@ def withdraw_submission(submission_id: int):
         return render_template(
             "submissions/withdraw.html", submission=found, action_form=ActionForm()
         )
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    try:
-        track = found.system.track
-        record(
-            db(), current_user, "withdraw", f"{track.slug}/{found.system.name}#{found.id}",
-            track.challenge_id,
-        )  # fmt: skip
-        withdraw(db(), found)
-    except DomainError as error:
-        flash(f"Refused: {error}.", "error")
-    else:
-        flash(f"Submission {found.id} is withdrawn from the public views; "
-              "Restore (below) brings it back.", "info")  # fmt: skip
-    return redirect(url_for("submissions.mine", _anchor=f"submission-{found.id}"))
+    done = (
+        f"Submission {found.id} is withdrawn from the public views; Restore (below) brings it back."
+    )
+    return _set_withdrawn(found, True, done)
 
 
 @bp.route("/submissions/<int:submission_id>/restore", methods=["POST"])
 @login_required
 def restore_submission(submission_id: int):
     found = _own_submission(submission_id)
+    return _set_withdrawn(found, False, f"Submission {found.id} is restored.")
+
+
+def _set_withdrawn(found: Submission, withdrawn: bool, done: str):
+    """Withdraw or restore a team's own submission, in the audit log, back to its row."""
     if not ActionForm().validate_on_submit():
         abort(400)
     try:
         track = found.system.track
         record(
-            db(), current_user, "restore", f"{track.slug}/{found.system.name}#{found.id}",
-            track.challenge_id,
+            db(), current_user, "withdraw" if withdrawn else "restore",
+            f"{track.slug}/{found.system.name}#{found.id}", track.challenge_id,
         )  # fmt: skip
-        restore(db(), found)
+        set_withdrawn(db(), found, withdrawn)
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
     else:
-        flash(f"Submission {found.id} is restored.", "info")
+        flash(done, "info")
     return redirect(url_for("submissions.mine", _anchor=f"submission-{found.id}"))

@@ -11,7 +11,6 @@ import queue
 import threading
 
 from app.config import Settings
-from app.queue import RedisQueue, SubmissionQueue
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +75,3 @@ class EmbeddedQueue:
                 log.exception("embedded worker: submission %s crashed", submission_id)
             finally:
                 self._queue.task_done()
-
-
-def make_queue(settings: Settings) -> SubmissionQueue:
-    if settings.redis_url:
-        return RedisQueue(settings.redis_url)
-    return EmbeddedQueue(settings)

@@ -43,6 +43,21 @@ class Column:
     signature: str = ""
     """How the column's values were computed (for the header's tooltip and the list below)."""
 
+    @property
+    def direction(self) -> str:
+        if self.rising is None:
+            return "descriptive"
+        return "higher is better" if self.rising else "lower is better"
+
+    @property
+    def arrow(self) -> str:
+        return "" if self.rising is None else ("↑" if self.rising else "↓")
+
+    @property
+    def anchor(self) -> str:
+        """The id of the column's line in the list of signatures under the table."""
+        return "sig-" + self.name.replace(" ", "-").replace("%", "pct")
+
     def value(self, row: LeaderboardRow) -> float | None:
         return getattr(row, self.source).get(self.name)
 

@@ -4,6 +4,7 @@ the signed-in viewer) may see it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -36,11 +37,11 @@ class ChallengeSummary:
     latest: datetime | None
 
 
-def summaries(session: Session, viewer_for: dict[int, Viewer]) -> list[ChallengeSummary]:
-    """Every challenge, newest first; ``viewer_for`` maps a challenge id to its viewer."""
+def summaries(session: Session, viewer_for: Callable[[int], Viewer]) -> list[ChallengeSummary]:
+    """Every challenge, newest first, as ``viewer_for(challenge id)`` may see it."""
     found = []
     for challenge in session.scalars(select(Challenge).order_by(Challenge.created_at.desc())):
-        viewer = viewer_for[challenge.id]
+        viewer = viewer_for(challenge.id)
         counted = (
             select(
                 func.count(distinct(System.team_id)),
@@ -72,10 +73,10 @@ def summaries(session: Session, viewer_for: dict[int, Viewer]) -> list[Challenge
 
 
 def _track_summary(session: Session, track: Track, viewer: Viewer) -> TrackSummary:
-    metrics, rows = leaderboard(
-        session, track, viewer=viewer, sort_by=get_profile(track.profile).primary_metric
-    )
-    primary = get_profile(track.profile).primary_metric or (metrics[0] if metrics else None)
+    metrics, rows = leaderboard(session, track, viewer=viewer)  # sorted on the primary metric
+    primary = get_profile(track.profile).primary_metric
+    if primary not in metrics:
+        primary = metrics[0] if metrics else None
     hidden = not track.scores_public and not viewer.is_organiser
     leading = next(
         (row for row in rows if not row.is_baseline and primary and primary in row.scores), None

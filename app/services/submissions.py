@@ -412,18 +412,11 @@ def set_architecture(session: Session, system: System, architecture: str) -> Non
     session.commit()
 
 
-def withdraw(session: Session, submission: Submission) -> None:
-    """Gone from every public view (the previous submission of the system, if any, shows);
-    the organisers keep it, so nothing is deleted."""
-    if submission.withdrawn_at is not None:
-        raise DomainError(f"submission {submission.id} is already withdrawn")
-    submission.withdrawn_at = utcnow()
-    session.commit()
-
-
-def restore(session: Session, submission: Submission) -> None:
-    """Undo a withdrawal: the submission shows again where its scores allow it."""
-    if submission.withdrawn_at is None:
-        raise DomainError(f"submission {submission.id} is not withdrawn")
-    submission.withdrawn_at = None
+def set_withdrawn(session: Session, submission: Submission, withdrawn: bool) -> None:
+    """Withdrawn: gone from every public view (the previous submission of the system, if any,
+    shows); restored: shown again. The organisers keep it either way: nothing is deleted."""
+    if (submission.withdrawn_at is not None) == withdrawn:
+        state = "already" if withdrawn else "not"
+        raise DomainError(f"submission {submission.id} is {state} withdrawn")
+    submission.withdrawn_at = utcnow() if withdrawn else None
     session.commit()

@@ -93,3 +93,12 @@ def check_page(page, name: str, width: str) -> None:
     assert wide <= 0, f"{page.url} is {wide} px wider than the screen ({WIDTHS[width]} px)"
     problems = accessibility_problems(page)
     assert not problems, f"{page.url}:\n" + "\n".join(problems)
+
+
+def register(page, url: str, email: str, password: str) -> None:
+    """Sign up through the register form (which signs the new account in)."""
+    page.goto(f"{url}/register")
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Repeat password").fill(password)
+    page.get_by_role("button", name="Register").click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.db import session_scope
 from app.models import Role
 from app.services.accounts import create_user
-from tests.browser.conftest import check_page
+from tests.browser.conftest import check_page, register
 from tests.conftest import make_app
 from tests.support.factories import DEMO_REFS
 from tests.support.servers import serve_app
@@ -34,11 +34,7 @@ def test_grant_the_role_create_a_challenge_import_a_track_and_publish(
     references = tmp_path / "references.csv"
     references.write_bytes(DEMO_REFS)
     with serve_app(app) as url:
-        page.goto(f"{url}/register")
-        page.get_by_label("E-mail").fill("maria@uni.example")
-        page.get_by_label("Password", exact=True).fill("quiet-harbour-42")
-        page.get_by_label("Repeat password").fill("quiet-harbour-42")
-        page.get_by_role("button", name="Register").click()
+        register(page, url, "maria@uni.example", "quiet-harbour-42")
         page.goto(f"{url}/organise")
         assert "nlgboard user role maria@uni.example organiser" in page.content()
         check_page(page, "organiser-1-not-yet", width)

@@ -5,7 +5,7 @@ of each step are kept as test artefacts."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import check_page
+from tests.browser.conftest import check_page, register
 from tests.conftest import make_app
 from tests.support.factories import DEMO_DATA, demo_track
 from tests.support.servers import serve_app
@@ -22,10 +22,7 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
         check_page(page, "participant-0-home", width)
         page.goto(f"{url}/register")
         check_page(page, "participant-1-register", width)
-        page.get_by_label("E-mail").fill("ana@uni.example")
-        page.get_by_label("Password", exact=True).fill("s3cret-passphrase")
-        page.get_by_label("Repeat password").fill("s3cret-passphrase")
-        page.get_by_role("button", name="Register").click()
+        register(page, url, "ana@uni.example", "s3cret-passphrase")
         page.goto(f"{url}/team")
         page.get_by_label("Team name").first.fill("Ana's lab")
         page.get_by_role("button", name="Create", exact=True).click()
