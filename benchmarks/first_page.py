@@ -1,0 +1,94 @@
+"""``make run``'s time to first page: ``nlgboard db upgrade`` then ``nlgboard run --demo`` on a
+fresh instance folder, polling the home page every 0.1 s; then how long until every demo run
+is scored. With ``--fresh-clone``, the whole ``make run`` from a new clone of this repository
+(creating the venv and installing included).
+
+Usage: python benchmarks/first_page.py [--repeats 3] [--fresh-clone] [--port 5099]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+DEMO_RUNS = 11
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def one_run(port: int, fresh_clone: bool) -> tuple[float, float | None]:
+    with tempfile.TemporaryDirectory() as work:
+        log = Path(work) / "run.log"
+        env = {**os.environ, "NLGBOARD_INSTANCE": str(Path(work) / "instance")}
+        env.pop("REDIS_URL", None)
+        env.pop("DATABASE_URL", None)
+        if fresh_clone:
+            clone = Path(work) / "clone"
+            subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+            command = ["make", "run"]
+            cwd = clone
+        else:
+            command = ["sh", "-c", f"{BIN}/nlgboard db upgrade && exec {BIN}/nlgboard run "
+                       f"--demo --host 127.0.0.1 --port {port}"]  # fmt: skip
+            cwd = ROOT
+        url = f"http://127.0.0.1:{5000 if fresh_clone else port}/"
+        started = time.perf_counter()
+        with log.open("w") as out:
+            process = subprocess.Popen(
+                command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        try:
+            while not answers(url):
+                if process.poll() is not None or time.perf_counter() - started > 600:
+                    raise SystemExit(f"no page: {log.read_text()[-2000:]}")
+                time.sleep(0.1)
+            first_page = time.perf_counter() - started
+            scored = None
+            while time.perf_counter() - started < first_page + 300:
+                if log.read_text().count("job done (scored)") >= DEMO_RUNS:
+                    scored = time.perf_counter() - started
+                    break
+                time.sleep(0.2)
+            return first_page, scored
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--fresh-clone", action="store_true")
+    parser.add_argument("--port", type=int, default=5099)
+    args = parser.parse_args()
+    firsts, scored = [], []
+    for repeat in range(args.repeats):
+        first, done = one_run(args.port, args.fresh_clone)
+        firsts.append(first)
+        if done is not None:
+            scored.append(done)
+        print(f"  run {repeat + 1}: first page {first:.1f} s, all {DEMO_RUNS} demo runs scored "
+              + (f"{done:.1f} s" if done is not None else "not within 300 s"))  # fmt: skip
+    print(f"first page: median {statistics.median(firsts):.1f} s"
+          + (f"; all demo runs scored: median {statistics.median(scored):.1f} s" if scored else ""))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
