@@ -1,7 +1,8 @@
 """``make run``'s time to first page: ``nlgboard db upgrade`` then ``nlgboard run --demo`` on a
 fresh instance folder, polling the home page every 0.1 s; then how long until every demo run
 is scored. With ``--fresh-clone``, the whole ``make run`` from a new clone of this repository
-(creating the venv and installing included).
+(creating the venv and installing included), with pip's and uv's download caches empty as on
+a new machine.
 
 Usage: python benchmarks/first_page.py [--repeats 3] [--fresh-clone] [--port 5099]
 """
@@ -42,6 +43,7 @@ def one_run(port: int, fresh_clone: bool) -> tuple[float, float | None]:
             clone = Path(work) / "clone"
             subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
             command = ["make", "run"]
+            env |= {"PIP_NO_CACHE_DIR": "1", "UV_CACHE_DIR": str(Path(work) / "uv-cache")}
             cwd = clone
         else:
             command = ["sh", "-c", f"{BIN}/nlgboard db upgrade && exec {BIN}/nlgboard run "
