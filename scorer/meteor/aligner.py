@@ -1,0 +1,454 @@
+"""METEOR 1.5's aligner: candidate matches from the exact, stem, synonym and paraphrase
+modules, then the jar's beam search over them (``Aligner.resolve``), kept step for step.
+
+Words are compared as the jar compares them: by Java's ``String.hashCode`` (so two words with
+the same hash match exactly, as in the jar). The search keeps the jar's quirks: a stem or synonym
+match of one word counts ``int(1 * 0.5) = 0`` towards the beam's ordering, and the distance of a
+new branch is added to its parent, not to the branch. What a sentence contributes on its own
+(hashes, stems, synonym sets, paraphrase paths) is computed once per sentence and remembered, as a
+hypothesis is aligned with every reference and a reference with every system's output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import TypeVar
+
+from scorer.java_lowercase import java_lower
+from scorer.meteor.resources import Lexicon, Stemmer, Targets
+
+EXACT, STEM, SYNONYM, PARAPHRASE = range(4)
+SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+"""The weights MeteorScorer gives the aligner's beam ordering (not the scoring weights)."""
+BEAM_SIZE = 40
+_T = TypeVar("_T")
+SENTENCE_MEMO = 50_000
+
+_DETACHMENTS: tuple[tuple[str, str], ...] = (
+    ("s", ""),
+    ("ses", "s"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("men", "man"),
+    ("ies", "y"),
+    ("s", ""),
+    ("ies", "y"),
+    ("es", "e"),
+    ("es", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+    ("er", ""),
+    ("est", ""),
+    ("er", "e"),
+    ("est", "e"),
+)
+"""SynonymDictionary.morph's suffixes and replacements, in its order."""
+
+
+def java_hash(word: str) -> int:
+    """``String.hashCode``: 31-based over UTF-16 code units, as a signed 32-bit int."""
+    value = 0
+    for unit in _utf16(word):
+        value = (31 * value + unit) & 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _utf16(word: str) -> Sequence[int]:
+    if word.isascii():
+        return word.encode("ascii")
+    units: list[int] = []
+    for character in word:
+        code = ord(character)
+        if code < 0x10000:
+            units.append(code)
+        else:
+            code -= 0x10000
+            units += [0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)]
+    return units
+
+
+@dataclass(slots=True, frozen=True)
+class Match:
+    start: int
+    """Position in the reference (line 2)."""
+    length: int
+    match_start: int
+    """Position in the hypothesis (line 1)."""
+    match_length: int
+    module: int
+
+
+Chain = tuple[Match, "Chain"] | None
+"""The matches a partial alignment chose, newest first."""
+
+
+@dataclass(slots=True)
+class Sentence:
+    """What one side brings to every alignment it is in."""
+
+    words: tuple[str, ...]
+    keys: list[int]
+    function: list[bool]
+    positions: dict[str, list[int]]
+    """Word -> where it occurs, and the same by hash, by stem's hash and by synset."""
+    key_positions: dict[int, list[int]]
+    stem_keys: list[int]
+    stem_positions: dict[int, list[int]]
+    synonyms: list[frozenset[int]]
+    synset_positions: dict[int, list[int]]
+    paths: list[tuple[int, int, Targets]]
+    """The paraphrase paths from each position: (position, source length, paraphrases by
+    their first word); the jar meets them by position, length, then table order."""
+
+
+@dataclass(slots=True)
+class Alignment:
+    """What MeteorScorer reads of an alignment."""
+
+    words1: tuple[str, ...]
+    words2: tuple[str, ...]
+    function1: int
+    function2: int
+    content1: list[int]
+    content2: list[int]
+    functional1: list[int]
+    functional2: list[int]
+    chunks: int
+
+
+# A partial alignment in the beam (``PartialAlignment``) is a list: the three fields the jar's
+# comparator sorts on (most weighted matches, fewest chunks, least distance; Python's sort is as
+# stable as Collections.sort), where the search stands, the words used on each side as bit masks
+# and the chosen matches. Matches fixed before the search (a word's only candidate, covering
+# words nothing else covers) are shared by every partial.
+NEG_TOTAL, CHUNKS, DISTANCE, IDX, LAST_END, USED1, USED2, CHOSEN = range(8)
+_ORDER = itemgetter(NEG_TOTAL, CHUNKS, DISTANCE)
+
+
+class Aligner:
+    def __init__(
+        self, lexicon: Lexicon, stemmer: Stemmer, function_words: frozenset[str]
+    ) -> None:
+        self.lexicon = lexicon
+        self.stemmer = stemmer
+        self.function_words = function_words
+        self._synonyms: dict[str, frozenset[int]] = {}
+        self._sentences: dict[tuple[str, ...], Sentence] = {}
+
+    def sentence(self, words: Sequence[str]) -> Sentence:
+        key = tuple(words)
+        found = self._sentences.get(key)
+        if found is None:
+            if len(self._sentences) >= SENTENCE_MEMO:
+                self._sentences.clear()
+            found = self._sentences[key] = self._prepare(key)
+        return found
+
+    def _prepare(self, words: tuple[str, ...]) -> Sentence:
+        stem = self.stemmer.stem
+        keys = [java_hash(word) for word in words]
+        stem_keys = [java_hash(stem(word)) for word in words]
+        synonyms = [self._synonym_sets(word) for word in words]
+        synset_positions: dict[int, list[int]] = {}
+        for at, sets in enumerate(synonyms):
+            for synset in sets:
+                synset_positions.setdefault(synset, []).append(at)
+        return Sentence(
+            words,
+            keys,
+            [java_lower(word) in self.function_words for word in words],
+            _index(words),
+            _index(keys),
+            stem_keys,
+            _index(stem_keys),
+            synonyms,
+            synset_positions,
+            [path for start in range(len(words)) for path in self._paths(words, start)],
+        )
+
+    def align(self, words1: Sequence[str], words2: Sequence[str]) -> Alignment:
+        """Align hypothesis words (line 1) with reference words (line 2)."""
+        one, two = self.sentence(words1), self.sentence(words2)
+        candidates: list[list[Match]] = [[] for _ in two.words]
+        coverage1 = [0] * len(one.words)
+        coverage2 = [0] * len(two.words)
+
+        def add(match: Match) -> None:
+            candidates[match.start].append(match)
+            for j in range(match.match_start, match.match_start + match.match_length):
+                coverage1[j] += 1
+            for i in range(match.start, match.start + match.length):
+                coverage2[i] += 1
+
+        keys1, keys2 = one.keys, two.keys
+        found = one.key_positions.get
+        for i, key2 in enumerate(keys2):
+            for j in found(key2, ()):
+                add(Match(i, 1, j, 1, EXACT))
+        if not (len(keys1) == len(keys2) and keys1 == keys2):
+            _stem_matches(one, two, add)
+            _synonym_matches(one, two, add)
+            _paraphrase_matches(one, two, add)
+        fixed: list[Match | None] = [None] * len(two.words)
+        used1 = used2 = 0
+        for i, options in enumerate(candidates):
+            if len(options) != 1:
+                continue
+            match = options[0]
+            spans2 = range(i, i + match.length)
+            spans1 = range(match.match_start, match.match_start + match.match_length)
+            if all(coverage2[k] == 1 for k in spans2) and all(coverage1[k] == 1 for k in spans1):
+                fixed[i] = match
+                used1 |= _mask(match.match_start, match.match_length)
+                used2 |= _mask(i, match.length)
+        chosen = _resolve(candidates, fixed, used1, used2)
+        matches = fixed[:]
+        while chosen is not None:
+            match, chosen = chosen
+            matches[match.start] = match
+        return _alignment(one, two, matches)
+
+    def _synonym_sets(self, word: str) -> frozenset[int]:
+        """``getSynSets(word) + getStemSynSets(word)`` of SynonymDictionary."""
+        found = self._synonyms.get(word)
+        if found is None:
+            lexicon = self.lexicon
+            sets = set(lexicon.synsets(word) or ())
+            bases = lexicon.bases(word)
+            if bases:
+                for base in bases:
+                    sets |= lexicon.synsets(base) or set()
+            else:
+                sets |= lexicon.synsets(self._morph(word)) or set()
+            found = self._synonyms[word] = frozenset(sets)
+        return found
+
+    def _morph(self, word: str) -> str:
+        """WordNet's detachment rules as SynonymDictionary.morph has them (``-ful`` is kept
+        aside and put back, ``-ss`` and words of two letters are left alone)."""
+        kept = "ful" if word.endswith("ful") else ""
+        if word.endswith("ss") or len(word) <= 2:
+            return word
+        for suffix, replacement in _DETACHMENTS:
+            if word.endswith(suffix):
+                candidate = word[: len(word) - len(suffix)] + replacement
+                if self.lexicon.synsets(candidate) is not None:
+                    return candidate + kept
+        return ""
+
+    def _paths(self, words: Sequence[str], start: int) -> list[tuple[int, int, Targets]]:
+        """``ParaphraseTransducer.getPaths``: the source phrases that start at ``start``,
+        shortest first, with their paraphrases."""
+        found: list[tuple[int, int, Targets]] = []
+        lexicon = self.lexicon
+        for end in range(start + 1, len(words) + 1):
+            phrase = " ".join(words[start:end])
+            if not lexicon.is_node(phrase):
+                break
+            targets = lexicon.targets(phrase)
+            if targets:
+                found.append((start, end - start, targets))
+        return found
+
+
+def _index(values: Sequence[_T]) -> dict[_T, list[int]]:
+    found: dict[_T, list[int]] = {}
+    for at, value in enumerate(values):
+        found.setdefault(value, []).append(at)
+    return found
+
+
+def _stem_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+    keys1, keys2, found = one.keys, two.keys, one.stem_positions.get
+    for i, stem2 in enumerate(two.stem_keys):
+        for j in found(stem2, ()):
+            if keys1[j] != keys2[i]:
+                add(Match(i, 1, j, 1, STEM))
+
+
+def _synonym_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+    keys1, keys2, index = one.keys, two.keys, one.synset_positions
+    shared = index.keys()
+    for i, set2 in enumerate(two.synonyms):
+        if not set2:
+            continue
+        common = shared & set2
+        if not common:
+            continue
+        places = sorted({j for synset in common for j in index[synset]})
+        for j in places:
+            if keys1[j] != keys2[i]:
+                add(Match(i, 1, j, 1, SYNONYM))
+
+
+def _paraphrase_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+    """Paraphrases of reference phrases found in the hypothesis, then the other way round
+    (the jar's two loops, in its order: by start, then path, then where it is found)."""
+    for k, length, _, at, size in _path_hits(two, one):
+        add(Match(k, length, at, size, PARAPHRASE))
+    for k, length, _, at, size in _path_hits(one, two):
+        add(Match(at, size, k, length, PARAPHRASE))
+
+
+def _path_hits(source: Sentence, other: Sentence) -> list[tuple[int, int, int, int, int]]:
+    """(start in source, source length, place in the table, where found in other, paraphrase
+    length) for every paraphrase path of ``source`` found in ``other``, in the jar's order."""
+    hits: list[tuple[int, int, int, int, int]] = []
+    words = other.words
+    positions = other.positions
+    present = positions.keys()
+    for k, length, targets in source.paths:
+        for first in targets.keys() & present if len(targets) > 1 else targets.keys():
+            if first is None:
+                hits.extend(
+                    (k, length, order, at, 0)
+                    for order, _ in targets[first]
+                    for at in range(len(words))
+                )
+                continue
+            starts = positions.get(first)
+            if not starts:
+                continue
+            for order, target in targets[first]:
+                n = len(target)
+                for at in starts:
+                    if n == 1 or words[at : at + n] == target:
+                        hits.append((k, length, order, at, n))
+    hits.sort()
+    return hits
+
+
+def _mask(start: int, length: int) -> int:
+    return ((1 << length) - 1) << start
+
+
+def _resolve(
+    candidates: list[list[Match]], fixed: list[Match | None], used1: int, used2: int
+) -> Chain:
+    """``Aligner.resolve``: walk the reference words, branching on every candidate that fits,
+    keeping the best ``BEAM_SIZE`` partials; the chosen matches of the best one."""
+    beam: list[list] = [[0, 0, 0, 0, -1, used1, used2, None]]  # type: ignore[type-arg]
+    order = _ORDER
+    for i, matches in enumerate(candidates):
+        beam.sort(key=order)
+        previous = beam[:BEAM_SIZE]
+        beam = []
+        append = beam.append
+        bit = 1 << i
+        here = fixed[i]
+        if here is not None:
+            gain, start1, end1, end2, skew = _option(here)[:5]
+            for partial in previous:
+                if partial[IDX] <= i:
+                    partial[NEG_TOTAL] -= gain
+                    last_end = partial[LAST_END]
+                    if last_end != -1 and start1 != last_end:
+                        partial[CHUNKS] += 1
+                    partial[IDX] = end2
+                    partial[LAST_END] = end1
+                    partial[DISTANCE] += skew
+                append(partial)
+            continue
+        options = [_option(match) for match in matches]
+        for partial in previous:
+            neg_total, chunks, _, idx, last_end, p_used1, p_used2, chain = partial
+            if p_used2 & bit:
+                if i >= idx:
+                    raise AssertionError("a used word at the search's front starts a fixed match")
+                append(partial)
+                continue
+            for gain, start1, end1, end2, skew, mask1, mask2, match in options:
+                if p_used2 & mask2 or p_used1 & mask1:
+                    continue
+                append(
+                    [
+                        neg_total - gain,
+                        chunks + (last_end != -1 and start1 != last_end),
+                        partial[DISTANCE],
+                        end2,
+                        end1,
+                        p_used1 | mask1,
+                        p_used2 | mask2,
+                        (match, chain),
+                    ]
+                )
+                partial[DISTANCE] += skew  # the jar adds it to the parent
+            if last_end != -1:
+                partial[CHUNKS] += 1
+                partial[LAST_END] = -1
+            partial[IDX] = idx + 1
+            append(partial)
+        if not beam:
+            beam.append(previous[0])
+    beam.sort(key=order)
+    final = beam[:BEAM_SIZE]
+    for partial in final:
+        if partial[LAST_END] != -1:
+            partial[CHUNKS] += 1
+    final.sort(key=order)
+    return final[0][CHOSEN]  # type: ignore[no-any-return]
+
+
+def _option(match: Match) -> tuple[int, int, int, int, int, int, int, Match]:
+    """What the search needs of a candidate: its weighted size, where it starts and ends in the
+    hypothesis, where it ends in the reference, its skew, its masks on both sides."""
+    weight = SEARCH_WEIGHTS[match.module]
+    return (
+        int(match.match_length * weight) + int(match.length * weight),
+        match.match_start,
+        match.match_start + match.match_length,
+        match.start + match.length,
+        abs(match.start - match.match_start),
+        _mask(match.match_start, match.match_length),
+        _mask(match.start, match.length),
+        match,
+    )
+
+
+def _alignment(one: Sentence, two: Sentence, matches: list[Match | None]) -> Alignment:
+    content1, content2, functional1, functional2 = ([0] * 4 for _ in range(4))
+    function1, function2 = one.function, two.function
+    for match in matches:
+        if match is None:
+            continue
+        for j in range(match.match_start, match.match_start + match.match_length):
+            (functional1 if function1[j] else content1)[match.module] += 1
+        for i in range(match.start, match.start + match.length):
+            (functional2 if function2[i] else content2)[match.module] += 1
+    return Alignment(
+        one.words,
+        two.words,
+        sum(function1),
+        sum(function2),
+        content1,
+        content2,
+        functional1,
+        functional2,
+        _count_chunks(matches),
+    )
+
+
+def _count_chunks(matches: list[Match | None]) -> int:
+    """``Aligner.getCountAndChunks``: runs of matches contiguous on both sides."""
+    chunks, i, last_end = 0, 0, -1
+    while i < len(matches):
+        match = matches[i]
+        if match is None:
+            if last_end != -1:
+                chunks += 1
+                last_end = -1
+            i += 1
+        else:
+            if last_end != -1 and match.match_start != last_end:
+                chunks += 1
+            i = match.start + match.length
+            last_end = match.match_start + match.match_length
+    if last_end != -1:
+        chunks += 1
+    return chunks

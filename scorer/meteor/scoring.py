@@ -1,0 +1,122 @@
+"""METEOR 1.5's segment statistics and score (``MeteorScorer``), as ``-stdio`` answers a
+``SCORE ||| ref ||| ... ||| hypothesis`` line with ``-l en -norm``.
+
+The score only picks, per segment, the reference whose alignment scores best (the first of
+equal ones); it is computed with Java's double arithmetic in the jar's order of operations, so
+that equal and near-equal scores break the same way. The statistics are the 23 numbers the jar
+prints: lengths, function-word counts, per module the content and function matches on each side,
+chunks, and matched words on each side.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from scorer.java_lowercase import java_lower
+from scorer.meteor.aligner import Aligner, Alignment
+from scorer.meteor.normalizer import java_tokens, java_trim, normalize_english
+from scorer.meteor.resources import function_words, lexicon, nonbreaking_prefixes, stemmer
+
+ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
+MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
+_FIELD = re.compile(r"\|\|\|")
+
+
+def _divide(a: float, b: float) -> float:
+    """Java's double division: x/0 is infinite, 0/0 is NaN."""
+    if b == 0.0:
+        if a == 0.0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def score(stats: Sequence[float]) -> float:
+    """``MeteorScorer.computeMetrics``'s score from one statistics row."""
+    test_len, ref_len, test_fn, ref_fn = stats[0:4]
+    test_weighted_len = DELTA * (test_len - test_fn) + (1.0 - DELTA) * test_fn
+    ref_weighted_len = DELTA * (ref_len - ref_fn) + (1.0 - DELTA) * ref_fn
+    test_matches = 0.0
+    ref_matches = 0.0
+    for i, weight in enumerate(MODULE_WEIGHTS):
+        test_matches += stats[4 + 4 * i] * weight * DELTA
+    for i, weight in enumerate(MODULE_WEIGHTS):
+        ref_matches += stats[5 + 4 * i] * weight * DELTA
+    for i, weight in enumerate(MODULE_WEIGHTS):
+        test_matches += stats[6 + 4 * i] * weight * (1.0 - DELTA)
+    for i, weight in enumerate(MODULE_WEIGHTS):
+        ref_matches += stats[7 + 4 * i] * weight * (1.0 - DELTA)
+    precision = _divide(test_matches, test_weighted_len)
+    recall = _divide(ref_matches, ref_weighted_len)
+    f_mean = _divide(1.0, _divide(1.0 - ALPHA, precision) + _divide(ALPHA, recall))
+    chunks, test_word_matches, ref_word_matches = stats[20:23]
+    test_total = sum(stats[4 + 4 * i] + stats[6 + 4 * i] for i in range(4))
+    ref_total = sum(stats[5 + 4 * i] + stats[7 + 4 * i] for i in range(4))
+    if test_total == test_len and ref_total == ref_len and chunks == 1.0:
+        fragmentation = 0.0
+    else:
+        fragmentation = _divide(chunks, (test_word_matches + ref_word_matches) / 2.0)
+    penalty = GAMMA * fragmentation**BETA if not math.isnan(fragmentation) else math.nan
+    value = f_mean * (1.0 - penalty)
+    return 0.0 if math.isnan(value) else max(value, 0.0)
+
+
+def statistics(alignment: Alignment) -> list[float]:
+    """The 23 numbers of ``MeteorStats.toString``."""
+    row = [
+        float(len(alignment.words1)),
+        float(len(alignment.words2)),
+        float(alignment.function1),
+        float(alignment.function2),
+    ]
+    for i in range(4):
+        row += [
+            float(alignment.content1[i]),
+            float(alignment.content2[i]),
+            float(alignment.functional1[i]),
+            float(alignment.functional2[i]),
+        ]
+    test_words = sum(alignment.content1) + sum(alignment.functional1)
+    ref_words = sum(alignment.content2) + sum(alignment.functional2)
+    return [*row, float(alignment.chunks), float(test_words), float(ref_words)]
+
+
+@cache
+def aligner() -> Aligner:
+    return Aligner(lexicon(), stemmer(), function_words())
+
+
+def prepare(text: str) -> list[str]:
+    """``-norm``: normalise, lowercase, split into words (the jar does this per segment)."""
+    return java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
+
+
+def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float]:
+    """``getMeteorStats(hypothesis, references)``: the statistics of the best reference."""
+    align = aligner().align
+    words1 = prepare(hypothesis)
+    best: list[float] | None = None
+    best_score = -1.0
+    for reference in references:
+        row = statistics(align(words1, prepare(reference)))
+        value = score(row)
+        if value > best_score:
+            best, best_score = row, value
+    if best is None:
+        raise ValueError("METEOR needs at least one reference")
+    return best
+
+
+def answer_score_line(line: str) -> list[float]:
+    """The jar's reading of a ``SCORE`` line (``String.split`` drops trailing empty fields;
+    fields are trimmed; the last one is the hypothesis)."""
+    fields = _FIELD.split(line)
+    while fields and fields[-1] == "":
+        fields.pop()
+    if len(fields) < 3:
+        raise ValueError("Error: specify hypothesis and at least one reference")
+    references = [java_trim(field) for field in fields[1:-1]]
+    return segment_statistics(java_trim(fields[-1]), references)
