@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from scorer import implementation
 from scorer.errors import InputError
 from scorer.profiles import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.references import ReferenceSet
@@ -47,6 +48,14 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     is_flag=True,
     help="Also the textual statistics and D-levels of HYP (E2E Tables 9-10; a few seconds).",
 )
+@click.option(
+    "--meteor",
+    "meteor_implementation",
+    type=click.Choice(implementation.CHOICES),
+    default=None,
+    help="Who computes METEOR and the PTB tokenisation: the Python port (default, no Java) "
+    "or the official jars (needs Java; same numbers, for cross-checks).",
+)
 def main(
     profile_name: str,
     refs_path: Path,
@@ -55,8 +64,11 @@ def main(
     metrics: str | None,
     compare_path: Path | None,
     describe: bool,
+    meteor_implementation: str | None,
 ) -> None:
     """Score HYP against REFS with the track profile PROFILE."""
+    if meteor_implementation:
+        implementation.use(meteor_implementation)
     profile = _restrict(get_profile(profile_name), metrics)
     try:
         items = profile.read_references(refs_path.read_bytes(), refs_path.name)

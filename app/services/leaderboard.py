@@ -21,6 +21,7 @@ from app.models import (
 from app.services import DomainError
 from app.services.access import ANONYMOUS, PUBLIC, Viewer
 from app.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
+from scorer.implementation import comparable
 from scorer.profiles import Profile, get_profile
 from scorer.references import ReferenceSet
 
@@ -202,6 +203,12 @@ def _scores_of(session: Session, submission_ids: list[int]) -> dict[int, list[Sc
     return found
 
 
+def _newer(current: str | None, signature: str) -> bool:
+    """Whether the scorer now signs this metric differently (the implementation aside: the
+    Python ports and the jars give the same numbers)."""
+    return current is not None and comparable(current) != comparable(signature)
+
+
 def _row(
     system: System,
     submission: Submission,
@@ -223,7 +230,7 @@ def _row(
         is_withdrawn=submission.withdrawn_at is not None,
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
-        outdated=[s.metric for s in overall if current.get(s.metric, s.signature) != s.signature],
+        outdated=[s.metric for s in overall if _newer(current.get(s.metric), s.signature)],
         described={s.metric: s.value for s in scores if s.subset == DESCRIBED},
         subsets=_by_subset(scores),
     )

@@ -132,9 +132,7 @@ _ORDER = itemgetter(NEG_TOTAL, CHUNKS, DISTANCE)
 
 
 class Aligner:
-    def __init__(
-        self, lexicon: Lexicon, stemmer: Stemmer, function_words: frozenset[str]
-    ) -> None:
+    def __init__(self, lexicon: Lexicon, stemmer: Stemmer, function_words: frozenset[str]) -> None:
         self.lexicon = lexicon
         self.stemmer = stemmer
         self.function_words = function_words
@@ -333,7 +331,7 @@ def _resolve(
 ) -> Chain:
     """``Aligner.resolve``: walk the reference words, branching on every candidate that fits,
     keeping the best ``BEAM_SIZE`` partials; the chosen matches of the best one."""
-    beam: list[list] = [[0, 0, 0, 0, -1, used1, used2, None]]  # type: ignore[type-arg]
+    beam: list[list] = [[0, 0, 0, 0, -1, used1, used2, None]]
     order = _ORDER
     for i, matches in enumerate(candidates):
         beam.sort(key=order)
@@ -392,7 +390,7 @@ def _resolve(
         if partial[LAST_END] != -1:
             partial[CHUNKS] += 1
     final.sort(key=order)
-    return final[0][CHOSEN]  # type: ignore[no-any-return]
+    return final[0][CHOSEN]
 
 
 def _option(match: Match) -> tuple[int, int, int, int, int, int, int, Match]:

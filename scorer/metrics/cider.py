@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer import __version__
+from scorer import __version__, implementation
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.mteval import ngram_counts
@@ -94,10 +94,12 @@ _CACHE = PreparedCache()
 
 class CIDEr(MeanOfSegments):
     name = "CIDEr"
-    signature = (
-        "CIDEr|coco-cider-d|n:4|sigma:6|df:refs|tok:ptb-corenlp-3.4.1-lc-nopunct"
-        f"|nlgboard:{__version__}"
-    )
+
+    def __init__(self) -> None:
+        self.signature = (
+            "CIDEr|coco-cider-d|n:4|sigma:6|df:refs|tok:ptb-corenlp-3.4.1-lc-nopunct"
+            f"|{implementation.signature_part()}|nlgboard:{__version__}"
+        )
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         prepared = _CACHE.get(references, prepare)

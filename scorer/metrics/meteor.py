@@ -1,17 +1,20 @@
 """METEOR 1.5 as the E2E challenge (through the COCO caption code) ran it.
 
-The real ``meteor-1.5.jar`` shipped in pycocoevalcap computes each item's alignment statistics
-(``-l en -norm``, exact/stem/synonym/paraphrase modules), on PTB-tokenised, lowercased,
-punctuation-free text, exactly as COCO's ``meteor.py`` feeds it. The corpus score is METEOR's
-aggregate over the summed statistics (a perfectly matched item adds no chunk):
+Each item's alignment statistics (``-l en -norm``, exact/stem/synonym/paraphrase modules) are
+those of the ``meteor-1.5.jar`` shipped in pycocoevalcap, on PTB-tokenised, lowercased,
+punctuation-free text, exactly as COCO's ``meteor.py`` feeds it. By default they come from the
+Python port (``scorer.meteor``, the jar's statistics number for number, no Java); with
+``NLGBOARD_METEOR=jar`` (``nlg-score --meteor jar``) from the jar itself, in warm JVMs. The
+corpus score is METEOR's aggregate over the summed statistics (a perfectly matched item adds no
+chunk):
 
     P = sum_i w_i (d m_i,c^t + (1-d) m_i,f^t) / (d |t_c| + (1-d) |t_f|)      (R likewise)
     Fmean = P R / (a P + (1-a) R),  Pen = g (chunks / mean matched words)^b
     METEOR = Fmean (1 - Pen),   a=0.85 b=0.20 g=0.60 d=0.75, w = 1.0 0.6 0.8 0.6
 
-computed here from the jar's statistics (checked against the jar's own EVAL in the tests), so that
-bootstrap resampling does not need the JVM. Loading the paraphrase table takes ~10 s, so the JVMs
-are started once per process and kept warm; items are split over two JVMs (two cores).
+computed here from the statistics (checked against the jar's own EVAL in the tests), so that
+bootstrap resampling needs neither. The jar loads its paraphrase table in ~10 s, so its JVMs are
+started once per process and kept warm; items are split over two JVMs (two cores).
 
 Citation: Denkowski & Lavie (2014), Meteor Universal: Language specific translation evaluation
 for any target language, WMT; Chen et al. (2015), Microsoft COCO Captions.
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scorer import __version__
+from scorer import __version__, implementation
 from scorer.java import coco_file, java_binary
 from scorer.metrics import register
 from scorer.metrics.base import Metric
@@ -191,8 +194,15 @@ WARM_UP_WORDS = [
 
 
 def warm_up(segments: int = 2000) -> None:
-    """Start the JVMs, load the paraphrase table and let the JIT compile METEOR's matchers now
-    (worker start-up), so that the first real submissions are as fast as the later ones."""
+    """Load the resources now (worker start-up), so that the first real submissions are as fast
+    as the later ones: the Python port's lexicon (built into the cache folder on a machine's
+    first run), or the JVMs, their paraphrase table and their JIT-compiled matchers."""
+    if not implementation.uses_jar():
+        from scorer.meteor.scoring import answer_score_line
+
+        sample = " ".join(WARM_UP_WORDS[:12])
+        answer_score_line(score_line(sample, [" ".join(WARM_UP_WORDS[6:18])]))
+        return
     lines = []
     words = WARM_UP_WORDS
     for i in range(segments):
@@ -260,14 +270,22 @@ def _is_perfect(row: Sequence[float] | np.ndarray) -> bool:
 
 class Meteor(Metric):
     name = "METEOR"
-    signature = (
-        f"METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
-    )
+
+    def __init__(self) -> None:
+        self.signature = (
+            "METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct"
+            f"|{implementation.signature_part()}|nlgboard:{__version__}"
+        )
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         refs = ptb_tokenize_references(references)
         lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs, strict=True)]
-        rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
+        if implementation.uses_jar():
+            rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
+        else:
+            from scorer.meteor.scoring import answer_score_line
+
+            rows = [additive_row(answer_score_line(line)) for line in lines]
         return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
 
     def score_from_totals(self, totals: np.ndarray) -> float:

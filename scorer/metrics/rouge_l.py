@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import LCSseq
 
-from scorer import __version__
+from scorer import __version__, implementation
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.references import PreparedCache, ReferenceSet
@@ -47,7 +47,12 @@ _CACHE = PreparedCache()
 
 class RougeL(MeanOfSegments):
     name = "ROUGE_L"
-    signature = f"ROUGE_L|coco|beta:1.2|tok:ptb-corenlp-3.4.1-lc-nopunct|nlgboard:{__version__}"
+
+    def __init__(self) -> None:
+        self.signature = (
+            "ROUGE_L|coco|beta:1.2|tok:ptb-corenlp-3.4.1-lc-nopunct"
+            f"|{implementation.signature_part()}|nlgboard:{__version__}"
+        )
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
         refs = _CACHE.get(references, _split_references)

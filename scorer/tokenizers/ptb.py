@@ -2,10 +2,13 @@
 METEOR, ROUGE-L and CIDEr: Stanford CoreNLP 3.4.1's ``PTBTokenizer -preserveLines -lowerCase``,
 then removal of the punctuation tokens in COCO's list.
 
-The real tokeniser runs (a JVM, ~0.3 s per call), never an approximation: its quirks are part of
-the published numbers (``£`` becomes ``#``; brackets become ``-lrb-``/``-rrb-`` after lowercasing,
-which COCO's upper-case punctuation list then fails to remove). Results are memoised per process,
-so a long-lived worker tokenises a test set's references once.
+The tokeniser is CoreNLP's own, never an approximation: its quirks are part of the published
+numbers (``£`` becomes ``#``; brackets become ``-lrb-``/``-rrb-`` after lowercasing, which COCO's
+upper-case punctuation list then fails to remove). By default its Python port
+(``scorer.tokenizers.ptb_lexer``, token for token the jar's) runs in process; with
+``NLGBOARD_METEOR=jar`` the jar runs in a JVM (~0.3 s per call). Either way the whole batch is
+tokenised as one text, as COCO's script does, and results are memoised per process, so a
+long-lived worker tokenises a test set's references once.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 
+from scorer import implementation
 from scorer.java import coco_file, java_binary
 from scorer.references import PreparedCache, ReferenceSet
+from scorer.tokenizers.ptb_lexer import tokenize_lines
 
 PUNCTUATION = frozenset(
     [
@@ -54,6 +59,18 @@ def ptb_tokenize(texts: Sequence[str]) -> list[str]:
 
 
 def _run_tokenizer(texts: list[str]) -> list[str]:
+    joined = "\n".join(text.replace("\n", " ") for text in texts)
+    output = _tokenize_with_jar(joined) if implementation.uses_jar() else tokenize_lines(joined)
+    lines = output.split("\n")
+    if len(lines) < len(texts):
+        raise RuntimeError(f"PTBTokenizer returned {len(lines)} lines for {len(texts)} texts")
+    return [
+        " ".join(token for token in line.rstrip().split(" ") if token not in PUNCTUATION)
+        for line in lines[: len(texts)]
+    ]
+
+
+def _tokenize_with_jar(joined: str) -> str:
     jar = coco_file("tokenizer/stanford-corenlp-3.4.1.jar")
     command = [
         java_binary(),
@@ -63,17 +80,10 @@ def _run_tokenizer(texts: list[str]) -> list[str]:
         "-preserveLines",
         "-lowerCase",
     ]
-    joined = "\n".join(text.replace("\n", " ") for text in texts)
     result = subprocess.run(command, input=joined.encode(), capture_output=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"PTBTokenizer failed: {result.stderr.decode(errors='replace')[:500]}")
-    lines = result.stdout.decode().split("\n")
-    if len(lines) < len(texts):
-        raise RuntimeError(f"PTBTokenizer returned {len(lines)} lines for {len(texts)} texts")
-    return [
-        " ".join(token for token in line.rstrip().split(" ") if token not in PUNCTUATION)
-        for line in lines[: len(texts)]
-    ]
+    return result.stdout.decode()
 
 
 _REFERENCE_CACHE = PreparedCache()
