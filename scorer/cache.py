@@ -7,6 +7,7 @@ so each resource's hash is remembered against its path, size and modification ti
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -54,7 +55,11 @@ def built_file(name: str, sources: list[Path], suffix: str, build: Callable[[Pat
     key = "-".join(resource_hash(source) for source in sources)
     target = cache_folder() / f"{name}-v{BUILD_FORMAT}-{key}{suffix}"
     if not target.exists():
-        write_atomically(target, build)
+        # One builder at a time (test workers, worker processes): the others wait for it.
+        with open(target.with_name(target.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                write_atomically(target, build)
     return target
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import csv
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+from tests.support.paths import drs_file, e2e_file, sr18_file
 
 PIECES = [
     "'",
@@ -243,13 +242,13 @@ PIECES = [
 
 
 def e2e_references(name: str = "trainset.csv") -> list[str]:
-    with (SHARED_DATA / "e2e" / name).open(encoding="utf-8", newline="") as stream:
+    with e2e_file(name).open(encoding="utf-8", newline="") as stream:
         return [row["ref"] for row in csv.DictReader(stream)]
 
 
 def sr18_english_sentences(limit: int | None = None) -> list[str]:
     """The ``# text =`` lines of the English SR'18 dev sentences."""
-    path = SHARED_DATA / "sr18" / "dev" / "Sentences" / "en-ud-dev_sentences.txt"
+    path = sr18_file("Sentences/en-ud-dev_sentences.txt")
     prefix = "# text = "
     lines = path.read_text(encoding="utf-8").splitlines()
     return [line[len(prefix) :] for line in lines if line.startswith(prefix)][:limit]
@@ -258,8 +257,9 @@ def sr18_english_sentences(limit: int | None = None) -> list[str]:
 def drs_english_texts(limit: int | None = None) -> list[str]:
     """The raw English sentences of the DRS data (its ``*.raw`` files)."""
     texts: list[str] = []
-    for path in sorted((SHARED_DATA / "drs").rglob("*.raw")):
-        texts.extend(line for line in path.read_text(encoding="utf-8").splitlines() if line)
+    for name in ("pmb3.0.0_en_clf/gold/dev.txt.raw", "pmb3.0.0_en_clf/gold/train.txt.raw"):
+        lines = drs_file(name).read_text(encoding="utf-8").splitlines()
+        texts.extend(line for line in lines if line)
     return texts[:limit]
 
 

@@ -1,0 +1,58 @@
+"""The Java-free PTB tokeniser and METEOR on cases that once disagreed with the jars or that
+stress their corners, with the jars' answers recorded in fixtures/java_free_cases.json (the
+differential tests in tests/oracles/test_java_free.py compare them with the jars at scale)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorer import implementation
+from scorer.classfile import decode_modified_utf8
+from scorer.java_lowercase import java_lower
+from scorer.meteor.normalizer import normalize_english
+from scorer.meteor.resources import nonbreaking_prefixes
+from scorer.meteor.scoring import answer_score_line
+from scorer.tokenizers.ptb_lexer import tokenize_lines
+
+CASES = json.loads((Path(__file__).parent / "fixtures" / "java_free_cases.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize(("text", "expected"), sorted(CASES["java_lower"].items()))
+def test_lowercasing_is_javas_including_the_final_sigma(text, expected):
+    assert java_lower(text) == expected
+
+
+def test_tokeniser_gives_the_jars_output():
+    assert tokenize_lines(CASES["ptb"]["input"]) == CASES["ptb"]["output"]
+
+
+@pytest.mark.parametrize(("text", "expected"), sorted(CASES["meteor_normalizer"].items()))
+def test_meteor_normaliser_is_the_jars(text, expected):
+    assert normalize_english(text, nonbreaking_prefixes()) == expected
+
+
+@pytest.mark.parametrize(("line", "expected"), CASES["meteor"])
+def test_meteor_statistics_are_the_jars(line, expected):
+    assert answer_score_line(line) == expected
+
+
+def test_modified_utf8_keeps_nul_and_surrogates_apart():
+    # NUL as C0 80; U+1F600 as two three-byte surrogates, as in class files.
+    assert decode_modified_utf8(b"a\xc0\x80\xed\xa0\xbd\xed\xb8\x80") == [0x61, 0, 0xD83D, 0xDE00]
+
+
+def test_signatures_name_the_implementation_and_compare_without_it(monkeypatch):
+    from scorer.metrics import get_metric
+
+    monkeypatch.setenv(implementation.VARIABLE, "jar")
+    jar = get_metric("METEOR").signature
+    monkeypatch.setenv(implementation.VARIABLE, "python")
+    python = get_metric("METEOR").signature
+    assert "impl:jar" in jar and "impl:python" in python
+    assert implementation.comparable(jar) == implementation.comparable(python)
+    monkeypatch.setenv(implementation.VARIABLE, "java")
+    with pytest.raises(ValueError, match="choose one of python, jar"):
+        implementation.current()

@@ -1,0 +1,36 @@
+"""The official jars in pycocoevalcap (CoreNLP 3.4.1's PTBTokenizer, METEOR 1.5), run as
+oracles for the Python ports: the tests compare both on the same inputs. Java is required in
+CI (.ci/run installs it) and skipped elsewhere when absent."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+
+from scorer.java import coco_file
+from scorer.metrics.meteor import MeteorProcess, parse_stats
+from tests.support.paths import require_binary
+
+
+def jar_ptb_output(joined: str) -> str:
+    """``PTBTokenizer -preserveLines -lowerCase``'s standard output for ``joined``."""
+    command = [
+        require_binary("java"),
+        "-cp",
+        str(coco_file("tokenizer/stanford-corenlp-3.4.1.jar")),
+        "edu.stanford.nlp.process.PTBTokenizer",
+        "-preserveLines",
+        "-lowerCase",
+    ]
+    result = subprocess.run(command, input=joined.encode(), capture_output=True, check=True)
+    return result.stdout.decode()
+
+
+def jar_meteor_statistics(score_lines: Sequence[str]) -> list[list[float]]:
+    """The jar's answers to ``SCORE`` lines, in one JVM."""
+    require_binary("java")
+    process = MeteorProcess()
+    try:
+        return [parse_stats(line) for line in process.statistics(score_lines)]
+    finally:
+        process.close()
