@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-BUILD_FORMAT = 1
+BUILD_FORMAT = 2
 """Bumped when the layout of a built file changes, so old builds are not read."""
 
 

@@ -15,6 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
+from scorer import implementation
 from scorer.errors import InputError
 from scorer.io import e2e
 from scorer.io.by_track import (
@@ -37,8 +38,9 @@ MAX_OUTPUT_CHARS = 5_000
 """Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
 longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
 
-JVM_METRICS = frozenset({"METEOR", "METEOR-x100"})
-"""Metrics computed in a Java process: started first, so Python metrics run meanwhile."""
+SLOW_METRICS = frozenset({"METEOR", "METEOR-x100"})
+"""Metrics computed in other processes (the jar's JVMs, or forked Python scorers): started
+first, so the other metrics run meanwhile."""
 
 PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr", "METEOR-x100", "ROUGE_L-x100"})
 
@@ -123,25 +125,44 @@ class Profile:
         if PTB_METRICS & set(self.metrics):
             from scorer.tokenizers.ptb import ptb_tokenize
 
-            ptb_tokenize(list(outputs))  # one JVM call, memoised for every PTB metric
+            ptb_tokenize(list(outputs))  # once, memoised for every PTB metric
         metrics = [
             m
             for m in self.available_metrics
             if references.inputs is not None or not _needs_inputs(m)
         ]
         results: dict[str, np.ndarray] = {}
-        with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
-            background = {
-                name: executor.submit(get_metric(name).segment_statistics, outputs, references)
-                for name in metrics
-                if name in JVM_METRICS
+        slow = [name for name in metrics if name in SLOW_METRICS]
+        if implementation.uses_jar():
+            with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
+                background = {
+                    name: executor.submit(get_metric(name).segment_statistics, outputs, references)
+                    for name in slow
+                }
+                self._compute_rest(metrics, slow, outputs, references, results)
+                for name, future in background.items():
+                    results[name] = future.result()
+        else:
+            # Forked before any thread starts; the other metrics run meanwhile.
+            started = {
+                name: get_metric(name).begin_statistics(outputs, references) for name in slow
             }
-            for name in metrics:
-                if name not in JVM_METRICS:
-                    results[name] = get_metric(name).segment_statistics(outputs, references)
-            for name, future in background.items():
-                results[name] = future.result()
+            self._compute_rest(metrics, slow, outputs, references, results)
+            for name, finish in started.items():
+                results[name] = finish()
         return {name: results[name] for name in metrics}
+
+    @staticmethod
+    def _compute_rest(
+        metrics: list[str],
+        slow: list[str],
+        outputs: Sequence[str],
+        references: ReferenceSet,
+        results: dict[str, np.ndarray],
+    ) -> None:
+        for name in metrics:
+            if name not in slow:
+                results[name] = get_metric(name).segment_statistics(outputs, references)
 
     def item_scores(self, statistics: dict[str, np.ndarray], metric_id: str) -> list[float]:
         """One metric computed on each item alone, from the stored per-item statistics."""
@@ -217,7 +238,7 @@ class Profile:
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
-        if JVM_METRICS & set(self.metrics):
+        if SLOW_METRICS & set(self.metrics):
             from scorer.metrics.meteor import warm_up
 
             warm_up()

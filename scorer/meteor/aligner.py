@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 from typing import TypeVar
 
@@ -24,7 +25,7 @@ SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 """The weights MeteorScorer gives the aligner's beam ordering (not the scoring weights)."""
 BEAM_SIZE = 40
 _T = TypeVar("_T")
-SENTENCE_MEMO = 50_000
+SENTENCE_MEMO = 20_000
 
 _DETACHMENTS: tuple[tuple[str, str], ...] = (
     ("s", ""),
@@ -88,23 +89,48 @@ Chain = tuple[Match, "Chain"] | None
 """The matches a partial alignment chose, newest first."""
 
 
-@dataclass(slots=True)
 class Sentence:
-    """What one side brings to every alignment it is in."""
+    """What one side brings to every alignment it is in. The indexes (word, hash, stem hash
+    and synset -> positions) are built when first asked for: only the hypothesis side, which
+    meets several references, uses them."""
 
-    words: tuple[str, ...]
-    keys: list[int]
-    function: list[bool]
-    positions: dict[str, list[int]]
-    """Word -> where it occurs, and the same by hash, by stem's hash and by synset."""
-    key_positions: dict[int, list[int]]
-    stem_keys: list[int]
-    stem_positions: dict[int, list[int]]
-    synonyms: list[frozenset[int]]
-    synset_positions: dict[int, list[int]]
-    paths: list[tuple[int, int, Targets]]
-    """The paraphrase paths from each position: (position, source length, paraphrases by
-    their first word); the jar meets them by position, length, then table order."""
+    def __init__(
+        self,
+        words: tuple[str, ...],
+        keys: list[int],
+        function: list[bool],
+        stem_keys: list[int],
+        synonyms: list[frozenset[int]],
+        paths: list[tuple[int, int, Targets]],
+    ) -> None:
+        self.words = words
+        self.keys = keys
+        self.function = function
+        self.stem_keys = stem_keys
+        self.synonyms = synonyms
+        self.paths = paths
+        """The paraphrase paths from each position: (position, source length, paraphrases by
+        their first word); the jar meets them by position, length, then table order."""
+
+    @cached_property
+    def positions(self) -> dict[str, list[int]]:
+        return _index(self.words)
+
+    @cached_property
+    def key_positions(self) -> dict[int, list[int]]:
+        return _index(self.keys)
+
+    @cached_property
+    def stem_positions(self) -> dict[int, list[int]]:
+        return _index(self.stem_keys)
+
+    @cached_property
+    def synset_positions(self) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        for at, sets in enumerate(self.synonyms):
+            for synset in sets:
+                found.setdefault(synset, []).append(at)
+        return found
 
 
 @dataclass(slots=True)
@@ -150,23 +176,12 @@ class Aligner:
 
     def _prepare(self, words: tuple[str, ...]) -> Sentence:
         stem = self.stemmer.stem
-        keys = [java_hash(word) for word in words]
-        stem_keys = [java_hash(stem(word)) for word in words]
-        synonyms = [self._synonym_sets(word) for word in words]
-        synset_positions: dict[int, list[int]] = {}
-        for at, sets in enumerate(synonyms):
-            for synset in sets:
-                synset_positions.setdefault(synset, []).append(at)
         return Sentence(
             words,
-            keys,
+            [java_hash(word) for word in words],
             [java_lower(word) in self.function_words for word in words],
-            _index(words),
-            _index(keys),
-            stem_keys,
-            _index(stem_keys),
-            synonyms,
-            synset_positions,
+            [java_hash(stem(word)) for word in words],
+            [self._synonym_sets(word) for word in words],
             [path for start in range(len(words)) for path in self._paths(words, start)],
         )
 
@@ -246,10 +261,9 @@ class Aligner:
         found: list[tuple[int, int, Targets]] = []
         lexicon = self.lexicon
         for end in range(start + 1, len(words) + 1):
-            phrase = " ".join(words[start:end])
-            if not lexicon.is_node(phrase):
+            targets = lexicon.paraphrases(" ".join(words[start:end]))
+            if targets is None:
                 break
-            targets = lexicon.targets(phrase)
             if targets:
                 found.append((start, end - start, targets))
         return found
@@ -343,7 +357,7 @@ def _resolve(
         if here is not None:
             gain, start1, end1, end2, skew = _option(here)[:5]
             for partial in previous:
-                if partial[IDX] <= i:
+                if partial[IDX] <= i:  # else inside a longer match taken before
                     partial[NEG_TOTAL] -= gain
                     last_end = partial[LAST_END]
                     if last_end != -1 and start1 != last_end:
@@ -354,21 +368,41 @@ def _resolve(
                 append(partial)
             continue
         options = [_option(match) for match in matches]
+        # Once the beam holds twice its size, it is cut back to its best BEAM_SIZE: what falls
+        # out then would fall out at the end too (later partials only add rivals; equal ones
+        # rank after it). A branch no better than the worst kept one is then never built.
+        limited = False
+        worst_total = worst_chunks = worst_distance = 0
         for partial in previous:
             neg_total, chunks, _, idx, last_end, p_used1, p_used2, chain = partial
             if p_used2 & bit:
-                if i >= idx:
-                    raise AssertionError("a used word at the search's front starts a fixed match")
+                if i >= idx and not _take(partial, fixed[idx]):
+                    continue  # the jar drops it (cannot happen: fixed[idx] is a match)
                 append(partial)
                 continue
             for gain, start1, end1, end2, skew, mask1, mask2, match in options:
                 if p_used2 & mask2 or p_used1 & mask1:
                     continue
+                total = neg_total - gain
+                broken = chunks + (last_end != -1 and start1 != last_end)
+                distance = partial[DISTANCE]
+                partial[DISTANCE] = distance + skew  # the jar adds it to the parent
+                if limited and (
+                    total > worst_total
+                    or (
+                        total == worst_total
+                        and (
+                            broken > worst_chunks
+                            or (broken == worst_chunks and distance >= worst_distance)
+                        )
+                    )
+                ):
+                    continue
                 append(
                     [
-                        neg_total - gain,
-                        chunks + (last_end != -1 and start1 != last_end),
-                        partial[DISTANCE],
+                        total,
+                        broken,
+                        distance,
                         end2,
                         end1,
                         p_used1 | mask1,
@@ -376,7 +410,11 @@ def _resolve(
                         (match, chain),
                     ]
                 )
-                partial[DISTANCE] += skew  # the jar adds it to the parent
+                if len(beam) >= 2 * BEAM_SIZE:
+                    beam.sort(key=order)
+                    del beam[BEAM_SIZE:]
+                    worst_total, worst_chunks, worst_distance = beam[-1][:3]
+                    limited = True
             if last_end != -1:
                 partial[CHUNKS] += 1
                 partial[LAST_END] = -1
@@ -391,6 +429,22 @@ def _resolve(
             partial[CHUNKS] += 1
     final.sort(key=order)
     return final[0][CHOSEN]
+
+
+def _take(partial: list, match: Match | None) -> bool:
+    """The partial reaches a match fixed before the search and counts it in (False: no match
+    there)."""
+    if match is None:
+        return False
+    gain, start1, end1, end2, skew = _option(match)[:5]
+    partial[NEG_TOTAL] -= gain
+    last_end = partial[LAST_END]
+    if last_end != -1 and start1 != last_end:
+        partial[CHUNKS] += 1
+    partial[IDX] = end2
+    partial[LAST_END] = end1
+    partial[DISTANCE] += skew
+    return True
 
 
 def _option(match: Match) -> tuple[int, int, int, int, int, int, int, Match]:

@@ -11,6 +11,7 @@ English stemmer (``snowballstemmer`` 2.2.0 gives the jar's stems for every WordN
 from __future__ import annotations
 
 import gzip
+import os
 import sqlite3
 import threading
 import zipfile
@@ -69,8 +70,8 @@ def _pairs(lines: list[str]) -> Iterator[tuple[str, str]]:
 
 def _build(target: Path) -> None:
     """One SQLite file: synonyms (word -> synsets, inflected form -> base forms) and the
-    paraphrase trie (every prefix of a source phrase; the targets of each whole phrase, in
-    the table's order)."""
+    paraphrase trie: a row for every prefix of a source phrase, with the paraphrases of the
+    whole phrase in the table's order (none for a prefix only)."""
     connection = sqlite3.connect(target)
     connection.executescript(
         """
@@ -78,8 +79,7 @@ def _build(target: Path) -> None:
         PRAGMA synchronous = OFF;
         CREATE TABLE synsets (word TEXT PRIMARY KEY, synsets TEXT) WITHOUT ROWID;
         CREATE TABLE bases (word TEXT, base TEXT);
-        CREATE TABLE emit (phrase TEXT, target TEXT);
-        CREATE TABLE node (phrase TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TABLE paraphrase (phrase TEXT PRIMARY KEY, targets TEXT) WITHOUT ROWID;
         """
     )
     synsets = _jar_text("synonym/english.synsets").split("\n")
@@ -92,47 +92,51 @@ def _build(target: Path) -> None:
         "INSERT INTO bases VALUES (?, ?)",
         ((form, base) for base, forms in _pairs(exceptions) for form in java_tokens(forms)),
     )
-    with gzip.open(coco_file(PARAPHRASES), "rt", encoding="utf-8") as stream:
-        batch: list[tuple[str, str]] = []
-        nodes: set[str] = set()
-        for _probability in stream:
-            source = java_tokens(next(stream, ""))
-            paraphrase = " ".join(java_tokens(next(stream, "")))
-            batch.append((" ".join(source), paraphrase))
-            nodes.update(" ".join(source[:n]) for n in range(1, len(source) + 1))
-            if len(batch) >= _BATCH:
-                _insert(connection, batch, nodes)
-        _insert(connection, batch, nodes)
-    connection.executescript(
-        """
-        CREATE INDEX bases_word ON bases (word);
-        CREATE INDEX emit_phrase ON emit (phrase);
-        """
+    prefixes: set[str] = set()
+    connection.executemany("INSERT INTO paraphrase VALUES (?, ?)", _grouped_paraphrases(prefixes))
+    connection.executemany(
+        "INSERT OR IGNORE INTO paraphrase VALUES (?, NULL)", ((p,) for p in prefixes)
     )
+    connection.execute("CREATE INDEX bases_word ON bases (word)")
     connection.commit()
     connection.close()
 
 
-def _insert(connection: sqlite3.Connection, batch: list, nodes: set[str]) -> None:
-    """Write a batch of paraphrases and trie nodes, emptying both (memory stays flat)."""
-    connection.executemany("INSERT INTO emit VALUES (?, ?)", batch)
-    connection.executemany("INSERT OR IGNORE INTO node VALUES (?)", ((n,) for n in nodes))
-    batch.clear()
-    nodes.clear()
+def _grouped_paraphrases(prefixes: set[str]) -> Iterator[tuple[str, str]]:
+    """(source phrase, its paraphrases joined by newlines) from the table, whose entries come
+    in runs of one source phrase (three lines each: probability, source, paraphrase); the
+    proper prefixes of every source phrase are added to ``prefixes``."""
+    current: str | None = None
+    targets: list[str] = []
+    with gzip.open(coco_file(PARAPHRASES), "rt", encoding="utf-8") as stream:
+        for _probability in stream:
+            source = java_tokens(next(stream, ""))
+            phrase = " ".join(source)
+            if phrase != current:
+                if current is not None:
+                    yield current, "\n".join(targets)
+                current, targets = phrase, []
+                prefixes.update(" ".join(source[:n]) for n in range(1, len(source)))
+            targets.append(" ".join(java_tokens(next(stream, ""))))
+    if current is not None:
+        yield current, "\n".join(targets)
 
 
 class Lexicon:
     """Synonym sets and paraphrases, looked up in the cache file and remembered per process."""
 
     def __init__(self, path: Path) -> None:
-        self._connection = sqlite3.connect(
-            f"file:{path}?mode=ro", uri=True, check_same_thread=False
-        )
+        self._path = path
+        self._pid = os.getpid()
+        self._connection = self._connect()
         self._lock = threading.Lock()
         self._synsets: dict[str, frozenset[int] | None] = {}
         self._bases: dict[str, tuple[str, ...]] = {}
-        self._nodes: dict[str, bool] = {}
-        self._emits: dict[str, Targets] = {}
+        self._paraphrases: dict[str, Targets | None] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        uri = f"file:{self._path}?mode=ro"
+        return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
     def _query(self, sql: str, value: str) -> list[tuple[str]]:
         if not value.isascii():
@@ -140,6 +144,9 @@ class Lexicon:
                 value.encode("utf-8")
             except UnicodeEncodeError:  # half of a surrogate pair: no resource has it
                 return []
+        if os.getpid() != self._pid:  # a forked scorer: SQLite connections do not cross forks
+            self._pid, self._lock = os.getpid(), threading.Lock()
+            self._connection = self._connect()
         with self._lock:
             return self._connection.execute(sql, (value,)).fetchall()
 
@@ -157,23 +164,21 @@ class Lexicon:
             self._bases[word] = tuple(row[0] for row in rows)
         return self._bases[word]
 
-    def is_node(self, phrase: str) -> bool:
-        """Whether some paraphrase source starts with these words (space-joined)."""
-        if phrase not in self._nodes:
-            self._nodes[phrase] = bool(self._query("SELECT 1 FROM node WHERE phrase = ?", phrase))
-        return self._nodes[phrase]
-
-    def targets(self, phrase: str) -> Targets:
-        """The paraphrases of exactly this source phrase, grouped by their first word (None
-        for an empty one): (place in the table's order, paraphrase)."""
-        found = self._emits.get(phrase)
-        if found is None:
-            rows = self._query("SELECT target FROM emit WHERE phrase = ? ORDER BY rowid", phrase)
-            grouped: dict[str | None, list[tuple[int, tuple[str, ...]]]] = {}
-            for order, (row,) in enumerate(rows):
-                words = tuple(java_tokens(row))
-                grouped.setdefault(words[0] if words else None, []).append((order, words))
-            found = self._emits[phrase] = grouped
+    def paraphrases(self, phrase: str) -> Targets | None:
+        """``None`` when no source phrase starts with these words (space-joined); else the
+        paraphrases of exactly this phrase, grouped by their first word (``None`` for an
+        empty one): (place in the table's order, paraphrase)."""
+        if phrase in self._paraphrases:
+            return self._paraphrases[phrase]
+        rows = self._query("SELECT targets FROM paraphrase WHERE phrase = ?", phrase)
+        found: Targets | None = None
+        if rows:
+            found = {}
+            if rows[0][0] is not None:
+                for order, line in enumerate(rows[0][0].split("\n")):
+                    words = tuple(line.split())
+                    found.setdefault(words[0] if words else None, []).append((order, words))
+        self._paraphrases[phrase] = found
         return found
 
 

@@ -10,10 +10,17 @@ chunks, and matched words on each side.
 
 from __future__ import annotations
 
+import atexit
 import math
+import multiprocessing
+import os
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import cache
+from multiprocessing.context import BaseContext
 
 from scorer.java_lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment
@@ -89,9 +96,20 @@ def aligner() -> Aligner:
     return Aligner(lexicon(), stemmer(), function_words())
 
 
+_PREPARED: dict[str, list[str]] = {}
+_PREPARED_LIMIT = 50_000
+
+
 def prepare(text: str) -> list[str]:
-    """``-norm``: normalise, lowercase, split into words (the jar does this per segment)."""
-    return java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
+    """``-norm``: normalise, lowercase, split into words (the jar does this per segment;
+    remembered, as a reference comes back for every system)."""
+    found = _PREPARED.get(text)
+    if found is None:
+        if len(_PREPARED) >= _PREPARED_LIMIT:
+            _PREPARED.clear()
+        words = java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
+        found = _PREPARED[text] = words
+    return found
 
 
 def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float]:
@@ -120,3 +138,78 @@ def answer_score_line(line: str) -> list[float]:
         raise ValueError("Error: specify hypothesis and at least one reference")
     references = [java_trim(field) for field in fields[1:-1]]
     return segment_statistics(java_trim(fields[-1]), references)
+
+
+PARALLEL_FROM = 200
+"""Segments from which a batch is split over processes (below, it is quicker in process)."""
+PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
+
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def score_lines(lines: Sequence[str]) -> list[list[float]]:
+    return start_scoring(lines)()
+
+
+def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
+    """Start computing the statistics of many ``SCORE`` lines; the returned function gives
+    them. A large batch is split over the scoring processes (``NLGBOARD_METEOR_PROCESSES``,
+    default: one per core), which live as long as this process and keep what they prepared
+    (a test set's references) for the next batch; else the work happens in this process when
+    the function is called."""
+    pool = _pool() if len(lines) >= PARALLEL_FROM else None
+    if pool is None:
+        return lambda: _score_chunk(list(lines))
+    workers = _processes()
+    size = -(-len(lines) // workers)
+    futures = [
+        pool.submit(_score_chunk, list(lines[i : i + size])) for i in range(0, len(lines), size)
+    ]
+
+    def finish() -> list[list[float]]:
+        try:
+            return [row for future in futures for row in future.result()]
+        except BrokenProcessPool:  # a scoring process died (killed, out of memory): redo here
+            _discard_pool(pool)
+            return _score_chunk(list(lines))
+
+    return finish
+
+
+def _score_chunk(lines: list[str]) -> list[list[float]]:
+    return [answer_score_line(line) for line in lines]
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    """The scoring processes, started on first use: forked from this process when it runs no
+    other thread (the cheapest start), else from a fork server (forking a threaded process can
+    copy a lock another thread holds)."""
+    global _POOL
+    processes = _processes()
+    if processes < 2 or not hasattr(os, "fork"):
+        return None
+    with _POOL_LOCK:
+        if _POOL is None:
+            context: BaseContext
+            if threading.active_count() == 1:
+                context = multiprocessing.get_context("fork")
+            else:
+                server = multiprocessing.get_context("forkserver")
+                server.set_forkserver_preload([__name__])
+                context = server
+            _POOL = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+            atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
+        return _POOL
+
+
+def _processes() -> int:
+    return int(os.environ.get(PROCESSES_VARIABLE) or os.cpu_count() or 1)
+
+
+def _discard_pool(pool: ProcessPoolExecutor) -> None:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is pool:
+            _POOL = None
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -7,7 +7,7 @@ resample, no re-tokenising), and lets reference-side work be cached per test set
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -46,6 +46,13 @@ class Metric:
     def score_from_totals(self, totals: np.ndarray) -> float:
         """The corpus score from column sums of ``segment_statistics`` rows."""
         raise NotImplementedError
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        """Start ``segment_statistics`` and return what finishes it: metrics that score in
+        other processes start them here, so the caller can compute other metrics meanwhile."""
+        return lambda: self.segment_statistics(hypotheses, references)
 
     def corpus_score(
         self, hypotheses: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]

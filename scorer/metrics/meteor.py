@@ -26,7 +26,7 @@ import atexit
 import os
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -268,6 +268,11 @@ def _is_perfect(row: Sequence[float] | np.ndarray) -> bool:
     return test_total == row[0] and ref_total == row[1] and row[CHUNKS] == 1
 
 
+def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
+    rows = [additive_row(row) for row in stats]
+    return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
+
+
 class Meteor(Metric):
     name = "METEOR"
 
@@ -278,15 +283,20 @@ class Meteor(Metric):
         )
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        return self.begin_statistics(hypotheses, references)()
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        """The jar's JVMs or the Python port's forked processes start on the segments now."""
         refs = ptb_tokenize_references(references)
         lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs, strict=True)]
         if implementation.uses_jar():
-            rows = [additive_row(parse_stats(line)) for line in pool().statistics(lines)]
-        else:
-            from scorer.meteor.scoring import answer_score_line
+            return lambda: _rows([parse_stats(line) for line in pool().statistics(lines)])
+        from scorer.meteor.scoring import start_scoring
 
-            rows = [additive_row(answer_score_line(line)) for line in lines]
-        return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
+        finish = start_scoring(lines)
+        return lambda: _rows(finish())
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return meteor_from_totals(totals)

@@ -74,11 +74,10 @@ def tokenize(segment: str) -> tuple[str, ...]:
 
 
 def ngram_counts(words: Sequence[str], max_order: int = MAX_ORDER) -> Counter:
+    """Counts of every n-gram up to ``max_order`` (as tuples; counted in C by Counter)."""
     counts: Counter = Counter()
-    length = len(words)
     for n in range(1, max_order + 1):
-        for start in range(length - n + 1):
-            counts[tuple(words[start : start + n])] += 1
+        counts.update(zip(*(words[start:] for start in range(n)), strict=False))  # shifted
     return counts
 
 

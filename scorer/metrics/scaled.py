@@ -4,7 +4,7 @@ Same statistics, same computation; only the figure and its signature change."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -24,6 +24,11 @@ class Scaled(Metric):
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self._base.segment_statistics(hypotheses, references)
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        return self._base.begin_statistics(hypotheses, references)
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return self._factor * float(self._base.score_from_totals(totals))
