@@ -7,12 +7,15 @@ dev_loo_output.tsv (variants with words dropped, so that no two runs share outpu
 * cold: a new ``nlg-score --json`` process per run (JVM start-ups, paraphrase table, tokenising
   the references included) -- what a participant sees offline;
 * warm: a long-lived scorer (as in a worker) after one warm-up submission; each run scores a
-  different output file against the same test set.
+  different output file against the same test set;
+* side by side in the same run: ``nlg-score --meteor jar`` (the official jars in JVMs) and the
+  official E2E script itself (``../shared/oracles/e2e-metrics``' ``measure_scores.py``, with
+  the jars of the pycocoevalcap wheel and Perl's mteval), cold, on the same files.
 
 Peak memory is the largest summed RSS of the process and its children (the JVMs), sampled every
 20 ms. The official e2e-metrics script takes about 28 s and 1.3 GB here for the 547-MR run.
 
-Usage: python benchmarks/score_e2e.py [--cold-runs 3] [--warm-runs 7]
+Usage: python benchmarks/score_e2e.py [--cold-runs 3] [--warm-runs 7] [--no-official]
 """
 
 from __future__ import annotations
@@ -105,7 +108,39 @@ def build_test_set(workdir: Path) -> tuple[Path, list[Path]]:
     return refs_csv, variants
 
 
-def cold_run(refs: Path, hyp: Path, profile: str = "e2e") -> tuple[float, int]:
+OFFICIAL_RUNNER = r"""
+import runpy, sys, types
+def stub(name, **attrs):
+    module = types.ModuleType(name); module.__dict__.update(attrs); sys.modules[name] = module
+try:
+    import past.utils  # noqa: F401
+except ImportError:
+    stub("past"); stub("past.utils", old_div=lambda a, b: a // b if isinstance(a, int) and isinstance(b, int) else a / b)
+    sys.modules["past"].utils = sys.modules["past.utils"]
+stub("skimage"); stub("skimage.draw", polygon=None)
+sys.path.insert(0, sys.argv[1])
+sys.argv = ["measure_scores.py", sys.argv[2], sys.argv[3]]
+runpy.run_path(__import__("os").path.join(sys.path[0], "measure_scores.py"), run_name="__main__")
+"""
+
+
+def official_run(copy: Path, refs: Path, hyp: Path) -> tuple[float, int, str]:
+    """The official E2E script in a new process: wall time, peak memory, what it printed."""
+    runner = copy.parent / "run_official.py"
+    runner.write_text(OFFICIAL_RUNNER)
+    command = [sys.executable, str(runner), str(copy), str(refs), str(hyp)]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with PeakMemory(process.pid) as memory:
+        out, err = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"the official script failed: {err.decode()[-1500:]}")
+    return time.perf_counter() - start, memory.peak, out.decode()
+
+
+def cold_run(
+    refs: Path, hyp: Path, profile: str = "e2e", meteor: str = "python"
+) -> tuple[float, int]:
     """``nlg-score`` in a new process: wall time and peak memory of its process tree."""
     command = [
         sys.executable,
@@ -118,6 +153,8 @@ def cold_run(refs: Path, hyp: Path, profile: str = "e2e") -> tuple[float, int]:
         "--hyp",
         str(hyp),
         "--json",
+        "--meteor",
+        meteor,
     ]
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE)
@@ -132,6 +169,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--warm-runs", type=int, default=7)
+    parser.add_argument(
+        "--no-official", action="store_true", help="Skip the jar and official runs."
+    )
     args = parser.parse_args()
     if not DATA.exists():
         raise SystemExit(f"needs the E2E dev data at {DATA}")
@@ -142,6 +182,7 @@ def main() -> None:
         inputs = [item.input for item in items]
         print(f"test set: {len(items)} items, {sum(map(len, references))} references")
 
+        cold_run(refs_csv, variants[-1])  # builds the cache files on a new machine
         cold = [cold_run(refs_csv, variants[k % len(variants)]) for k in range(args.cold_runs)]
         print(
             f"cold (new process): median {statistics.median(t for t, _ in cold):.2f} s wall, "
@@ -149,6 +190,28 @@ def main() -> None:
             + ", ".join(f"{t:.2f}" for t, _ in cold)
             + ")"
         )
+        official_median = None
+        if not args.no_official:
+            jar = [
+                cold_run(refs_csv, variants[k % len(variants)], meteor="jar")
+                for k in range(args.cold_runs)
+            ]
+            print(
+                f"cold with --meteor jar: median {statistics.median(t for t, _ in jar):.2f} s "
+                f"wall, peak {max(m for _, m in jar) / 2**30:.2f} GiB  (runs: "
+                + ", ".join(f"{t:.2f}" for t, _ in jar)
+                + ")"
+            )
+            official = official_runs(Path(tmp), refs_csv, variants, args.cold_runs)
+            if official:
+                official_median = statistics.median(t for t, _, _ in official)
+                print(
+                    f"official E2E script: median {official_median:.2f} s wall, peak "
+                    f"{max(m for _, m, _ in official) / 2**30:.2f} GiB  (runs: "
+                    + ", ".join(f"{t:.2f}" for t, _, _ in official)
+                    + ")\n  it printed: "
+                    + " ".join(official[0][2].split()[-10:])
+                )
 
         profile = get_profile("e2e")
         start = time.perf_counter()
@@ -175,10 +238,26 @@ def main() -> None:
             + ", ".join(f"{t:.2f}" for t in warm)
             + ")"
         )
-        print(
-            f"vs the official script's 28 s: cold {28 / statistics.median(t for t, _ in cold):.1f}x, "
-            f"warm {28 / median:.1f}x faster"
-        )
+        if official_median:
+            print(
+                f"vs the official script ({official_median:.1f} s in this run): cold "
+                f"{official_median / statistics.median(t for t, _ in cold):.1f}x, "
+                f"warm {official_median / median:.1f}x faster"
+            )
+
+
+def official_runs(
+    work: Path, refs: Path, variants: list[Path], runs: int
+) -> list[tuple[float, int, str]]:
+    """The official script on the same files (skipped, saying so, without ../shared/oracles)."""
+    from tests.support.coco_oracle import prepare
+
+    oracle = DATA.parent.parent / "oracles" / "e2e-metrics"
+    if not oracle.exists():
+        print(f"official E2E script: not found at {oracle}, skipped")
+        return []
+    copy = prepare(oracle, work / "official")
+    return [official_run(copy, refs, variants[k % len(variants)]) for k in range(runs)]
 
 
 if __name__ == "__main__":
