@@ -85,8 +85,12 @@ class Match:
     module: int
 
 
-Chain = tuple[Match, "Chain"] | None
+Option = tuple[int, int, int, int, int, int, int, int, int, int, int]
+"""A candidate match as the search reads it (``_option``)."""
+Chain = tuple[Option, "Chain"] | None
 """The matches a partial alignment chose, newest first."""
+Adder = Callable[[int, int, int, int, int], None]
+"""Records a candidate: reference start and length, hypothesis start and length, module."""
 
 
 class Sentence:
@@ -148,13 +152,18 @@ class Alignment:
     chunks: int
 
 
-# A partial alignment in the beam (``PartialAlignment``) is a list: the three fields the jar's
-# comparator sorts on (most weighted matches, fewest chunks, least distance; Python's sort is as
-# stable as Collections.sort), where the search stands, the words used on each side as bit masks
-# and the chosen matches. Matches fixed before the search (a word's only candidate, covering
-# words nothing else covers) are shared by every partial.
-NEG_TOTAL, CHUNKS, DISTANCE, IDX, LAST_END, USED1, USED2, CHOSEN = range(8)
-_ORDER = itemgetter(NEG_TOTAL, CHUNKS, DISTANCE)
+# A partial alignment in the beam (``PartialAlignment``) is a list: its rank, where the search
+# stands, the words used on each side as bit masks, and the matches it chose. The rank folds
+# the three fields the jar's comparator sorts on into one integer, compared as the jar compares
+# (most weighted matches, then fewest chunks, then least distance), and every change to them is
+# an addition. Python's sort is as stable as Collections.sort. Matches fixed before the search
+# (a word's only candidate, covering words nothing else covers) are shared by every partial.
+RANK, IDX, LAST_END, USED1, USED2, CHOSEN = range(6)
+_MATCHED = 1 << 64
+"""A weighted matched word in the rank: outweighs any number of chunks and any distance."""
+_CHUNK = 1 << 32
+"""A chunk in the rank: outweighs any distance (distances stay far below 2**32)."""
+_ORDER = itemgetter(RANK)
 
 
 class Aligner:
@@ -188,43 +197,44 @@ class Aligner:
     def align(self, words1: Sequence[str], words2: Sequence[str]) -> Alignment:
         """Align hypothesis words (line 1) with reference words (line 2)."""
         one, two = self.sentence(words1), self.sentence(words2)
-        candidates: list[list[Match]] = [[] for _ in two.words]
+        candidates: list[list[Option]] = [[] for _ in two.words]
         coverage1 = [0] * len(one.words)
         coverage2 = [0] * len(two.words)
 
-        def add(match: Match) -> None:
-            candidates[match.start].append(match)
-            for j in range(match.match_start, match.match_start + match.match_length):
+        def add(start: int, length: int, match_start: int, match_length: int, module: int) -> None:
+            candidates[start].append(_option(start, length, match_start, match_length, module))
+            for j in range(match_start, match_start + match_length):
                 coverage1[j] += 1
-            for i in range(match.start, match.start + match.length):
+            for i in range(start, start + length):
                 coverage2[i] += 1
 
         keys1, keys2 = one.keys, two.keys
         found = one.key_positions.get
         for i, key2 in enumerate(keys2):
             for j in found(key2, ()):
-                add(Match(i, 1, j, 1, EXACT))
+                add(i, 1, j, 1, EXACT)
         if not (len(keys1) == len(keys2) and keys1 == keys2):
             _stem_matches(one, two, add)
             _synonym_matches(one, two, add)
             _paraphrase_matches(one, two, add)
-        fixed: list[Match | None] = [None] * len(two.words)
+        fixed: list[Option | None] = [None] * len(two.words)
         used1 = used2 = 0
         for i, options in enumerate(candidates):
             if len(options) != 1:
                 continue
-            match = options[0]
-            spans2 = range(i, i + match.length)
-            spans1 = range(match.match_start, match.match_start + match.match_length)
-            if all(coverage2[k] == 1 for k in spans2) and all(coverage1[k] == 1 for k in spans1):
-                fixed[i] = match
-                used1 |= _mask(match.match_start, match.match_length)
-                used2 |= _mask(i, match.length)
+            option = options[0]
+            start1, end1, end2, mask1, mask2 = option[1], option[2], option[3], option[5], option[6]
+            if all(coverage2[k] == 1 for k in range(i, end2)) and all(
+                coverage1[k] == 1 for k in range(start1, end1)
+            ):
+                fixed[i] = option
+                used1 |= mask1
+                used2 |= mask2
         chosen = _resolve(candidates, fixed, used1, used2)
-        matches = fixed[:]
+        matches = [None if option is None else _match(option) for option in fixed]
         while chosen is not None:
-            match, chosen = chosen
-            matches[match.start] = match
+            option, chosen = chosen
+            matches[option[7]] = _match(option)
         return _alignment(one, two, matches)
 
     def _synonym_sets(self, word: str) -> frozenset[int]:
@@ -276,15 +286,15 @@ def _index(values: Sequence[_T]) -> dict[_T, list[int]]:
     return found
 
 
-def _stem_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+def _stem_matches(one: Sentence, two: Sentence, add: Adder) -> None:
     keys1, keys2, found = one.keys, two.keys, one.stem_positions.get
     for i, stem2 in enumerate(two.stem_keys):
         for j in found(stem2, ()):
             if keys1[j] != keys2[i]:
-                add(Match(i, 1, j, 1, STEM))
+                add(i, 1, j, 1, STEM)
 
 
-def _synonym_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+def _synonym_matches(one: Sentence, two: Sentence, add: Adder) -> None:
     keys1, keys2, index = one.keys, two.keys, one.synset_positions
     shared = index.keys()
     for i, set2 in enumerate(two.synonyms):
@@ -296,16 +306,16 @@ def _synonym_matches(one: Sentence, two: Sentence, add: Callable[[Match], None])
         places = sorted({j for synset in common for j in index[synset]})
         for j in places:
             if keys1[j] != keys2[i]:
-                add(Match(i, 1, j, 1, SYNONYM))
+                add(i, 1, j, 1, SYNONYM)
 
 
-def _paraphrase_matches(one: Sentence, two: Sentence, add: Callable[[Match], None]) -> None:
+def _paraphrase_matches(one: Sentence, two: Sentence, add: Adder) -> None:
     """Paraphrases of reference phrases found in the hypothesis, then the other way round
     (the jar's two loops, in its order: by start, then path, then where it is found)."""
     for k, length, _, at, size in _path_hits(two, one):
-        add(Match(k, length, at, size, PARAPHRASE))
+        add(k, length, at, size, PARAPHRASE)
     for k, length, _, at, size in _path_hits(one, two):
-        add(Match(at, size, k, length, PARAPHRASE))
+        add(at, size, k, length, PARAPHRASE)
 
 
 def _path_hits(source: Sentence, other: Sentence) -> list[tuple[int, int, int, int, int]]:
@@ -341,82 +351,59 @@ def _mask(start: int, length: int) -> int:
 
 
 def _resolve(
-    candidates: list[list[Match]], fixed: list[Match | None], used1: int, used2: int
+    candidates: list[list[Option]], fixed: list[Option | None], used1: int, used2: int
 ) -> Chain:
     """``Aligner.resolve``: walk the reference words, branching on every candidate that fits,
     keeping the best ``BEAM_SIZE`` partials; the chosen matches of the best one."""
-    beam: list[list] = [[0, 0, 0, 0, -1, used1, used2, None]]
+    beam: list[list] = [[0, 0, -1, used1, used2, None]]
     order = _ORDER
     for i, matches in enumerate(candidates):
-        beam.sort(key=order)
+        if len(beam) > 1:
+            beam.sort(key=order)
         previous = beam[:BEAM_SIZE]
         beam = []
         append = beam.append
-        bit = 1 << i
         here = fixed[i]
         if here is not None:
-            gain, start1, end1, end2, skew = _option(here)[:5]
+            gain, start1, end1, end2, skew = here[:5]
             for partial in previous:
                 if partial[IDX] <= i:  # else inside a longer match taken before
-                    partial[NEG_TOTAL] -= gain
                     last_end = partial[LAST_END]
-                    if last_end != -1 and start1 != last_end:
-                        partial[CHUNKS] += 1
+                    partial[RANK] += (
+                        gain + skew + (_CHUNK if last_end != -1 and start1 != last_end else 0)
+                    )
                     partial[IDX] = end2
                     partial[LAST_END] = end1
-                    partial[DISTANCE] += skew
                 append(partial)
             continue
-        options = [_option(match) for match in matches]
+        bit = 1 << i
         # Once the beam holds twice its size, it is cut back to its best BEAM_SIZE: what falls
         # out then would fall out at the end too (later partials only add rivals; equal ones
         # rank after it). A branch no better than the worst kept one is then never built.
-        limited = False
-        worst_total = worst_chunks = worst_distance = 0
+        worst = None
         for partial in previous:
-            neg_total, chunks, _, idx, last_end, p_used1, p_used2, chain = partial
+            _, idx, last_end, p_used1, p_used2, chain = partial
             if p_used2 & bit:
                 if i >= idx and not _take(partial, fixed[idx]):
                     continue  # the jar drops it (cannot happen: fixed[idx] is a match)
                 append(partial)
                 continue
-            for gain, start1, end1, end2, skew, mask1, mask2, match in options:
+            for option in matches:
+                gain, start1, end1, end2, skew, mask1, mask2, _, _, _, _ = option
                 if p_used2 & mask2 or p_used1 & mask1:
                     continue
-                total = neg_total - gain
-                broken = chunks + (last_end != -1 and start1 != last_end)
-                distance = partial[DISTANCE]
-                partial[DISTANCE] = distance + skew  # the jar adds it to the parent
-                if limited and (
-                    total > worst_total
-                    or (
-                        total == worst_total
-                        and (
-                            broken > worst_chunks
-                            or (broken == worst_chunks and distance >= worst_distance)
-                        )
-                    )
-                ):
+                current = partial[RANK]
+                partial[RANK] = current + skew  # the jar adds the distance to the parent
+                branch = current + gain + (_CHUNK if last_end != -1 and start1 != last_end else 0)
+                if worst is not None and branch >= worst:
                     continue
-                append(
-                    [
-                        total,
-                        broken,
-                        distance,
-                        end2,
-                        end1,
-                        p_used1 | mask1,
-                        p_used2 | mask2,
-                        (match, chain),
-                    ]
-                )
+                append([branch, end2, end1, p_used1 | mask1, p_used2 | mask2, (option, chain)])
                 if len(beam) >= 2 * BEAM_SIZE:
                     beam.sort(key=order)
                     del beam[BEAM_SIZE:]
-                    worst_total, worst_chunks, worst_distance = beam[-1][:3]
-                    limited = True
+                    worst = beam[-1][RANK]
             if last_end != -1:
-                partial[CHUNKS] += 1
+                partial[RANK] += _CHUNK
                 partial[LAST_END] = -1
             partial[IDX] = idx + 1
             append(partial)
@@ -426,41 +413,46 @@ def _resolve(
     final = beam[:BEAM_SIZE]
     for partial in final:
         if partial[LAST_END] != -1:
-            partial[CHUNKS] += 1
+            partial[RANK] += _CHUNK
     final.sort(key=order)
     return final[0][CHOSEN]
 
 
-def _take(partial: list, match: Match | None) -> bool:
+def _take(partial: list, option: Option | None) -> bool:
     """The partial reaches a match fixed before the search and counts it in (False: no match
     there)."""
-    if match is None:
+    if option is None:
         return False
-    gain, start1, end1, end2, skew = _option(match)[:5]
-    partial[NEG_TOTAL] -= gain
+    gain, start1, end1, end2, skew = option[:5]
     last_end = partial[LAST_END]
-    if last_end != -1 and start1 != last_end:
-        partial[CHUNKS] += 1
+    partial[RANK] += gain + skew + (_CHUNK if last_end != -1 and start1 != last_end else 0)
     partial[IDX] = end2
     partial[LAST_END] = end1
-    partial[DISTANCE] += skew
     return True
 
 
-def _option(match: Match) -> tuple[int, int, int, int, int, int, int, Match]:
-    """What the search needs of a candidate: its weighted size, where it starts and ends in the
-    hypothesis, where it ends in the reference, its skew, its masks on both sides."""
-    weight = SEARCH_WEIGHTS[match.module]
+def _option(start: int, length: int, match_start: int, match_length: int, module: int) -> Option:
+    """A candidate as the search reads it: what it adds to a rank (its weighted size), where
+    it starts and ends in the hypothesis, where it ends in the reference, its skew (distance),
+    its masks on both sides; then the match itself (start, length, module, hypothesis length)."""
+    weight = SEARCH_WEIGHTS[module]
     return (
-        int(match.match_length * weight) + int(match.length * weight),
-        match.match_start,
-        match.match_start + match.match_length,
-        match.start + match.length,
-        abs(match.start - match.match_start),
-        _mask(match.match_start, match.match_length),
-        _mask(match.start, match.length),
-        match,
+        -(int(match_length * weight) + int(length * weight)) * _MATCHED,
+        match_start,
+        match_start + match_length,
+        start + length,
+        abs(start - match_start),
+        _mask(match_start, match_length),
+        _mask(start, length),
+        start,
+        length,
+        module,
+        match_length,
     )
+
+
+def _match(option: Option) -> Match:
+    return Match(option[7], option[8], option[1], option[10], option[9])
 
 
 def _alignment(one: Sentence, two: Sentence, matches: list[Match | None]) -> Alignment:
