@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import requests
+from score_e2e import PeakMemory
 
 from tests.support.servers import (
     create_database,
@@ -200,9 +201,13 @@ def stop(processes: list[subprocess.Popen]) -> None:
 
 def timed_run(
     base, token, env, held_out, workers: int, submissions: int, logs: Path
-) -> tuple[float, float]:
-    """Seconds from the first upload to the last score, and to the last description."""
+) -> tuple[float, float, int]:
+    """Seconds from the first upload to the last score, and to the last description; the
+    largest peak memory of one worker (its process tree: METEOR's JVMs or scoring processes)."""
     processes = start_workers(env, workers, logs)
+    memories = [PeakMemory(process.pid) for process in processes]
+    for memory in memories:
+        memory.__enter__()
     try:
         warm = [upload(base, token, f"warm-up-{workers}-{k}", outputs(held_out, 100 + k))
                 for k in range(workers)]  # fmt: skip
@@ -226,8 +231,11 @@ def timed_run(
             thread.join()
         finished = wait_scored(base, token, ids, timeout=3600)
         described = wait_outputs_described(env["DATABASE_URL"], ids, timeout=3600)
-        return max(finished.values()) - start, described - start
+        peak = max(memory.peak for memory in memories)
+        return max(finished.values()) - start, described - start, peak
     finally:
+        for memory in memories:
+            memory.__exit__()
         stop(processes)
 
 
@@ -235,6 +243,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=21)
     parser.add_argument("--workers", default="1,2", help="Worker counts to run, in order.")
+    parser.add_argument(
+        "--meteor", choices=("python", "jar"), default="python", help="NLGBOARD_METEOR"
+    )
     args = parser.parse_args()
     if not (DATA / "trainset.csv").exists():
         sys.exit(f"needs the E2E training set at {DATA / 'trainset.csv'} (NLGBOARD_SHARED_DATA)")
@@ -250,7 +261,7 @@ def main() -> None:
         env = {**os.environ, "DATABASE_URL": database, "REDIS_URL": redis_url,
                "NLGBOARD_INSTANCE": str(work / "instance"), "SECRET_KEY": "throughput",
                "PYTHONPATH": str(ROOT), "NLGBOARD_WARM_UP": "e2e",
-               "NLGBOARD_SECURE_COOKIES": "0"}  # fmt: skip
+               "NLGBOARD_SECURE_COOKIES": "0", "NLGBOARD_METEOR": args.meteor}  # fmt: skip
         token = seed(env, work / "refs.csv")
         n_refs = references.count(b"\n") - 1
         print(f"test set: {ITEMS} MRs, {n_refs} references (E2E training text); "
@@ -265,12 +276,13 @@ def main() -> None:
         wait_for_port(port, timeout=60)
         base = f"http://127.0.0.1:{port}"
         for workers in (int(n) for n in args.workers.split(",")):
-            seconds, described = timed_run(
+            seconds, described, peak = timed_run(
                 base, token, env, held_out, workers, args.submissions, logs
             )
-            print(f"{workers} worker(s): {args.submissions} submissions scored in {seconds:.1f} s "
-                  f"(first upload to last score), {60 * args.submissions / seconds:.1f} "
-                  f"submissions/minute; textual statistics of all in {described:.1f} s")  # fmt: skip
+            print(f"{workers} worker(s), METEOR {args.meteor}: {args.submissions} submissions "
+                  f"scored in {seconds:.1f} s (first upload to last score), "
+                  f"{60 * args.submissions / seconds:.1f} submissions/minute; textual statistics "
+                  f"of all in {described:.1f} s; peak memory of a worker {peak / 2**20:.0f} MB")  # fmt: skip
 
 
 if __name__ == "__main__":
