@@ -172,15 +172,26 @@ class Aligner:
         self.stemmer = stemmer
         self.function_words = function_words
         self._synonyms: dict[str, frozenset[int]] = {}
-        self._sentences: dict[tuple[str, ...], Sentence] = {}
+        self._references: dict[tuple[str, ...], Sentence] = {}
+        self._hypothesis: Sentence | None = None
 
-    def sentence(self, words: Sequence[str]) -> Sentence:
+    def reference(self, words: Sequence[str]) -> Sentence:
+        """A reference side, remembered: a test set's references come back for every system."""
         key = tuple(words)
-        found = self._sentences.get(key)
+        found = self._references.get(key)
         if found is None:
-            if len(self._sentences) >= SENTENCE_MEMO:
-                self._sentences.clear()
-            found = self._sentences[key] = self._prepare(key)
+            if len(self._references) >= SENTENCE_MEMO:
+                self._references.clear()
+            found = self._references[key] = self._prepare(key)
+        return found
+
+    def hypothesis(self, words: Sequence[str]) -> Sentence:
+        """A hypothesis side, kept while it meets its references (the segment's), then let go:
+        outputs rarely come back, and keeping them all would only grow the process."""
+        key = tuple(words)
+        found = self._hypothesis
+        if found is None or found.words != key:
+            found = self._hypothesis = self._prepare(key)
         return found
 
     def _prepare(self, words: tuple[str, ...]) -> Sentence:
@@ -196,7 +207,7 @@ class Aligner:
 
     def align(self, words1: Sequence[str], words2: Sequence[str]) -> Alignment:
         """Align hypothesis words (line 1) with reference words (line 2)."""
-        one, two = self.sentence(words1), self.sentence(words2)
+        one, two = self.hypothesis(words1), self.reference(words2)
         candidates: list[list[Option]] = [[] for _ in two.words]
         coverage1 = [0] * len(one.words)
         coverage2 = [0] * len(two.words)

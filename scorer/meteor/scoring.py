@@ -100,15 +100,16 @@ _PREPARED: dict[str, list[str]] = {}
 _PREPARED_LIMIT = 50_000
 
 
-def prepare(text: str) -> list[str]:
-    """``-norm``: normalise, lowercase, split into words (the jar does this per segment;
-    remembered, as a reference comes back for every system)."""
+def prepare(text: str, remember: bool = False) -> list[str]:
+    """``-norm``: normalise, lowercase, split into words (the jar does this per segment);
+    ``remember`` for references, which come back for every system."""
     found = _PREPARED.get(text)
     if found is None:
-        if len(_PREPARED) >= _PREPARED_LIMIT:
-            _PREPARED.clear()
-        words = java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
-        found = _PREPARED[text] = words
+        found = java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
+        if remember:
+            if len(_PREPARED) >= _PREPARED_LIMIT:
+                _PREPARED.clear()
+            _PREPARED[text] = found
     return found
 
 
@@ -119,7 +120,7 @@ def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float
     best: list[float] | None = None
     best_score = -1.0
     for reference in references:
-        row = statistics(align(words1, prepare(reference)))
+        row = statistics(align(words1, prepare(reference, remember=True)))
         value = score(row)
         if value > best_score:
             best, best_score = row, value
