@@ -85,7 +85,7 @@ class Match:
     module: int
 
 
-Option = tuple[int, int, int, int, int, int, int, int, int, int, int]
+Option = tuple[int, int, int, int, int, int, int, int, int, int]
 """A candidate match as the search reads it (``_option``)."""
 Chain = tuple[Option, "Chain"] | None
 """The matches a partial alignment chose, newest first."""
@@ -138,6 +138,34 @@ class Sentence:
 
 
 @dataclass(slots=True)
+class Candidates:
+    """The candidate matches of a hypothesis and a reference, before the search."""
+
+    one: Sentence
+    two: Sentence
+    options: list[list[Option]]
+    """Per reference word, the candidates that start there (``_option``)."""
+    coverage1: list[int]
+    coverage2: list[int]
+
+    def best_weights(self, module_weights: Sequence[float]) -> tuple[list[float], list[float]]:
+        """Per word of each side, the largest module weight of a candidate covering it (0:
+        none): no alignment can count a word for more."""
+        best1 = [0.0] * len(self.coverage1)
+        best2 = [0.0] * len(self.coverage2)
+        for options in self.options:
+            for option in options:
+                weight = module_weights[option[8]]
+                for j in range(option[1], option[2]):
+                    if weight > best1[j]:
+                        best1[j] = weight
+                for i in range(option[6], option[3]):
+                    if weight > best2[i]:
+                        best2[i] = weight
+        return best1, best2
+
+
+@dataclass(slots=True)
 class Alignment:
     """What MeteorScorer reads of an alignment."""
 
@@ -156,9 +184,10 @@ class Alignment:
 # stands, the words used on each side as bit masks, and the matches it chose. The rank folds
 # the three fields the jar's comparator sorts on into one integer, compared as the jar compares
 # (most weighted matches, then fewest chunks, then least distance), and every change to them is
-# an addition. Python's sort is as stable as Collections.sort. Matches fixed before the search
+# an addition. The words used are one bit mask: the reference's in the low bits, the
+# hypothesis' above them. Python's sort is as stable as Collections.sort. Matches fixed before the search
 # (a word's only candidate, covering words nothing else covers) are shared by every partial.
-RANK, IDX, LAST_END, USED1, USED2, CHOSEN = range(6)
+RANK, IDX, LAST_END, USED, CHOSEN = range(5)
 _MATCHED = 1 << 64
 """A weighted matched word in the rank: outweighs any number of chunks and any distance."""
 _CHUNK = 1 << 32
@@ -207,13 +236,20 @@ class Aligner:
 
     def align(self, words1: Sequence[str], words2: Sequence[str]) -> Alignment:
         """Align hypothesis words (line 1) with reference words (line 2)."""
+        return self.resolve(self.candidates(words1, words2))
+
+    def candidates(self, words1: Sequence[str], words2: Sequence[str]) -> Candidates:
+        """Every module's candidate matches of the two sides, in the jar's order."""
         one, two = self.hypothesis(words1), self.reference(words2)
         candidates: list[list[Option]] = [[] for _ in two.words]
         coverage1 = [0] * len(one.words)
         coverage2 = [0] * len(two.words)
 
+        shift = len(two.words)
+
         def add(start: int, length: int, match_start: int, match_length: int, module: int) -> None:
-            candidates[start].append(_option(start, length, match_start, match_length, module))
+            option = _option(start, length, match_start, match_length, module, shift)
+            candidates[start].append(option)
             for j in range(match_start, match_start + match_length):
                 coverage1[j] += 1
             for i in range(start, start + length):
@@ -228,25 +264,29 @@ class Aligner:
             _stem_matches(one, two, add)
             _synonym_matches(one, two, add)
             _paraphrase_matches(one, two, add)
-        fixed: list[Option | None] = [None] * len(two.words)
-        used1 = used2 = 0
+        return Candidates(one, two, candidates, coverage1, coverage2)
+
+    def resolve(self, found: Candidates) -> Alignment:
+        """The jar's choice among the candidates: fixed matches, then the beam search."""
+        candidates, coverage1, coverage2 = found.options, found.coverage1, found.coverage2
+        fixed: list[Option | None] = [None] * len(candidates)
+        used = 0
         for i, options in enumerate(candidates):
             if len(options) != 1:
                 continue
             option = options[0]
-            start1, end1, end2, mask1, mask2 = option[1], option[2], option[3], option[5], option[6]
+            start1, end1, end2 = option[1], option[2], option[3]
             if all(coverage2[k] == 1 for k in range(i, end2)) and all(
                 coverage1[k] == 1 for k in range(start1, end1)
             ):
                 fixed[i] = option
-                used1 |= mask1
-                used2 |= mask2
-        chosen = _resolve(candidates, fixed, used1, used2)
+                used |= option[5]
+        chosen = _resolve(candidates, fixed, used)
         matches = [None if option is None else _match(option) for option in fixed]
         while chosen is not None:
             option, chosen = chosen
-            matches[option[7]] = _match(option)
-        return _alignment(one, two, matches)
+            matches[option[6]] = _match(option)
+        return _alignment(found.one, found.two, matches)
 
     def _synonym_sets(self, word: str) -> frozenset[int]:
         """``getSynSets(word) + getStemSynSets(word)`` of SynonymDictionary."""
@@ -361,12 +401,10 @@ def _mask(start: int, length: int) -> int:
     return ((1 << length) - 1) << start
 
 
-def _resolve(
-    candidates: list[list[Option]], fixed: list[Option | None], used1: int, used2: int
-) -> Chain:
+def _resolve(candidates: list[list[Option]], fixed: list[Option | None], used: int) -> Chain:
     """``Aligner.resolve``: walk the reference words, branching on every candidate that fits,
     keeping the best ``BEAM_SIZE`` partials; the chosen matches of the best one."""
-    beam: list[list] = [[0, 0, -1, used1, used2, None]]
+    beam: list[list] = [[0, 0, -1, used, None]]
     order = _ORDER
     for i, matches in enumerate(candidates):
         if len(beam) > 1:
@@ -393,22 +431,22 @@ def _resolve(
         # rank after it). A branch no better than the worst kept one is then never built.
         worst = None
         for partial in previous:
-            _, idx, last_end, p_used1, p_used2, chain = partial
-            if p_used2 & bit:
+            _, idx, last_end, p_used, chain = partial
+            if p_used & bit:
                 if i >= idx and not _take(partial, fixed[idx]):
                     continue  # the jar drops it (cannot happen: fixed[idx] is a match)
                 append(partial)
                 continue
             for option in matches:
-                gain, start1, end1, end2, skew, mask1, mask2, _, _, _, _ = option
-                if p_used2 & mask2 or p_used1 & mask1:
+                gain, start1, end1, end2, skew, mask, _, _, _, _ = option
+                if p_used & mask:
                     continue
                 current = partial[RANK]
                 partial[RANK] = current + skew  # the jar adds the distance to the parent
                 branch = current + gain + (_CHUNK if last_end != -1 and start1 != last_end else 0)
                 if worst is not None and branch >= worst:
                     continue
-                append([branch, end2, end1, p_used1 | mask1, p_used2 | mask2, (option, chain)])
+                append([branch, end2, end1, p_used | mask, (option, chain)])
                 if len(beam) >= 2 * BEAM_SIZE:
                     beam.sort(key=order)
                     del beam[BEAM_SIZE:]
@@ -442,10 +480,13 @@ def _take(partial: list, option: Option | None) -> bool:
     return True
 
 
-def _option(start: int, length: int, match_start: int, match_length: int, module: int) -> Option:
+def _option(
+    start: int, length: int, match_start: int, match_length: int, module: int, shift: int
+) -> Option:
     """A candidate as the search reads it: what it adds to a rank (its weighted size), where
     it starts and ends in the hypothesis, where it ends in the reference, its skew (distance),
-    its masks on both sides; then the match itself (start, length, module, hypothesis length)."""
+    the words it uses (reference bits, then hypothesis bits from ``shift``); then the match
+    itself (start, length, module, hypothesis length)."""
     weight = SEARCH_WEIGHTS[module]
     return (
         -(int(match_length * weight) + int(length * weight)) * _MATCHED,
@@ -453,8 +494,7 @@ def _option(start: int, length: int, match_start: int, match_length: int, module
         match_start + match_length,
         start + length,
         abs(start - match_start),
-        _mask(match_start, match_length),
-        _mask(start, length),
+        _mask(start, length) | _mask(match_start, match_length) << shift,
         start,
         length,
         module,
@@ -463,7 +503,7 @@ def _option(start: int, length: int, match_start: int, match_length: int, module
 
 
 def _match(option: Option) -> Match:
-    return Match(option[7], option[8], option[1], option[10], option[9])
+    return Match(option[6], option[7], option[1], option[9], option[8])
 
 
 def _alignment(one: Sentence, two: Sentence, matches: list[Match | None]) -> Alignment:

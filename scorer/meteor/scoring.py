@@ -23,7 +23,7 @@ from functools import cache
 from multiprocessing.context import BaseContext
 
 from scorer.java_lowercase import java_lower
-from scorer.meteor.aligner import Aligner, Alignment
+from scorer.meteor.aligner import Aligner, Alignment, Candidates
 from scorer.meteor.normalizer import java_tokens, java_trim, normalize_english
 from scorer.meteor.resources import function_words, lexicon, nonbreaking_prefixes, stemmer
 
@@ -114,19 +114,59 @@ def prepare(text: str, remember: bool = False) -> list[str]:
 
 
 def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float]:
-    """``getMeteorStats(hypothesis, references)``: the statistics of the best reference."""
-    align = aligner().align
-    words1 = prepare(hypothesis)
-    best: list[float] | None = None
-    best_score = -1.0
-    for reference in references:
-        row = statistics(align(words1, prepare(reference, remember=True)))
-        value = score(row)
-        if value > best_score:
-            best, best_score = row, value
-    if best is None:
+    """``getMeteorStats(hypothesis, references)``: the statistics of the best-scoring reference
+    (the first of equal ones). References are searched in the order of what they could score
+    at best, and one whose best cannot reach the best found is not searched: its candidates
+    bound its score from above (``upper_bound``), so the pick is the jar's."""
+    if not references:
         raise ValueError("METEOR needs at least one reference")
+    current = aligner()
+    words1 = prepare(hypothesis)
+    found = [current.candidates(words1, prepare(ref, remember=True)) for ref in references]
+    bounds = [upper_bound(candidates) for candidates in found]
+    best: list[float] = []
+    best_score, best_index = -1.0, len(references)
+    for index in sorted(range(len(references)), key=lambda k: -bounds[k]):
+        if bounds[index] < best_score - BOUND_MARGIN:
+            break
+        row = statistics(current.resolve(found[index]))
+        value = score(row)
+        if value > best_score or (value == best_score and index < best_index):
+            best, best_score, best_index = row, value, index
     return best
+
+
+BOUND_MARGIN = 1e-9
+"""Rounding room: a reference is left out only when its bound is clearly below the best."""
+
+
+def upper_bound(found: Candidates) -> float:
+    """The largest score any alignment of these candidates could have: METEOR's F-mean with
+    every word a candidate covers matched at its best module weight, less the penalty of a
+    single chunk over all of them (none if every word is coverable: it could be perfect)."""
+    best1, best2 = found.best_weights(MODULE_WEIGHTS)
+    function1, function2 = found.one.function, found.two.function
+    test_len, ref_len = len(best1), len(best2)
+    test_fn, ref_fn = sum(function1), sum(function2)
+    test_weighted = DELTA * (test_len - test_fn) + (1.0 - DELTA) * test_fn
+    ref_weighted = DELTA * (ref_len - ref_fn) + (1.0 - DELTA) * ref_fn
+    test_matches = sum(
+        w * ((1.0 - DELTA) if f else DELTA) for w, f in zip(best1, function1, strict=True)
+    )
+    ref_matches = sum(
+        w * ((1.0 - DELTA) if f else DELTA) for w, f in zip(best2, function2, strict=True)
+    )
+    if not test_weighted or not ref_weighted or not test_matches or not ref_matches:
+        return 0.0
+    precision, recall = test_matches / test_weighted, ref_matches / ref_weighted
+    f_mean = precision * recall / (ALPHA * precision + (1.0 - ALPHA) * recall)
+    coverable1 = sum(1 for w in best1 if w)
+    coverable2 = sum(1 for w in best2 if w)
+    if coverable1 == test_len and coverable2 == ref_len:
+        return f_mean  # a perfect alignment (one chunk, no penalty) is not ruled out
+    # At least one chunk over at most this many matched words: the least fragmentation.
+    fewest = 1.0 / ((coverable1 + coverable2) / 2.0)
+    return f_mean * (1.0 - GAMMA * fewest**BETA)
 
 
 def answer_score_line(line: str) -> list[float]:
