@@ -185,8 +185,8 @@ PARALLEL_FROM = 200
 """Segments from which a batch is split over processes (below, it is quicker in process)."""
 PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
 
-_POOL: ProcessPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
+_POOLS: list[ProcessPoolExecutor] = []
+_POOLS_LOCK = threading.Lock()
 
 
 def score_lines(lines: Sequence[str]) -> list[list[float]]:
@@ -196,23 +196,23 @@ def score_lines(lines: Sequence[str]) -> list[list[float]]:
 def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
     """Start computing the statistics of many ``SCORE`` lines; the returned function gives
     them. A large batch is split over the scoring processes (``NLGBOARD_METEOR_PROCESSES``,
-    default: one per core), which live as long as this process and keep what they prepared
-    (a test set's references) for the next batch; else the work happens in this process when
-    the function is called."""
-    pool = _pool() if len(lines) >= PARALLEL_FROM else None
-    if pool is None:
+    default: one per core), which live as long as this process; the k-th share of a batch
+    always goes to the k-th process, so the references it prepared for a test set are there
+    for the next batch. Else the work happens in this process when the function is called."""
+    pools = _pools() if len(lines) >= PARALLEL_FROM else []
+    if not pools:
         return lambda: _score_chunk(list(lines))
-    workers = _processes()
-    size = -(-len(lines) // workers)
+    size = -(-len(lines) // len(pools))
     futures = [
-        pool.submit(_score_chunk, list(lines[i : i + size])) for i in range(0, len(lines), size)
+        pool.submit(_score_chunk, list(lines[k * size : (k + 1) * size]))
+        for k, pool in enumerate(pools)
     ]
 
     def finish() -> list[list[float]]:
         try:
             return [row for future in futures for row in future.result()]
         except BrokenProcessPool:  # a scoring process died (killed, out of memory): redo here
-            _discard_pool(pool)
+            _discard_pools(pools)
             return _score_chunk(list(lines))
 
     return finish
@@ -222,16 +222,15 @@ def _score_chunk(lines: list[str]) -> list[list[float]]:
     return [answer_score_line(line) for line in lines]
 
 
-def _pool() -> ProcessPoolExecutor | None:
-    """The scoring processes, started on first use: forked from this process when it runs no
-    other thread (the cheapest start), else from a fork server (forking a threaded process can
-    copy a lock another thread holds)."""
-    global _POOL
-    processes = _processes()
+def _pools() -> list[ProcessPoolExecutor]:
+    """The scoring processes (one executor each), started on first use: forked from this
+    process when it runs no other thread (the cheapest start), else from a fork server
+    (forking a threaded process can copy a lock another thread holds)."""
+    processes = int(os.environ.get(PROCESSES_VARIABLE) or os.cpu_count() or 1)
     if processes < 2 or not hasattr(os, "fork"):
-        return None
-    with _POOL_LOCK:
-        if _POOL is None:
+        return []
+    with _POOLS_LOCK:
+        if not _POOLS:
             context: BaseContext
             if threading.active_count() == 1:
                 context = multiprocessing.get_context("fork")
@@ -239,18 +238,16 @@ def _pool() -> ProcessPoolExecutor | None:
                 server = multiprocessing.get_context("forkserver")
                 server.set_forkserver_preload([__name__])
                 context = server
-            _POOL = ProcessPoolExecutor(max_workers=processes, mp_context=context)
-            atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
-        return _POOL
+            for _ in range(processes):
+                pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                atexit.register(pool.shutdown, wait=False, cancel_futures=True)
+                _POOLS.append(pool)
+        return list(_POOLS)
 
 
-def _processes() -> int:
-    return int(os.environ.get(PROCESSES_VARIABLE) or os.cpu_count() or 1)
-
-
-def _discard_pool(pool: ProcessPoolExecutor) -> None:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is pool:
-            _POOL = None
-    pool.shutdown(wait=False, cancel_futures=True)
+def _discard_pools(pools: list[ProcessPoolExecutor]) -> None:
+    with _POOLS_LOCK:
+        if pools == _POOLS:
+            _POOLS.clear()
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
