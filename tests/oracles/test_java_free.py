@@ -21,7 +21,7 @@ from tests.support.english_texts import (
     perturbations,
     sr18_english_sentences,
 )
-from tests.support.jar_oracles import jar_meteor_statistics, jar_ptb_output
+from tests.support.jar_oracles import jar_meteor, jar_ptb_output, start_meteor_jar
 from tests.support.paths import e2e_file
 
 pytestmark = pytest.mark.oracle
@@ -57,6 +57,13 @@ def test_tokeniser_equals_the_jar_on_perturbed_texts(seed):
     joined = "\n".join(text.replace("\n", " ") for text in texts)
     ours, jar = tokenize_lines(joined), jar_ptb_output(joined)
     assert ours == jar, _first_difference(ours, jar)
+
+
+@pytest.fixture(scope="module")
+def meteor_jar():
+    process = start_meteor_jar()
+    yield process
+    process.close()
 
 
 def _e2e_groups() -> list[list[str]]:
@@ -101,7 +108,7 @@ def _segments(kind: str, count: int, seed: int) -> list[tuple[str, list[str]]]:
         ("odd", 5_000, 4, False),
     ],
 )
-def test_meteor_statistics_equal_the_jar(kind, count, seed, tokenised):
+def test_meteor_statistics_equal_the_jar(meteor_jar, kind, count, seed, tokenised):
     """``tokenised``: as the scorer feeds METEOR (PTB-tokenised, lowercased, no punctuation);
     else raw text, which exercises METEOR's own normaliser on everything."""
     segments = _segments(kind, count, seed)
@@ -111,7 +118,7 @@ def test_meteor_statistics_equal_the_jar(kind, count, seed, tokenised):
     lines = [score_line(hypothesis, references) for hypothesis, references in segments]
     # One request per line (raw texts may hold line breaks; PTB-tokenised ones never do).
     lines = [line.replace("\r", " ").replace("\n", " ") for line in lines]
-    jar = jar_meteor_statistics(lines)
+    jar = jar_meteor(meteor_jar, lines)
     ours = [answer_score_line(line) for line in lines]
     different = [i for i in range(len(lines)) if ours[i] != jar[i]]
     assert not different, [(lines[i], ours[i], jar[i]) for i in different[:3]]

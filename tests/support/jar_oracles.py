@@ -26,11 +26,12 @@ def jar_ptb_output(joined: str) -> str:
     return result.stdout.decode()
 
 
-def jar_meteor_statistics(score_lines: Sequence[str]) -> list[list[float]]:
-    """The jar's answers to ``SCORE`` lines, in one JVM."""
+def jar_meteor(process: MeteorProcess, score_lines: Sequence[str]) -> list[list[float]]:
+    """The jar's answers to ``SCORE`` lines."""
+    return [parse_stats(line) for line in process.statistics(score_lines)]
+
+
+def start_meteor_jar() -> MeteorProcess:
+    """One METEOR JVM (its paraphrase table takes ~10 s to load: share it between tests)."""
     require_binary("java")
-    process = MeteorProcess()
-    try:
-        return [parse_stats(line) for line in process.statistics(score_lines)]
-    finally:
-        process.close()
+    return MeteorProcess()
