@@ -21,7 +21,7 @@ from tests.support.english_texts import (
     perturbations,
     sr18_english_sentences,
 )
-from tests.support.jar_oracles import jar_meteor, jar_ptb_output, start_meteor_jar
+from tests.support.jar_oracles import jar_meteor, jar_ptb_output, jar_stems, start_meteor_jar
 from tests.support.paths import e2e_file
 
 pytestmark = pytest.mark.oracle
@@ -64,6 +64,32 @@ def meteor_jar():
     process = start_meteor_jar()
     yield process
     process.close()
+
+
+def test_stemmer_equals_the_jars_on_every_wordnet_and_data_word():
+    """Every word of the jar's WordNet files and of the real texts (the jar's tool leaves
+    numbers alone, so they are left out)."""
+    import zipfile
+
+    from scorer.java import coco_file
+    from scorer.meteor.resources import stemmer
+
+    with zipfile.ZipFile(coco_file("meteor/meteor-1.5.jar")) as jar:
+        synsets = jar.read("synonym/english.synsets").decode().split("\n")[0::2]
+        exceptions = jar.read("synonym/english.exceptions").decode().split()
+    texts = " ".join(real_texts()).lower().split()
+    words = sorted(
+        {w for w in (*synsets, *exceptions, *texts) if w and not _number(w) and " " not in w}
+    )
+    assert len(words) > 150_000
+    ours = [stemmer().stem(word) for word in words]
+    jar = jar_stems(words)
+    different = [(w, a, b) for w, a, b in zip(words, ours, jar, strict=True) if a != b]
+    assert not different, different[:10]
+
+
+def _number(word: str) -> bool:
+    return all(c.isdigit() or c in ",.-" for c in word)
 
 
 def _e2e_groups() -> list[list[str]]:

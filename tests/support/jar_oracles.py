@@ -35,3 +35,18 @@ def start_meteor_jar() -> MeteorProcess:
     """One METEOR JVM (its paraphrase table takes ~10 s to load: share it between tests)."""
     require_binary("java")
     return MeteorProcess()
+
+
+def jar_stems(words: Sequence[str]) -> list[str]:
+    """The METEOR jar's Snowball English stems (its ``Stemmer en`` tool, one word per line)."""
+    command = [
+        require_binary("java"),
+        "-cp",
+        str(coco_file("meteor/meteor-1.5.jar")),
+        "Stemmer",
+        "en",
+    ]
+    out = subprocess.run(
+        command, input="\n".join(words).encode(), capture_output=True, check=True
+    ).stdout.decode()
+    return out.split("\n")[: len(words)]
