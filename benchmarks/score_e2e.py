@@ -108,26 +108,20 @@ def build_test_set(workdir: Path) -> tuple[Path, list[Path]]:
     return refs_csv, variants
 
 
-OFFICIAL_RUNNER = r"""
-import runpy, sys, types
-def stub(name, **attrs):
-    module = types.ModuleType(name); module.__dict__.update(attrs); sys.modules[name] = module
-try:
-    import past.utils  # noqa: F401
-except ImportError:
-    stub("past"); stub("past.utils", old_div=lambda a, b: a // b if isinstance(a, int) and isinstance(b, int) else a / b)
-    sys.modules["past"].utils = sys.modules["past.utils"]
-stub("skimage"); stub("skimage.draw", polygon=None)
-sys.path.insert(0, sys.argv[1])
+OFFICIAL_RUNNER = """
+import os, runpy
 sys.argv = ["measure_scores.py", sys.argv[2], sys.argv[3]]
-runpy.run_path(__import__("os").path.join(sys.path[0], "measure_scores.py"), run_name="__main__")
+runpy.run_path(os.path.join(sys.path[0], "measure_scores.py"), run_name="__main__")
 """
+"""The whole official script, on argv[2] (references) and argv[3] (outputs)."""
 
 
 def official_run(copy: Path, refs: Path, hyp: Path) -> tuple[float, int, str]:
     """The official E2E script in a new process: wall time, peak memory, what it printed."""
+    from tests.support.coco_oracle import STUBS
+
     runner = copy.parent / "run_official.py"
-    runner.write_text(OFFICIAL_RUNNER)
+    runner.write_text(STUBS + OFFICIAL_RUNNER)
     command = [sys.executable, str(runner), str(copy), str(refs), str(hyp)]
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

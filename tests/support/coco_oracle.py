@@ -15,8 +15,8 @@ from pathlib import Path
 
 from tests.support.mteval_oracle import run_tool
 
-RUNNER = r"""
-import json, sys, types, contextlib, io
+STUBS = r"""
+import sys, types
 def stub(name, **attrs):
     module = types.ModuleType(name); module.__dict__.update(attrs); sys.modules[name] = module
 try:
@@ -26,12 +26,21 @@ except ImportError:
     sys.modules["past"].utils = sys.modules["past.utils"]
 stub("skimage"); stub("skimage.draw", polygon=None)
 sys.path.insert(0, sys.argv[1])
+"""
+"""Stand-ins for the two Python 2 era packages the official script imports but never needs
+here; then its folder (argv[1]) on the path."""
+
+RUNNER = (
+    STUBS
+    + r"""
+import json, contextlib, io
 import measure_scores as ms
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     src, ref, hyp = ms.load_data(sys.argv[2], sys.argv[3])
     evaluation = ms.run_coco_eval(ref, hyp)
 print(json.dumps({k: evaluation.eval[k] for k in ("METEOR", "ROUGE_L", "CIDEr")}))
 """
+)
 
 JARS = (
     "meteor/meteor-1.5.jar",
