@@ -85,6 +85,8 @@ class Match:
     module: int
 
 
+Raw = tuple[int, int, int, int, int]
+"""A candidate as found: reference start and length, hypothesis start and length, module."""
 Option = tuple[int, int, int, int, int, int, int, int, int, int]
 """A candidate match as the search reads it (``_option``)."""
 Chain = tuple[Option, "Chain"] | None
@@ -143,23 +145,21 @@ class Candidates:
 
     one: Sentence
     two: Sentence
-    options: list[list[Option]]
-    """Per reference word, the candidates that start there (``_option``)."""
-    coverage1: list[int]
-    coverage2: list[int]
+    raw: list[list[Raw]]
+    """Per reference word, the candidates that start there, in the jar's order."""
 
     def best_weights(self, module_weights: Sequence[float]) -> tuple[list[float], list[float]]:
         """Per word of each side, the largest module weight of a candidate covering it (0:
         none): no alignment can count a word for more."""
-        best1 = [0.0] * len(self.coverage1)
-        best2 = [0.0] * len(self.coverage2)
-        for options in self.options:
-            for option in options:
-                weight = module_weights[option[8]]
-                for j in range(option[1], option[2]):
+        best1 = [0.0] * len(self.one.words)
+        best2 = [0.0] * len(self.two.words)
+        for raws in self.raw:
+            for start, length, match_start, match_length, module in raws:
+                weight = module_weights[module]
+                for j in range(match_start, match_start + match_length):
                     if weight > best1[j]:
                         best1[j] = weight
-                for i in range(option[6], option[3]):
+                for i in range(start, start + length):
                     if weight > best2[i]:
                         best2[i] = weight
         return best1, best2
@@ -241,34 +241,37 @@ class Aligner:
     def candidates(self, words1: Sequence[str], words2: Sequence[str]) -> Candidates:
         """Every module's candidate matches of the two sides, in the jar's order."""
         one, two = self.hypothesis(words1), self.reference(words2)
-        candidates: list[list[Option]] = [[] for _ in two.words]
-        coverage1 = [0] * len(one.words)
-        coverage2 = [0] * len(two.words)
-
-        shift = len(two.words)
+        candidates: list[list[Raw]] = [[] for _ in two.words]
 
         def add(start: int, length: int, match_start: int, match_length: int, module: int) -> None:
-            option = _option(start, length, match_start, match_length, module, shift)
-            candidates[start].append(option)
-            for j in range(match_start, match_start + match_length):
-                coverage1[j] += 1
-            for i in range(start, start + length):
-                coverage2[i] += 1
+            candidates[start].append((start, length, match_start, match_length, module))
 
         keys1, keys2 = one.keys, two.keys
         found = one.key_positions.get
         for i, key2 in enumerate(keys2):
             for j in found(key2, ()):
-                add(i, 1, j, 1, EXACT)
+                candidates[i].append((i, 1, j, 1, EXACT))
         if not (len(keys1) == len(keys2) and keys1 == keys2):
             _stem_matches(one, two, add)
             _synonym_matches(one, two, add)
             _paraphrase_matches(one, two, add)
-        return Candidates(one, two, candidates, coverage1, coverage2)
+        return Candidates(one, two, candidates)
 
     def resolve(self, found: Candidates) -> Alignment:
         """The jar's choice among the candidates: fixed matches, then the beam search."""
-        candidates, coverage1, coverage2 = found.options, found.coverage1, found.coverage2
+        shift = len(found.two.words)
+        coverage1 = [0] * len(found.one.words)
+        coverage2 = [0] * shift
+        candidates: list[list[Option]] = []
+        for raws in found.raw:
+            options = []
+            for start, length, match_start, match_length, module in raws:
+                options.append(_option(start, length, match_start, match_length, module, shift))
+                for j in range(match_start, match_start + match_length):
+                    coverage1[j] += 1
+                for i in range(start, start + length):
+                    coverage2[i] += 1
+            candidates.append(options)
         fixed: list[Option | None] = [None] * len(candidates)
         used = 0
         for i, options in enumerate(candidates):
