@@ -189,10 +189,6 @@ _POOLS: list[ProcessPoolExecutor] = []
 _POOLS_LOCK = threading.Lock()
 
 
-def score_lines(lines: Sequence[str]) -> list[list[float]]:
-    return start_scoring(lines)()
-
-
 def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
     """Start computing the statistics of many ``SCORE`` lines; the returned function gives
     them. A large batch is split over the scoring processes (``NLGBOARD_METEOR_PROCESSES``,
@@ -203,10 +199,14 @@ def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
     if not pools:
         return lambda: _score_chunk(list(lines))
     size = -(-len(lines) // len(pools))
-    futures = [
-        pool.submit(_score_chunk, list(lines[k * size : (k + 1) * size]))
-        for k, pool in enumerate(pools)
-    ]
+    try:
+        futures = [
+            pool.submit(_score_chunk, list(lines[k * size : (k + 1) * size]))
+            for k, pool in enumerate(pools)
+        ]
+    except (BrokenProcessPool, RuntimeError):  # a process died, or the pools were shut down
+        _discard_pools(pools)
+        return lambda: _score_chunk(list(lines))
 
     def finish() -> list[list[float]]:
         try:

@@ -56,3 +56,56 @@ def test_signatures_name_the_implementation_and_compare_without_it(monkeypatch):
     monkeypatch.setenv(implementation.VARIABLE, "java")
     with pytest.raises(ValueError, match="choose one of python, jar"):
         implementation.current()
+
+
+def _lines(count: int) -> list[str]:
+    from scorer.metrics.meteor import score_line
+
+    words = [
+        "the",
+        "eagle",
+        "is",
+        "a",
+        "cheap",
+        "restaurant",
+        "near",
+        "the",
+        "river",
+        "serving",
+        "french",
+        "food",
+    ]
+    return [
+        score_line(" ".join(words[k % 5 :]), [" ".join(words[: 6 + k % 6]), " ".join(words[2:])])
+        for k in range(count)
+    ]
+
+
+def test_a_large_batch_is_split_over_scoring_processes_with_the_same_statistics():
+    from scorer.meteor import scoring
+
+    lines = _lines(scoring.PARALLEL_FROM + 50)
+    assert scoring.start_scoring(lines)() == [answer_score_line(line) for line in lines]
+
+
+def test_a_scoring_process_that_dies_costs_time_not_scores(monkeypatch):
+    """A killed scoring process (out of memory, say): the batch is scored in this process and
+    new scoring processes start for the next one."""
+    import os
+    import signal
+    import time
+
+    from scorer.meteor import scoring
+
+    monkeypatch.setenv(scoring.PROCESSES_VARIABLE, "2")
+    lines = _lines(scoring.PARALLEL_FROM + 10)
+    expected = [answer_score_line(line) for line in lines]
+    assert scoring.start_scoring(lines)() == expected  # the processes are up
+    pools = scoring._pools()
+    for pool in pools:
+        for process in list(pool._processes.values()):  # fault injection: kill them
+            os.kill(process.pid, signal.SIGKILL)
+    assert scoring.start_scoring(lines)() == expected  # found broken when submitting or after
+    time.sleep(0.5)  # the executors notice the deaths
+    assert scoring.start_scoring(lines)() == expected
+    assert scoring._pools() != pools
