@@ -7,6 +7,7 @@ so each resource's hash is remembered against its path, size and modification ti
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -46,7 +47,8 @@ def resource_hash(path: Path) -> str:
             for block in iter(lambda: stream.read(1 << 20), b""):
                 digest.update(block)
         memo[key] = digest.hexdigest()[:16]
-        write_atomically(memo_file, lambda target: target.write_text(json.dumps(memo)))
+        with contextlib.suppress(OSError):  # a read-only cache (an image's): hash again next time
+            write_atomically(memo_file, lambda target: target.write_text(json.dumps(memo)))
     return str(memo[key])
 
 
@@ -55,11 +57,17 @@ def built_file(name: str, sources: list[Path], suffix: str, build: Callable[[Pat
     key = "-".join(resource_hash(source) for source in sources)
     target = cache_folder() / f"{name}-v{BUILD_FORMAT}-{key}{suffix}"
     if not target.exists():
-        # One builder at a time (test workers, worker processes): the others wait for it.
-        with open(target.with_name(target.name + ".lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not target.exists():
-                write_atomically(target, build)
+        try:
+            # One builder at a time (test workers, worker processes): the others wait for it.
+            with open(target.with_name(target.name + ".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not target.exists():
+                    write_atomically(target, build)
+        except OSError as error:
+            raise RuntimeError(
+                f"cannot build {target.name} in {target.parent} ({error.strerror}): point "
+                "NLGBOARD_CACHE at a writable folder"
+            ) from error
     return target
 
 
@@ -70,6 +78,7 @@ def write_atomically(target: Path, write: Callable[[Path], object]) -> None:
     os.close(handle)
     try:
         write(Path(temporary))
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would keep other users of a shared cache out
         os.replace(temporary, target)
     finally:
         if os.path.exists(temporary):

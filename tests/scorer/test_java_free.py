@@ -109,3 +109,23 @@ def test_a_scoring_process_that_dies_costs_time_not_scores(monkeypatch):
     time.sleep(0.5)  # the executors notice the deaths
     assert scoring.start_scoring(lines)() == expected
     assert scoring._pools() != pools
+
+
+def test_a_read_only_cache_folder_is_used_and_a_missing_file_is_named(tmp_path, monkeypatch):
+    """As in the Docker image: files built at image build time, a folder the user cannot
+    write (root writes anywhere, so the writes are made to fail)."""
+    from scorer import cache
+
+    source = tmp_path / "resource.txt"
+    source.write_text("data")
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path / "cache"))
+    built = cache.built_file("thing", [source], ".bin", lambda target: target.write_text("x"))
+    (tmp_path / "cache" / "hashes.json").unlink()  # the hash memo must be written again
+
+    def read_only(target, write):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cache, "write_atomically", read_only)
+    assert cache.built_file("thing", [source], ".bin", lambda target: None) == built
+    with pytest.raises(RuntimeError, match="point NLGBOARD_CACHE at a writable folder"):
+        cache.built_file("other", [source], ".bin", lambda target: None)
