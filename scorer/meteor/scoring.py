@@ -11,7 +11,6 @@ chunks, and matched words on each side.
 from __future__ import annotations
 
 import atexit
-import math
 import multiprocessing
 import os
 import re
@@ -24,51 +23,11 @@ from multiprocessing.context import BaseContext
 
 from scorer.java_lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment, Candidates
+from scorer.meteor.formula import ALPHA, BETA, DELTA, GAMMA, MODULE_WEIGHTS, score
 from scorer.meteor.normalizer import java_tokens, java_trim, normalize_english
 from scorer.meteor.resources import function_words, lexicon, nonbreaking_prefixes, stemmer
 
-ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
-MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 _FIELD = re.compile(r"\|\|\|")
-
-
-def _divide(a: float, b: float) -> float:
-    """Java's double division: x/0 is infinite, 0/0 is NaN."""
-    if b == 0.0:
-        if a == 0.0 or math.isnan(a):
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
-    return a / b
-
-
-def score(stats: Sequence[float]) -> float:
-    """``MeteorScorer.computeMetrics``'s score from one statistics row."""
-    test_len, ref_len, test_fn, ref_fn = stats[0:4]
-    test_weighted_len = DELTA * (test_len - test_fn) + (1.0 - DELTA) * test_fn
-    ref_weighted_len = DELTA * (ref_len - ref_fn) + (1.0 - DELTA) * ref_fn
-    test_matches = 0.0
-    ref_matches = 0.0
-    for i, weight in enumerate(MODULE_WEIGHTS):
-        test_matches += stats[4 + 4 * i] * weight * DELTA
-    for i, weight in enumerate(MODULE_WEIGHTS):
-        ref_matches += stats[5 + 4 * i] * weight * DELTA
-    for i, weight in enumerate(MODULE_WEIGHTS):
-        test_matches += stats[6 + 4 * i] * weight * (1.0 - DELTA)
-    for i, weight in enumerate(MODULE_WEIGHTS):
-        ref_matches += stats[7 + 4 * i] * weight * (1.0 - DELTA)
-    precision = _divide(test_matches, test_weighted_len)
-    recall = _divide(ref_matches, ref_weighted_len)
-    f_mean = _divide(1.0, _divide(1.0 - ALPHA, precision) + _divide(ALPHA, recall))
-    chunks, test_word_matches, ref_word_matches = stats[20:23]
-    test_total = sum(stats[4 + 4 * i] + stats[6 + 4 * i] for i in range(4))
-    ref_total = sum(stats[5 + 4 * i] + stats[7 + 4 * i] for i in range(4))
-    if test_total == test_len and ref_total == ref_len and chunks == 1.0:
-        fragmentation = 0.0
-    else:
-        fragmentation = _divide(chunks, (test_word_matches + ref_word_matches) / 2.0)
-    penalty = GAMMA * fragmentation**BETA if not math.isnan(fragmentation) else math.nan
-    value = f_mean * (1.0 - penalty)
-    return 0.0 if math.isnan(value) else max(value, 0.0)
 
 
 def statistics(alignment: Alignment) -> list[float]:

@@ -32,13 +32,12 @@ import numpy as np
 
 from scorer import __version__, implementation
 from scorer.java import coco_file, java_binary
+from scorer.meteor import formula
 from scorer.metrics import register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
-ALPHA, BETA, GAMMA, DELTA = 0.85, 0.20, 0.60, 0.75
-MODULE_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 STATS_LENGTH = 23
 CHUNKS = 20
 JVM_PROCESSES = int(os.environ.get("NLGBOARD_METEOR_JVMS", "2"))
@@ -229,27 +228,7 @@ def parse_stats(line: str) -> list[float]:
 
 def meteor_from_totals(total: Sequence[float] | np.ndarray) -> float:
     """METEOR's score from summed statistics (MeteorScorer.computeMetrics)."""
-    test_len, ref_len, test_fn, ref_fn = total[0:4]
-    stages = [total[4 + 4 * i : 8 + 4 * i] for i in range(4)]
-    chunks, test_word_matches, ref_word_matches = total[20:23]
-    test_weighted_len = DELTA * (test_len - test_fn) + (1 - DELTA) * test_fn
-    ref_weighted_len = DELTA * (ref_len - ref_fn) + (1 - DELTA) * ref_fn
-    test_matches = sum(
-        w * (DELTA * s[0] + (1 - DELTA) * s[2]) for w, s in zip(MODULE_WEIGHTS, stages, strict=True)
-    )
-    ref_matches = sum(
-        w * (DELTA * s[1] + (1 - DELTA) * s[3]) for w, s in zip(MODULE_WEIGHTS, stages, strict=True)
-    )
-    precision = test_matches / test_weighted_len if test_weighted_len else 0.0
-    recall = ref_matches / ref_weighted_len if ref_weighted_len else 0.0
-    if precision == 0 or recall == 0:
-        return 0.0
-    f_mean = precision * recall / (ALPHA * precision + (1 - ALPHA) * recall)
-    if _is_perfect(total):
-        fragmentation = 0.0
-    else:
-        fragmentation = chunks / ((test_word_matches + ref_word_matches) / 2.0)
-    return f_mean * (1.0 - GAMMA * fragmentation**BETA)
+    return formula.score([float(value) for value in total])
 
 
 def additive_row(stats: Sequence[float]) -> list[float]:
