@@ -11,6 +11,7 @@ import click
 
 from scorer import implementation
 from scorer.errors import InputError
+from scorer.java import JavaMissing
 from scorer.profiles import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.references import ReferenceSet
 
@@ -69,6 +70,10 @@ def main(
     """Score HYP against REFS with the track profile PROFILE."""
     if meteor_implementation:
         implementation.use(meteor_implementation)
+    try:
+        implementation.current()
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
     profile = _restrict(get_profile(profile_name), metrics)
     try:
         items = profile.read_references(refs_path.read_bytes(), refs_path.name)
@@ -86,7 +91,11 @@ def main(
     if other is not None:
         _print_comparison(profile, outputs, other, references, as_json)
         return
-    scores = profile.score(outputs, references)
+    try:
+        scores = profile.score(outputs, references)
+    except JavaMissing as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
     if profile.absent_metrics:
         from scorer.embeddings import INSTALL_HINT
 

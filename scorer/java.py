@@ -8,15 +8,16 @@ from pathlib import Path
 
 
 class JavaMissing(RuntimeError):
-    """Java is needed for METEOR and the PTB tokeniser (ROUGE_L, CIDEr) and is not installed."""
+    """The jars were asked for (``NLGBOARD_METEOR=jar``) and Java is not installed."""
 
 
 def java_binary() -> str:
     found = shutil.which("java")
     if found is None:
         raise JavaMissing(
-            "METEOR, ROUGE_L and CIDEr need a Java runtime, as the E2E metric script does: "
-            "install Debian's openjdk-17-jre-headless (or any Java 8+)"
+            "the official jars (NLGBOARD_METEOR=jar, --meteor jar) need a Java runtime: install "
+            "Debian's openjdk-17-jre-headless (or any Java 8+), or use the default Python "
+            "implementation, which gives the same numbers"
         )
     return found
 

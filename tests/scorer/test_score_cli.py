@@ -4,14 +4,13 @@ import pytest
 from click.testing import CliRunner
 
 from scorer.cli import main
-from tests.support.paths import e2e_file, require_binary, require_link_parser
+from tests.support.paths import e2e_file, require_link_parser
 
 NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg", "SER", "OK%", "A%", "M%", "A+M%"]
 
 
 @pytest.mark.slow
 def test_json_output_has_metric_names_and_signature():
-    require_binary("java")
     result = CliRunner().invoke(
         main,
         [
@@ -149,3 +148,41 @@ def test_describe_needs_mrs(tmp_path):
         main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(refs), "--describe"]
     )
     assert result.exit_code == 2 and "--describe needs" in result.output
+
+
+def _tiny_e2e(tmp_path):
+    refs = tmp_path / "refs.csv"
+    refs.write_text('mr,ref\n"name[Aromi]","Aromi is a pub."\n"name[Zizzi]","Zizzi is a cafe."\n')
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("Aromi is a pub.\nZizzi is a restaurant.\n")
+    return ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp), "--metrics", "METEOR"]
+
+
+def test_the_jars_without_java_is_a_clear_error(tmp_path, monkeypatch):
+    from scorer import implementation, java
+
+    monkeypatch.setenv(implementation.VARIABLE, "python")  # restored after --meteor jar
+    monkeypatch.setattr(java.shutil, "which", lambda name: None)
+    result = CliRunner().invoke(main, [*_tiny_e2e(tmp_path), "--meteor", "jar"])
+    assert result.exit_code == 2
+    assert "need a Java runtime" in result.output and "default Python" in result.output
+
+
+def test_an_unknown_implementation_is_a_clear_error(tmp_path, monkeypatch):
+    from scorer import implementation
+
+    monkeypatch.setenv(implementation.VARIABLE, "java")
+    result = CliRunner().invoke(main, _tiny_e2e(tmp_path))
+    assert result.exit_code == 2
+    assert "NLGBOARD_METEOR='java': choose one of python, jar" in result.output
+
+
+def test_the_python_default_needs_no_java(tmp_path, monkeypatch):
+    from scorer import implementation, java
+
+    monkeypatch.delenv(implementation.VARIABLE, raising=False)
+    monkeypatch.setattr(java.shutil, "which", lambda name: None)
+    result = CliRunner().invoke(main, [*_tiny_e2e(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert 0 < payload["METEOR"] < 1 and "impl:python" in payload["signature"]["METEOR"]
