@@ -9,13 +9,11 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from scorer import implementation
 from scorer.errors import InputError
 from scorer.io import e2e
 from scorer.io.by_track import (
@@ -131,38 +129,20 @@ class Profile:
             for m in self.available_metrics
             if references.inputs is not None or not _needs_inputs(m)
         ]
-        results: dict[str, np.ndarray] = {}
-        slow = [name for name in metrics if name in SLOW_METRICS]
-        if implementation.uses_jar():
-            with ThreadPoolExecutor(thread_name_prefix="jvm-metric") as executor:
-                background = {
-                    name: executor.submit(get_metric(name).segment_statistics, outputs, references)
-                    for name in slow
-                }
-                self._compute_rest(metrics, slow, outputs, references, results)
-                for name, future in background.items():
-                    results[name] = future.result()
-        else:
-            # Forked before any thread starts; the other metrics run meanwhile.
-            started = {
-                name: get_metric(name).begin_statistics(outputs, references) for name in slow
-            }
-            self._compute_rest(metrics, slow, outputs, references, results)
-            for name, finish in started.items():
-                results[name] = finish()
+        # The slow metrics start first (in other processes), the others run meanwhile.
+        started = {
+            name: get_metric(name).begin_statistics(outputs, references)
+            for name in metrics
+            if name in SLOW_METRICS
+        }
+        results = {
+            name: get_metric(name).segment_statistics(outputs, references)
+            for name in metrics
+            if name not in started
+        }
+        for name, finish in started.items():
+            results[name] = finish()
         return {name: results[name] for name in metrics}
-
-    @staticmethod
-    def _compute_rest(
-        metrics: list[str],
-        slow: list[str],
-        outputs: Sequence[str],
-        references: ReferenceSet,
-        results: dict[str, np.ndarray],
-    ) -> None:
-        for name in metrics:
-            if name not in slow:
-                results[name] = get_metric(name).segment_statistics(outputs, references)
 
     def item_scores(self, statistics: dict[str, np.ndarray], metric_id: str) -> list[float]:
         """One metric computed on each item alone, from the stored per-item statistics."""

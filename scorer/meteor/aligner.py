@@ -181,12 +181,12 @@ class Alignment:
 
 
 # A partial alignment in the beam (``PartialAlignment``) is a list: its rank, where the search
-# stands, the words used on each side as bit masks, and the matches it chose. The rank folds
-# the three fields the jar's comparator sorts on into one integer, compared as the jar compares
-# (most weighted matches, then fewest chunks, then least distance), and every change to them is
-# an addition. The words used are one bit mask: the reference's in the low bits, the
-# hypothesis' above them. Python's sort is as stable as Collections.sort. Matches fixed before the search
-# (a word's only candidate, covering words nothing else covers) are shared by every partial.
+# stands, the words it uses and the matches it chose. The rank folds the three fields the jar's
+# comparator sorts on into one integer, compared as the jar compares (most weighted matches,
+# then fewest chunks, then least distance), and every change to them is an addition. The words
+# used are one bit mask: the reference's in the low bits, the hypothesis' above them. Python's
+# sort is as stable as Collections.sort. Matches fixed before the search (a word's only
+# candidate, covering words nothing else covers) are shared by every partial.
 RANK, IDX, LAST_END, USED, CHOSEN = range(5)
 _MATCHED = 1 << 64
 """A weighted matched word in the rank: outweighs any number of chunks and any distance."""
@@ -233,10 +233,6 @@ class Aligner:
             [self._synonym_sets(word) for word in words],
             [path for start in range(len(words)) for path in self._paths(words, start)],
         )
-
-    def align(self, words1: Sequence[str], words2: Sequence[str]) -> Alignment:
-        """Align hypothesis words (line 1) with reference words (line 2)."""
-        return self.resolve(self.candidates(words1, words2))
 
     def candidates(self, words1: Sequence[str], words2: Sequence[str]) -> Candidates:
         """Every module's candidate matches of the two sides, in the jar's order."""

@@ -27,7 +27,6 @@ from scorer.meteor.normalizer import java_tokens, read_prefixes
 
 JAR = "meteor/meteor-1.5.jar"
 PARAPHRASES = "meteor/data/paraphrase-en.gz"
-_BATCH = 50_000
 Targets = dict[str | None, list[tuple[int, tuple[str, ...]]]]
 
 

@@ -23,11 +23,21 @@ from multiprocessing.context import BaseContext
 
 from scorer.java_lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment, Candidates
-from scorer.meteor.formula import ALPHA, BETA, DELTA, GAMMA, MODULE_WEIGHTS, score
+from scorer.meteor.formula import (
+    ALPHA,
+    BETA,
+    DELTA,
+    GAMMA,
+    MODULE_WEIGHTS,
+    score,
+    weighted_length,
+)
 from scorer.meteor.normalizer import java_tokens, java_trim, normalize_english
 from scorer.meteor.resources import function_words, lexicon, nonbreaking_prefixes, stemmer
 
 _FIELD = re.compile(r"\|\|\|")
+BOUND_MARGIN = 1e-9
+"""Rounding room: a reference is left out only when its bound is clearly below the best."""
 
 
 def statistics(alignment: Alignment) -> list[float]:
@@ -95,10 +105,6 @@ def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float
     return best
 
 
-BOUND_MARGIN = 1e-9
-"""Rounding room: a reference is left out only when its bound is clearly below the best."""
-
-
 def upper_bound(found: Candidates) -> float:
     """The largest score any alignment of these candidates could have: METEOR's F-mean with
     every word a candidate covers matched at its best module weight, less the penalty of a
@@ -106,9 +112,8 @@ def upper_bound(found: Candidates) -> float:
     best1, best2 = found.best_weights(MODULE_WEIGHTS)
     function1, function2 = found.one.function, found.two.function
     test_len, ref_len = len(best1), len(best2)
-    test_fn, ref_fn = sum(function1), sum(function2)
-    test_weighted = DELTA * (test_len - test_fn) + (1.0 - DELTA) * test_fn
-    ref_weighted = DELTA * (ref_len - ref_fn) + (1.0 - DELTA) * ref_fn
+    test_weighted = weighted_length(test_len, sum(function1))
+    ref_weighted = weighted_length(ref_len, sum(function2))
     test_matches = sum(
         w * ((1.0 - DELTA) if f else DELTA) for w, f in zip(best1, function1, strict=True)
     )

@@ -27,6 +27,7 @@ import os
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -39,7 +40,6 @@ from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
 STATS_LENGTH = 23
-CHUNKS = 20
 JVM_PROCESSES = int(os.environ.get("NLGBOARD_METEOR_JVMS", "2"))
 """METEOR JVMs per process, each scoring a share of the outputs (2 GB each)."""
 JVM_OPTIONS = tuple(
@@ -234,17 +234,15 @@ def meteor_from_totals(total: Sequence[float] | np.ndarray) -> float:
 def additive_row(stats: Sequence[float]) -> list[float]:
     """A statistics row as MeteorStats.addStats adds it: a perfect item contributes no chunk."""
     row = list(stats)
-    if _is_perfect(row):
-        row[CHUNKS] = 0.0
+    if formula.is_perfect(row):
+        row[formula.CHUNKS] = 0.0
     return row
 
 
-def _is_perfect(row: Sequence[float] | np.ndarray) -> bool:
-    """Every word of both sides matched in one chunk: no fragmentation penalty."""
-    stages = [row[4 + 4 * i : 8 + 4 * i] for i in range(4)]
-    test_total = sum(s[0] + s[2] for s in stages)
-    ref_total = sum(s[1] + s[3] for s in stages)
-    return test_total == row[0] and ref_total == row[1] and row[CHUNKS] == 1
+def _score_lines(hypotheses: Sequence[str], references: ReferenceSet) -> list[str]:
+    """COCO's requests: PTB-tokenised outputs against their PTB-tokenised references."""
+    refs = ptb_tokenize_references(references)
+    return [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs, strict=True)]
 
 
 def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
@@ -267,15 +265,22 @@ class Meteor(Metric):
     def begin_statistics(
         self, hypotheses: Sequence[str], references: ReferenceSet
     ) -> Callable[[], np.ndarray]:
-        """The jar's JVMs or the Python port's forked processes start on the segments now."""
-        refs = ptb_tokenize_references(references)
-        lines = [score_line(h, r) for h, r in zip(ptb_tokenize(hypotheses), refs, strict=True)]
+        """The Python port's scoring processes, or the jar's JVMs (driven from a thread, which
+        also runs the jar's tokeniser), start on the segments now."""
         if implementation.uses_jar():
-            return lambda: _rows([parse_stats(line) for line in pool().statistics(lines)])
+            background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jvm-metric")
+            future = background.submit(self._jar_statistics, hypotheses, references)
+            background.shutdown(wait=False)
+            return future.result
         from scorer.meteor.scoring import start_scoring
 
-        finish = start_scoring(lines)
+        finish = start_scoring(_score_lines(hypotheses, references))
         return lambda: _rows(finish())
+
+    @staticmethod
+    def _jar_statistics(hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        lines = _score_lines(hypotheses, references)
+        return _rows([parse_stats(line) for line in pool().statistics(lines)])
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return meteor_from_totals(totals)
