@@ -51,23 +51,32 @@ _MEMO_LIMIT = 200_000
 def ptb_tokenize(texts: Sequence[str]) -> list[str]:
     """Tokenise each text to a space-joined, lowercased token string without punctuation."""
     missing = list(dict.fromkeys(text for text in texts if text not in _MEMO))
-    if missing:
-        if len(_MEMO) + len(missing) > _MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO.update(zip(missing, _run_tokenizer(missing), strict=True))
+    if not missing:
+        return [_MEMO[text] for text in texts]
+    tokenised, aligned = _run_tokenizer(missing)
+    if not aligned:
+        # A text held a line break the tokeniser honours (CR, U+2028...): as in COCO's script,
+        # the lines after it answer the wrong texts. Kept to this call, never remembered.
+        found = {**_MEMO, **dict(zip(missing, tokenised, strict=True))}
+        return [found[text] for text in texts]
+    if len(_MEMO) + len(missing) > _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO.update(zip(missing, tokenised, strict=True))
     return [_MEMO[text] for text in texts]
 
 
-def _run_tokenizer(texts: list[str]) -> list[str]:
+def _run_tokenizer(texts: list[str]) -> tuple[list[str], bool]:
+    """The texts' token strings, and whether the tokeniser gave exactly one line per text."""
     joined = "\n".join(text.replace("\n", " ") for text in texts)
     output = _tokenize_with_jar(joined) if implementation.uses_jar() else tokenize_lines(joined)
     lines = output.split("\n")
     if len(lines) < len(texts):
         raise RuntimeError(f"PTBTokenizer returned {len(lines)} lines for {len(texts)} texts")
-    return [
+    tokenised = [
         " ".join(token for token in line.rstrip().split(" ") if token not in PUNCTUATION)
         for line in lines[: len(texts)]
     ]
+    return tokenised, len(lines) == len(texts)
 
 
 def _tokenize_with_jar(joined: str) -> str:

@@ -129,3 +129,13 @@ def test_a_read_only_cache_folder_is_used_and_a_missing_file_is_named(tmp_path, 
     assert cache.built_file("thing", [source], ".bin", lambda target: None) == built
     with pytest.raises(RuntimeError, match="point NLGBOARD_CACHE at a writable folder"):
         cache.built_file("other", [source], ".bin", lambda target: None)
+
+
+def test_a_line_break_inside_a_text_does_not_spoil_the_tokeniser_memo():
+    """U+2028 ends a line for the tokeniser: that batch's later lines answer the wrong texts,
+    as in COCO's script, but that must not be remembered for the next call."""
+    from scorer.tokenizers.ptb import ptb_tokenize
+
+    first = ptb_tokenize(["Alpha\u2028Beta.", "Gamma delta.", "Epsilon."])
+    assert first[1] != "gamma delta"  # shifted, as COCO's script has it
+    assert ptb_tokenize(["Gamma delta.", "Epsilon."]) == ["gamma delta", "epsilon"]
