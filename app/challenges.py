@@ -15,12 +15,11 @@ from app.models import (
     Output,
     Submission,
     SubmissionStatistics,
-    SubmissionStatus,
     System,
 )
 from app.public_cache import public_cache
 from app.services import DomainError
-from app.services.access import can_see_scores, can_see_submission, viewer_of
+from app.services.access import can_see_outputs, can_see_submission, viewer_of
 from app.services.columns import add_human_scores, beats_baseline, columns
 from app.services.csv_cells import csv_cell
 from app.services.home import summaries
@@ -29,6 +28,7 @@ from app.services.leaderboard import (
     default_language,
     display_names,
     dlevel_comparison,
+    headline_scores,
     hidden_names,
     leaderboard,
     reference_statistics,
@@ -175,12 +175,15 @@ def challenge_overview(slug: str):
 
 @bp.route("/submissions/<int:submission_id>/outputs")
 def submission_outputs(submission_id: int):
-    """Each output beside its input and what the scorer found in it (E2E: slot errors; SR'18:
-    its DIST): for the team and the organisers, and for everyone once test results are out."""
+    """Each output beside its input: for the team and the organisers, and for everyone once
+    test results are out. What the scorer found item by item (E2E: slot errors; SR'18: DIST)
+    only once they are out (``Viewer.sees_item_figures_of``), organisers aside."""
     found = db().get(Submission, submission_id)
-    if found is None or not _outputs_visible(found):
+    if found is None or not can_see_outputs(db(), current_user, found):
         abort(404)
-    only_errors = request.args.get("errors") == "1"
+    viewer = viewer_of(db(), current_user, found.system.track.challenge_id)
+    figures_shown = viewer.sees_item_figures_of(found.system.track)
+    only_errors = figures_shown and request.args.get("errors") == "1"
     rows = (
         db()
         .execute(
@@ -191,13 +194,12 @@ def submission_outputs(submission_id: int):
         )
         .all()
     )
-    item_scores = _item_scores(found, len(rows))
+    item_scores = _item_scores(found, len(rows)) if figures_shown else {}
     scored = [
         (row, {m: values[k] for m, values in item_scores.items()}) for k, row in enumerate(rows)
     ]
     if only_errors:
         scored = [(row, values) for row, values in scored if row.annotations]
-    viewer = viewer_of(db(), current_user, found.system.track.challenge_id)
     name = display_names([found.system], viewer)[found.system.id][0]
     return render_template(
         "challenges/outputs.html",
@@ -206,17 +208,7 @@ def submission_outputs(submission_id: int):
         rows=scored,
         item_metrics=list(item_scores),
         only_errors=only_errors,
-    )
-
-
-def _outputs_visible(submission: Submission) -> bool:
-    if can_see_scores(db(), current_user, submission):
-        return True
-    system = submission.system
-    return (
-        system.track.outputs_public
-        and submission.withdrawn_at is None
-        and submission.status == SubmissionStatus.SCORED
+        figures_shown=figures_shown,
     )
 
 
@@ -254,5 +246,6 @@ def system(system_id: int):
         team=team,
         submissions=visible,
         scores_shown=scores_shown,
+        headline=lambda submission: headline_scores(submission, viewer),
         outputs_shown=found.track.outputs_public,
     )

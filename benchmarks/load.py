@@ -57,7 +57,7 @@ from app.config import Settings
 from tests.support.factories import demo_track, participant, scored_system
 settings = Settings.from_env()
 upgrade(settings.database_url)
-demo_track(settings, challenge="load")
+demo_track(settings, challenge="load", daily_limit=None)
 with session_scope(settings.database_url) as session:
     for k in range(21):
         scored_system(session, "load", "main", f"system-{k:02d}",

@@ -95,7 +95,8 @@ def run_cli(env: dict[str, str], *args: str, stdin: bytes | None = None) -> str:
 def seed(env: dict[str, str], references: Path) -> str:
     run_cli(env, "db", "upgrade")
     run_cli(env, "challenge", "create", "bench", "--title", "Throughput")
-    run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references))
+    run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references),
+            "--daily-limit", "0")  # fmt: skip
     code = (
         "from app.config import Settings\n"
         "from tests.support.factories import participant\n"

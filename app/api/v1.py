@@ -96,6 +96,10 @@ def get_submission(submission_id: int):
         return error(404, f"no submission {submission_id} visible to you")
     shown = can_see_scores(db(), user, submission)
     headline = [score for score in submission.scores if not score.subset] if shown else []
+    track = submission.system.track
+    values = viewer_of(db(), user, track.challenge_id).shown_scores(
+        track, {score.metric: score.value for score in headline}
+    )
     return jsonify(
         {
             "id": submission.id,
@@ -113,7 +117,7 @@ def get_submission(submission_id: int):
                 if (standing := standings(db(), [submission]).get(submission.id))
                 else {}
             ),
-            "scores": {score.metric: score.value for score in headline},
+            "scores": values,
             "signatures": {score.metric: score.signature for score in headline},
         }
     )

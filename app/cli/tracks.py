@@ -12,6 +12,7 @@ from flask.cli import AppGroup
 
 from app.cli.common import board_settings, fail, score_if_embedded
 from app.db import session_scope
+from app.models import DEFAULT_DAILY_LIMIT
 from app.services import DomainError
 from app.services.access import ORGANISERS
 from app.services.audit import record
@@ -56,7 +57,13 @@ def track() -> None:
 )
 @click.option("--title", default=None)
 @click.option("--deadline", type=click.DateTime(), default=None, help="UTC, e.g. 2017-10-31T23:59")
-@click.option("--daily-limit", type=int, default=None)
+@click.option(
+    "--daily-limit",
+    type=click.IntRange(min=0),
+    default=DEFAULT_DAILY_LIMIT,
+    show_default=True,
+    help="uploads per team, test set and day on a new track; 0: no limit",
+)
 def track_import(
     challenge_slug: str,
     track_slug: str,
@@ -90,7 +97,7 @@ def track_import(
                 subset=subset,
                 title=title,
                 deadline=deadline,
-                daily_limit=daily_limit,
+                daily_limit=daily_limit or None,
             )
             files = [p.name for p in (inputs_path, refs_path) if p]
             record(session, None, "test set import", f"{track_slug} ({test_set.language})",

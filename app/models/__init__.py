@@ -4,6 +4,7 @@ from app.models.accounts import Membership, Role, Team, User, hash_token
 from app.models.audit import AuditEvent, LoginAttempt
 from app.models.base import Base, utcnow
 from app.models.challenges import (
+    DEFAULT_DAILY_LIMIT,
     DEVELOPMENT,
     PHASES,
     TEST,
@@ -37,6 +38,7 @@ from app.models.submissions import (
 )
 
 __all__ = [
+    "DEFAULT_DAILY_LIMIT",
     "DESCRIBED",
     "DEVELOPMENT",
     "HUMAN_SYSTEM",

@@ -50,6 +50,12 @@ PHASES = (DEVELOPMENT, TEST)
 """Development: scores public at once. Test: hidden until the organisers publish them."""
 
 
+DEFAULT_DAILY_LIMIT = 5
+"""Uploads a team may make per test set and day on a new track, unless the organisers say
+otherwise: every scored upload is a probe of the hidden references, and five covers a day's
+honest fixes (E2E took at most two primary systems per team)."""
+
+
 class Track(Base):
     __tablename__ = "tracks"
     __table_args__ = (UniqueConstraint("challenge_id", "slug"),)

@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import ChallengeAnnotator, ChallengeOrganiser, Role, Submission, System, Track, User
+from app.models import (
+    ChallengeAnnotator,
+    ChallengeOrganiser,
+    Role,
+    Submission,
+    SubmissionStatus,
+    System,
+    Track,
+    User,
+)
+from scorer.profiles import get_profile
 
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""
@@ -33,6 +43,25 @@ class Viewer:
             and system.team_id == self.team_id
             and not track.hide_own_scores
         )
+
+    def sees_item_figures_of(self, track: Track) -> bool:
+        """Per-item figures computed against the hidden references (DIST, chrF, slot errors):
+        each one is an oracle on its reference (DIST's edit distance rebuilds a sentence in a
+        few dozen uploads), so teams get them only once the test results are published."""
+        return (self.is_organiser and not self.publication) or track.outputs_public
+
+    def sees_exact_scores_of(self, track: Track) -> bool:
+        """In the test phase, until the results are published, a team gets its scores as the
+        published table prints them (``Profile.published``), not a float's every digit: with
+        the daily quota, that bounds what its uploads learn of the hidden references."""
+        return (self.is_organiser and not self.publication) or track.scores_public
+
+    def shown_scores(self, track: Track, scores: dict[str, float]) -> dict[str, float]:
+        """``scores`` (column -> value) as this viewer may read them."""
+        if self.sees_exact_scores_of(track):
+            return scores
+        profile = get_profile(track.profile)
+        return {column: profile.published(column, value) for column, value in scores.items()}
 
     def sees_names_of(self, system: System) -> bool:
         return (self.is_organiser and not self.publication) or not system.is_anonymous
@@ -92,6 +121,19 @@ def can_see_submission(session: Session, user: User | None, submission: Submissi
     if system.team_id is not None and user.team is not None and user.team.id == system.team_id:
         return True
     return is_organiser_of(session, user, system.track.challenge_id)
+
+
+def can_see_outputs(session: Session, user: User | None, submission: Submission) -> bool:
+    """A submission's outputs item by item: its team and organisers; everyone once the test
+    results are published (before, other teams could copy outputs on the test inputs). What
+    the scorer found per item has its own rule, ``Viewer.sees_item_figures_of``."""
+    if can_see_submission(session, user, submission):
+        return True
+    return (
+        submission.system.track.outputs_public
+        and submission.withdrawn_at is None
+        and submission.status == SubmissionStatus.SCORED
+    )
 
 
 def can_see_scores(session: Session, user: User | None, submission: Submission) -> bool:

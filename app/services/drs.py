@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.models import (
+    DEFAULT_DAILY_LIMIT,
     DESCRIBED,
     Challenge,
     Item,
@@ -94,7 +95,7 @@ def import_drs_test_set(
     sentences_name: str = "references.raw",
     title: str | None = None,
     deadline: datetime | None = None,
-    daily_limit: int | None = None,
+    daily_limit: int | None = DEFAULT_DAILY_LIMIT,
 ) -> tuple[TestSet, int, list[str]]:
     """Add DRS items tagged ``subset`` to the (track, language) test set, creating the track
     and the test set as needed; return the test set, the number of items added and the

@@ -137,6 +137,9 @@ def leaderboard(
         for system in shown
         if system.id in latest
     ]
+    for row in rows:
+        row.scores = viewer.shown_scores(track, row.scores)
+        row.subsets = {name: viewer.shown_scores(track, v) for name, v in row.subsets.items()}
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -148,6 +151,20 @@ def leaderboard(
         rows = scored + absent
         assign_ranks(rows, key)
     return metrics, rows
+
+
+def headline_scores(submission: Submission, viewer: Viewer) -> list[tuple[str, float, bool]]:
+    """(column, value as ``viewer`` may read it, higher is better) of a submission's headline
+    scores, in the track's column order."""
+    track = submission.system.track
+    profile = get_profile(track.profile)
+    order = {name: k for k, name in enumerate(profile.columns)}
+    scores = sorted(
+        (s for s in submission.scores if not s.subset),
+        key=lambda s: (order.get(s.metric, len(order)), s.metric),
+    )
+    values = viewer.shown_scores(track, {s.metric: s.value for s in scores})
+    return [(s.metric, values[s.metric], profile.higher_is_better(s.metric)) for s in scores]
 
 
 def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:

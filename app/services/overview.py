@@ -82,7 +82,7 @@ def overview(
         score = next((s for s in submission.scores if s.metric == metric and not s.subset), None)
         if score is None:
             continue
-        value = score.value
+        value = viewer.shown_scores(system.track, {score.metric: score.value})[score.metric]
         signatures.add(score.signature)
         if not viewer.sees_names_of(system):
             label = ANONYMOUS

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
-from app.models import Challenge, TestSet
+from app.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet
 from app.services import DomainError
 from app.services.drs import STANDARD, import_drs_test_set, removed_note
 from app.services.tracks import (
@@ -42,7 +42,7 @@ def import_test_set(
     subset: str | None = None,
     title: str | None = None,
     deadline: datetime | None = None,
-    daily_limit: int | None = None,
+    daily_limit: int | None = DEFAULT_DAILY_LIMIT,
 ) -> tuple[TestSet, str]:
     """One entry point for the CLI and the organisers' form: create a track (or add a
     language's test set, or DRS items of a subset) from (data, filename) pairs; return the test

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Challenge, Item, Reference, TestSet, Track
+from app.models import DEFAULT_DAILY_LIMIT, Challenge, Item, Reference, TestSet, Track
 from app.services import DomainError, add_unique
 from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
@@ -81,7 +81,7 @@ def import_e2e_track(
     title: str | None = None,
     language: str = "en",
     deadline: datetime | None = None,
-    daily_limit: int | None = None,
+    daily_limit: int | None = DEFAULT_DAILY_LIMIT,
     references_name: str = "references.csv",
     inputs_name: str = "inputs.csv",
 ) -> Track:
@@ -151,7 +151,7 @@ def import_sr18_test_set(
     *,
     title: str | None = None,
     deadline: datetime | None = None,
-    daily_limit: int | None = None,
+    daily_limit: int | None = DEFAULT_DAILY_LIMIT,
     inputs_name: str = "inputs.conllu",
     references_name: str = "references.txt",
 ) -> TestSet:

@@ -4,7 +4,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db import session_scope
-from app.models import Submission, SubmissionStatus
+from app.models import Submission, SubmissionStatus, Track
 from app.models import TestSet as StoredTestSet
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.paths import require_link_parser
@@ -176,7 +176,9 @@ def test_track_page_compares_d_level_distributions(app, client, settings):
     assert ks_table.count("<tr><td>") == 4  # test set all, test set rand, good, simple
 
 
-def test_outputs_page_shows_slot_errors_to_the_team_only(app, client, settings):
+def test_outputs_page_shows_slot_errors_once_published(app, client, settings):
+    """The team reads its outputs at once, but what the scorer found per item only once the
+    test results are out (then everyone does): a per-item figure probes its reference."""
     demo_track(settings)
     token = participant(settings, "a@x.org", team="A")
     participant(settings, "b@x.org", team="B")
@@ -193,8 +195,22 @@ def test_outputs_page_shows_slot_errors_to_the_team_only(app, client, settings):
     client.post("/logout")
     client.post("/login", data={"email": "a@x.org", "password": "password123"})
     page = client.get("/submissions/1/outputs?errors=1").data.decode()
+    assert "The Copper Kettle is a pub in the city centre." in page
+    assert "wrong eatType" not in page and "slot errors" not in page
+
+    _set_track(settings, phase="test", is_published=True)
+    client.post("/logout")
+    page = client.get("/submissions/1/outputs?errors=1").data.decode()
     assert "wrong eatType: [coffee shop] said as &#39;pub&#39;" in page
     assert "wrong area: [riverside] said as &#39;city centre&#39;" in page
+
+
+def _set_track(settings, **values) -> None:
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        for name, value in values.items():
+            setattr(track, name, value)
+        session.commit()
 
 
 def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, settings, tmp_path):

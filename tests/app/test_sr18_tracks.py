@@ -260,7 +260,7 @@ def test_web_upload_page_lists_languages_and_takes_a_zip(client, settings):
     assert "Submissions 1 (en), 2 (fr) queued for scoring." in done
 
 
-def test_outputs_page_gives_each_sentence_its_dist_and_overview_anonymises(app, client, settings):
+def test_outputs_page_gives_dist_once_published_and_overview_anonymises(app, client, settings):
     from tests.support.factories import login
 
     sr18_tracks(settings)
@@ -268,6 +268,12 @@ def test_outputs_page_gives_each_sentence_its_dist_and_overview_anonymises(app, 
     assert post(client, token, EN_OUT, "en.txt", language="en").status_code == 202
     run_queue(app)
     login(client, "a@x.org")
+    page = client.get("/submissions/1/outputs").get_data(as_text=True)
+    assert "rained all day ." in page and "DIST" not in page  # a probe of the reference
+    with session_scope(settings.database_url) as session:
+        for track in session.scalars(select(Track)):
+            track.phase, track.is_published = "test", True
+        session.commit()
     page = client.get("/submissions/1/outputs").get_data(as_text=True)
     assert '<th class="num">DIST</th>' in page
     # "rained all day ." against "It rained all day .": 1 edit in 5 tokens -> 80.0
