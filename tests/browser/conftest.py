@@ -71,7 +71,8 @@ def accessibility_problems(page) -> list[str]:
     best practices), one line each with the elements they concern."""
     if not AXE.exists():
         pytest.skip(f"axe-core not installed at {AXE} (npm install --prefix build/node axe-core)")
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
     result = page.evaluate(
         """async () => await axe.run(document, {
             runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice']},
@@ -86,13 +87,32 @@ def accessibility_problems(page) -> list[str]:
     ]
 
 
+def overflow(page) -> int:
+    """How many pixels the page is wider than the screen (> 0: it scrolls sideways)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
 def check_page(page, name: str, width: str) -> None:
     """A screenshot kept as an artefact, then no serious or critical accessibility problem."""
     screenshot(page, f"{name}-{WIDTHS[width]}px")
-    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    wide = overflow(page)
     assert wide <= 0, f"{page.url} is {wide} px wider than the screen ({WIDTHS[width]} px)"
     problems = accessibility_problems(page)
     assert not problems, f"{page.url}:\n" + "\n".join(problems)
+
+
+def width_problems(page, name: str) -> list[str]:
+    """The page as loaded, on each of WIDTHS in turn (one load, resized): a screenshot each,
+    then what is wrong: sideways overflow and axe-core's serious or critical violations."""
+    problems = []
+    for label, pixels in sorted(WIDTHS.items(), key=lambda item: item[1]):
+        page.set_viewport_size({"width": pixels, "height": 900})
+        screenshot(page, f"{name}-{pixels}px")
+        wide = overflow(page)
+        if wide > 0:
+            problems.append(f"{pixels} px ({label}): {wide} px wider than the screen")
+        problems += [f"{pixels} px ({label}): {line}" for line in accessibility_problems(page)]
+    return problems
 
 
 def register(page, url: str, email: str, password: str) -> None:
