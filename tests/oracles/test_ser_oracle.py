@@ -1,9 +1,9 @@
 """SER against the official E2E slot-error script, output by output (the figures it computed
 for 47,280 outputs: ``../shared/data/e2e/ser_oracle``).
 
-Every output must get exactly the script's added / missing / valerr / repeated counts, except
-the training references listed in ``KNOWN_DIFFERENCES`` with the reason. The per-file
-definitions (SER = errors / MR slots; OK, A, M, A+M) are checked on the script's own counts.
+Every output must get exactly the script's added / missing / valerr / repeated counts
+(``KNOWN_DIFFERENCES`` is empty), so our whole-file SER is the script's. The per-file definitions
+(SER = errors / MR slots; OK, A, M, A+M) are checked on the script's own counts too.
 """
 
 from __future__ import annotations
@@ -15,36 +15,14 @@ import numpy as np
 import pytest
 
 from scorer.metrics.ser import CATEGORIES, KINDS, SER, CategoryShare
-from scorer.semantics.e2e_slots import check_output
+from scorer.semantics.e2e_slots import check_output, slot_error_rate
 from tests.support.paths import E2E_DATA, shared_file
 
 pytestmark = pytest.mark.oracle
 
-_WORD_AND_NUMBER = "a rating said in words and as a number ('high rating of 5 out of 5', 'rated a low 1 star', 'average rating of 3 out of 5'): the script keeps only the number"
-_WELL_RATED = "'well rated' / 'very well rated' / 'not ... a very good rating' for a numeric or 'high' MR rating: the script finds another rating value"
-_PRICED_AND_RATED = "'high priced and rated five stars': the script finds only the number"
-_NOT_GOOD = "'does not have a very good rating': the script finds another rating value"
-KNOWN_DIFFERENCES: dict[tuple[str, int], str] = {
-    ("trainset", 370): _WORD_AND_NUMBER,
-    ("trainset", 2970): _WORD_AND_NUMBER,
-    ("trainset", 3759): _WELL_RATED,
-    ("trainset", 4148): _WELL_RATED,
-    ("trainset", 7900): _PRICED_AND_RATED,
-    ("trainset", 9445): _WORD_AND_NUMBER,
-    ("trainset", 13000): _WORD_AND_NUMBER,
-    ("trainset", 14390): _WORD_AND_NUMBER,
-    ("trainset", 15097): _WORD_AND_NUMBER,
-    ("trainset", 15248): _WELL_RATED,
-    ("trainset", 22760): _WELL_RATED,
-    ("trainset", 25343): _WELL_RATED,
-    ("trainset", 28545): _WELL_RATED,
-    ("trainset", 29215): _NOT_GOOD,
-    ("trainset", 34050): _PRICED_AND_RATED,
-    ("trainset", 39073): _WORD_AND_NUMBER,
-    ("trainset", 40190): _NOT_GOOD,
-    ("trainset", 41868): _NOT_GOOD,
-}
-"""(file, output number from 1) -> why our counts differ from the script's: 18 of 47,280."""
+KNOWN_DIFFERENCES: dict[tuple[str, int], str] = {}
+"""(file, output number from 1) -> why our counts would differ from the script's: none, every
+one of the 47,280 outputs gets exactly its counts."""
 
 ORACLE_SER = {"dev_loo_output": 11.47, "devset": 11.42, "trainset": 17.69}
 """Whole-file SER from the oracle README."""
@@ -64,9 +42,10 @@ def oracle_counts(row: dict[str, str]) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("name", sorted(ORACLE_SER))
 def test_every_output_gets_the_scripts_slot_error_counts(name):
     rows = oracle_rows(name)
-    differing = {}
+    differing, checks = {}, []
     for number, row in enumerate(rows, start=1):
         check = check_output(row["mr"], row.get("ref", row.get("output", "")))
+        checks.append(check)
         kinds = Counter(error.kind for error in check.errors)
         ours = (kinds["added"], kinds["missed"], kinds["wrong"], kinds["repeated"])
         assert check.slots == int(row["mr_len"])
@@ -78,6 +57,7 @@ def test_every_output_gets_the_scripts_slot_error_counts(name):
             )
     unexplained = {key: value for key, value in differing.items() if key not in KNOWN_DIFFERENCES}
     assert not unexplained, list(unexplained.items())[:10]
+    assert round(slot_error_rate(checks), 2) == ORACLE_SER[name]
 
 
 @pytest.mark.parametrize("name", sorted(ORACLE_SER))

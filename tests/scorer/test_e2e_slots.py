@@ -4,7 +4,7 @@ tests/oracles/test_ser_oracle.py checks the same rules against the script's own 
 
 import pytest
 
-from scorer.semantics.e2e_slots import check_output, parse_mr, slot_error_rate
+from scorer.semantics.e2e_slots import check_output, find_values, parse_mr, slot_error_rate
 
 
 def kinds(mr: str, output: str) -> list[tuple[str, str]]:
@@ -132,3 +132,115 @@ def test_ser_columns_fall_as_systems_improve():
     assert not e2e.higher_is_better("SER") and not e2e.higher_is_better("A+M%")
     assert e2e.higher_is_better("OK%") and e2e.higher_is_better("BLEU")
     assert e2e.higher_is_better("norm_avg")
+
+
+def rating_values(mr: str, output: str) -> list[str]:
+    """The customer rating values the output is read as saying."""
+    found = find_values(parse_mr(mr), output)
+    return [match.value for match in found if match.slot == "customer rating"]
+
+
+def test_an_unasked_rating_is_read_as_its_number():
+    assert rating_values("name[Aromi]", "Aromi is highly rated.") == ["5 out of 5"]
+    assert rating_values("name[Aromi], customer rating[high]", "Aromi is highly rated.") == ["high"]
+    check = check_output("name[Aromi], customer rating[average]", "Aromi has a low rating.")
+    assert [(e.kind, e.expected, e.found) for e in check.errors] == [
+        ("wrong", "average", "low rating")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("level", "number", "output"),
+    [
+        ("high", "5 out of 5", "Aromi has a high rating of 5 out of 5."),
+        ("high", "5 out of 5", "Aromi is high priced and rated five stars."),
+        ("average", "3 out of 5", "Aromi has an average rating of 3 out of 5 stars."),
+        ("low", "1 out of 5", "Aromi has a low customer rating of 1 star."),
+        ("low", "1 out of 5", "Aromi is low rated with 1 out of 5 rating."),
+        ("low", "1 out of 5", "Aromi is rated a low 1 star."),
+    ],
+)
+def test_a_rating_phrase_running_on_into_its_number_is_the_number(level, number, output):
+    """Word, at most one word, the number of the same level: one match, of the number alone."""
+    assert rating_values(f"name[Aromi], customer rating[{number}]", output) == [number]
+    assert kinds(f"name[Aromi], customer rating[{number}]", output) == []
+    # so for the word's MR it is a value error, not a match (nor, for "low", a repetition)
+    assert rating_values(f"name[Aromi], customer rating[{level}]", output) == [number]
+    assert kinds(f"name[Aromi], customer rating[{level}]", output) == [("wrong", "customer rating")]
+
+
+def test_a_rating_phrase_apart_from_its_number_is_the_mrs_word():
+    mr = "name[Aromi], customer rating[high]"
+    for output in (
+        "Aromi has high ratings from its customers, 5 stars out of 5.",  # words between
+        "Aromi is of high quality, five star.",  # a comma between
+        "Aromi has a 5 star rating and great reviews.",  # the number first
+    ):
+        assert kinds(mr, output) == [], output
+    # a low rating said twice that way is the script's one counted repetition
+    mr = "name[Aromi], priceRange[cheap], customer rating[low]"
+    assert kinds(mr, "Aromi has a 1 star rating and low prices.") == [
+        ("repeated", "customer rating")
+    ]
+    # a number of another level is another value, whatever stands before it
+    mr = "name[Aromi], customer rating[1 out of 5]"
+    assert sorted(rating_values(mr, "Aromi has an average customer rating of 1 out of 5.")) == [
+        "1 out of 5",
+        "3 out of 5",
+    ]
+    assert kinds(mr, "Aromi has an average customer rating of 1 out of 5.") == [
+        ("added", "customer rating")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mr_value", "output", "read_as"),
+    [
+        ("high", "Aromi is well rated.", "high"),
+        ("average", "Aromi is well rated.", "average"),
+        ("3 out of 5", "Aromi is well rated.", "3 out of 5"),
+        # 'well rated' is never 5 out of 5: for that MR it reads as the 3 out of 5 it also says
+        ("5 out of 5", "Aromi is well rated.", "3 out of 5"),
+        ("1 out of 5", "Aromi is well-rated.", "3 out of 5"),
+        # ... and 'very well rated' as the word high, which has it alone
+        ("5 out of 5", "Aromi is very well rated.", "high"),
+        ("high", "Aromi is very well rated.", "high"),
+        ("low", "Aromi is not well rated.", "low"),
+        ("low", "Aromi is not very well rated.", "low"),
+    ],
+)
+def test_well_rated(mr_value, output, read_as):
+    mr = f"name[Aromi], customer rating[{mr_value}]"
+    assert rating_values(mr, output) == [read_as]
+    assert kinds(mr, output) == ([] if read_as == mr_value else [("wrong", "customer rating")])
+
+
+@pytest.mark.parametrize(
+    ("output", "read_as"),
+    [
+        ("Aromi does not have a good rating.", "low"),
+        ("Aromi doesn't get very good reviews.", "low"),
+        ("Aromi isn't rated very well.", None),
+        # three words between the negation and 'good': the script sees only the 'very good rating'
+        ("Aromi doesn't have a very good rating.", "5 out of 5"),
+        ("Aromi does not have a very good rating.", "5 out of 5"),
+    ],
+)
+def test_not_a_good_rating(output, read_as):
+    mr = "name[Aromi], customer rating[low]"
+    assert rating_values(mr, output) == ([read_as] if read_as else [])
+    expected = {None: [("missed", "customer rating")], "low": []}
+    assert kinds(mr, output) == expected.get(read_as, [("wrong", "customer rating")])
+
+
+def test_stored_ser_from_the_scorer_with_the_old_rating_rules_is_marked_older():
+    """SER and its category shares moved with the rating rules: a score signed before them
+    must show as an older scorer's until rescored."""
+    from scorer.implementation import comparable
+    from scorer.profiles import get_profile
+
+    e2e = get_profile("e2e")
+    old = "SER|e2e-slot-error-script|sets per slot|repeat:rating-low|nlgboard:0.2.0|scale:%|profile:e2e|norm:e2e-v2:ws+quotes|tables:e2e-metrics-fixes"
+    assert comparable(e2e.column_signature("SER")) != comparable(old)
+    for column in ("SER", "OK%", "A%", "M%", "A+M%"):
+        assert "ratings:v2" in e2e.column_signature(column)
