@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
@@ -107,7 +109,12 @@ def revoke_token():
 
 
 def _safe_next(target: str | None) -> str | None:
-    """Only same-site paths: an open redirect after login is a phishing aid."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return None
+    """Only same-site paths: an open redirect after login is a phishing aid. Browsers and
+    URL parsers drop tabs and line breaks and read a backslash as a slash, so ``/<TAB>/evil``
+    and ``/\\evil`` would leave the site: any such character refuses the target."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if any(char == "\\" or char.isspace() or not char.isprintable() for char in target):
+        return None
+    parts = urlsplit(target)
+    return target if not (parts.scheme or parts.netloc) else None

@@ -267,3 +267,26 @@ def test_public_pages_are_cached_briefly_for_anonymous_visitors_only(settings):
     login(client, "a@x.org")
     assert "marlin" in client.get("/challenges/demo/tracks/main").get_data(as_text=True)
     clear()
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["/%09/evil.example", "/%0a/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example",
+     "/\\evil.example", "//evil.example", "https://evil.example/", "/%00/evil.example"],
+)  # fmt: skip
+def test_login_never_redirects_off_the_site(client, settings, target):
+    """Issue 34: ``/login?next=/%09/evil.example`` sent the browser to //evil.example (the tab
+    is dropped on the way), and a line break in it was an HTTP 500."""
+    participant(settings, "a@x.org", team="A")
+    response = client.post(
+        f"/login?next={target}", data={"email": "a@x.org", "password": "password123"}
+    )
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+
+
+def test_login_keeps_a_same_site_next_page(client, settings):
+    participant(settings, "a@x.org", team="A")
+    response = client.post(
+        "/login?next=/submissions%3Fpage%3D2", data={"email": "a@x.org", "password": "password123"}
+    )
+    assert response.headers["Location"] == "/submissions?page=2"
