@@ -10,7 +10,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app.cli.common import board_settings, fail, score_if_embedded
+from app.cli.common import Deadline, board_settings, fail, score_if_embedded
 from app.db import session_scope
 from app.services import DomainError
 from app.services.access import ORGANISERS
@@ -55,7 +55,7 @@ def track() -> None:
     "compositional-substitution, compositional-extension).",
 )
 @click.option("--title", default=None)
-@click.option("--deadline", type=click.DateTime(), default=None, help="UTC, e.g. 2017-10-31T23:59")
+@click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
 @click.option("--daily-limit", type=int, default=None)
 def track_import(
     challenge_slug: str,
