@@ -290,3 +290,25 @@ def test_login_keeps_a_same_site_next_page(client, settings):
         "/login?next=/submissions%3Fpage%3D2", data={"email": "a@x.org", "password": "password123"}
     )
     assert response.headers["Location"] == "/submissions?page=2"
+
+
+def test_closing_a_human_campaign_is_audited_as_closing(app, client, settings):
+    """Issue 34: the audit log said "human open" for closing a campaign too."""
+    from app.services.campaigns import CampaignSpec, create_campaign
+    from app.services.tracks import get_track
+    from tests.support.factories import scored_system
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    with session_scope(settings.database_url) as session:
+        for rank, name in enumerate(["slug", "tgen", "chen", "sheff2", "zhang"]):
+            scored_system(session, "demo", "main", name, {"BLEU": 0.7 - rank / 20})
+        track = get_track(session, "demo", "main")
+        spec = CampaignSpec(name="quality", method="rankme", criterion="quality", items=1)
+        create_campaign(session, track, spec)
+    login(client, "org@x.org")
+    for _ in range(2):  # created open: close it, then open it again
+        client.post("/challenges/demo/tracks/main/human/quality/open")
+    with session_scope(settings.database_url) as session:
+        events = [(e.action, e.target) for e in session.scalars(select(AuditEvent))]
+    assert events == [("human close", "main/quality"), ("human open", "main/quality")]
