@@ -19,6 +19,7 @@ from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
 from app.services.drs import import_challenge_set
 from app.services.leaderboard import default_language, leaderboard_outputs
+from app.services.organising import LIMIT_MAX
 from app.services.track_imports import import_test_set
 from app.services.tracks import (
     TRACK_KINDS,
@@ -56,7 +57,7 @@ def track() -> None:
 )
 @click.option("--title", default=None)
 @click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
-@click.option("--daily-limit", type=int, default=None)
+@click.option("--daily-limit", type=click.IntRange(1, LIMIT_MAX), default=None)
 def track_import(
     challenge_slug: str,
     track_slug: str,
