@@ -306,3 +306,20 @@ def test_cli_daily_limit_past_the_databases_integers_is_refused(runner, settings
     args = ["track", "import", "c", "t", "--kind", "e2e", "--refs", refs]
     result = runner.invoke(args=[*args, "--daily-limit", str(HUGE)])
     assert result.exit_code == 2 and "--daily-limit" in result.output
+
+
+def test_the_join_code_is_shown_on_the_team_page_never_in_the_cookie(app, client, settings):
+    """Issue 34: creating a team flashed its join code, which the (signed, readable) session
+    cookie then carried."""
+    from app.models import Team
+    from tests.support.factories import participant
+
+    participant(settings, "a@x.org")
+    login(client, "a@x.org")
+    client.post("/team/create", data={"create-name": "Uni NLG"})
+    with session_scope(settings.database_url) as session:
+        code = session.scalars(select(Team)).one().join_code
+    cookie = client.get_cookie("session")
+    session = app.session_interface.get_signing_serializer(app).loads(cookie.value)
+    assert "created" in repr(session) and code not in repr(session)
+    assert code in client.get("/team").get_data(as_text=True)
