@@ -23,6 +23,7 @@ from app.models import (
 )
 from app.models.accounts import unusable_hash
 from app.services import DomainError, add_unique
+from app.services.names import check_name
 
 
 def create_user(
@@ -148,9 +149,12 @@ def user_for_token(session: Session, token: str) -> User | None:
     return session.scalar(select(User).where(User.api_token_hash == hash_token(token)))
 
 
+TEAM_NAME_MAX = 100
+
+
 def create_team(session: Session, user: User, name: str) -> Team:
     _require_no_team(user)
-    name = " ".join(name.split())
+    name = check_name(name, "team name", TEAM_NAME_MAX)
     if session.scalar(select(Team).where(func.lower(Team.name) == name.lower())):
         raise DomainError(f"a team called {name!r} already exists; join it with its code")
     team = Team(name=name)
@@ -171,6 +175,7 @@ def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
 
 
 def find_or_create_team(session: Session, name: str) -> Team:
+    name = check_name(name, "team name", TEAM_NAME_MAX)
     team = session.scalar(select(Team).where(Team.name == name))
     if team is None:
         team = Team(name=name)

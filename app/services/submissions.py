@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
 from app.queue import SubmissionQueue
 from app.services import DomainError
+from app.services.names import check_name
 from app.storage import Storage
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
@@ -64,9 +65,7 @@ def submit_output(
 
     Raises DomainError or InputError; a refused upload leaves no file and no row behind.
     """
-    system_name = " ".join(system_name.split())
-    if not system_name or len(system_name) > SYSTEM_NAME_MAX:
-        raise DomainError(f"give the system a name of 1 to {SYSTEM_NAME_MAX} characters")
+    system_name = check_name(system_name, "system name", SYSTEM_NAME_MAX)
     if not is_baseline and team is None:
         raise DomainError("create or join a team before submitting")
     files = split_upload(track, filename, data, language, max_bytes)
