@@ -24,6 +24,7 @@ from app.models import (
 from app.models.accounts import unusable_hash
 from app.services import DomainError, add_unique
 from app.services.names import check_name
+from app.services.passwords import is_common
 
 
 def create_user(
@@ -75,8 +76,8 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
 
 
 MIN_PASSWORD_LENGTH = 12
-"""NIST SP 800-63B allows 8 characters with a blocklist of common passwords; without shipping
-such a list, length is the rule (a 12-character minimum), and no composition rules."""
+"""NIST SP 800-63B: a minimum length and a blocklist of common passwords, no composition rules.
+Twelve characters, and Django's list of common passwords (``passwords.is_common``)."""
 
 
 def password_problem(password: str, email: str) -> str | None:
@@ -85,6 +86,8 @@ def password_problem(password: str, email: str) -> str | None:
         return f"use at least {MIN_PASSWORD_LENGTH} characters (a few words make a good one)"
     if len(password) > 200:
         return "use at most 200 characters"
+    if is_common(password):
+        return "it is on a list of common passwords, the first ones attackers try"
     local = email.strip().lower().split("@")[0]
     if len(set(password)) < 3 or (len(local) >= 3 and local in password.lower()):
         return "use something not made of your e-mail address or one repeated character"

@@ -152,10 +152,13 @@ def test_registering_says_nothing_about_existing_accounts(client, settings):
 
 
 @pytest.mark.parametrize(
-    "password", ["password", "password123", "aaaaaaaaaaaaaaa", "ana-ana-ana-ana"]
-)
+    "password",
+    ["password", "password123", "aaaaaaaaaaaaaaa", "ana-ana-ana-ana",
+     "qwerty123456", "1q2w3e4r5t6y", "Q1W2E3R4T5Y6", "1qaz2wsx3edc"],
+)  # fmt: skip
 def test_weak_passwords_are_refused(client, settings, password):
-    """Finding 9: 'password' was accepted (length >= 8 was the only rule)."""
+    """Finding 9: 'password' was accepted (length >= 8 was the only rule); issue 34: common
+    passwords of twelve characters or more ('qwerty123456') were accepted."""
     page = client.post(
         "/register", data={"email": "ana@x.org", "password": password, "confirm": password}
     )
@@ -312,3 +315,17 @@ def test_closing_a_human_campaign_is_audited_as_closing(app, client, settings):
     with session_scope(settings.database_url) as session:
         events = [(e.action, e.target) for e in session.scalars(select(AuditEvent))]
     assert events == [("human close", "main/quality"), ("human open", "main/quality")]
+
+
+def test_common_passwords_are_refused_in_the_cli_too(runner, settings):
+    result = runner.invoke(args=["user", "create", "a@x.org", "--password", "qwerty123456"])
+    assert result.exit_code == 1 and "list of common passwords" in result.output
+    result = runner.invoke(args=["user", "create", "a@x.org", "--password", "marlin quokka 7"])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_common_password_list_is_djangos_whole_list():
+    from app.services.passwords import common_passwords, is_common
+
+    assert len(common_passwords()) == 19_640
+    assert is_common(" Password ") and not is_common("marlin quokka 7")
