@@ -96,35 +96,49 @@ def password_problem(password: str, email: str) -> str | None:
 
 LOGIN_WINDOW = timedelta(minutes=15)
 FAILURES_BEFORE_BACK_OFF = 5
-"""Failed logins for one account from one address before each further try must wait."""
+"""Failed logins for one account from one source before each further try must wait."""
 LONGEST_WAIT = timedelta(minutes=15)
-FAILURES_PER_ADDRESS = 50
-"""Failed logins from one address within the window, over all accounts (password spraying)."""
+FAILURES_PER_ADDRESS = 100
+"""Failed logins within the window from one address, over all accounts, by browsers no account
+logged in from before (password spraying): then such tries from that address wait."""
 
 
-def login_wait(session: Session, email: str, address: str) -> timedelta | None:
-    """How long this (account, address) must wait before trying again, or None.
+def login_wait(
+    session: Session, email: str, address: str, device: str | None = None
+) -> timedelta | None:
+    """How long this try must wait before its password is checked, or None.
 
-    Per pair, not per account: a stranger failing from elsewhere cannot lock the owner out.
-    After 5 failures each further one doubles the wait (1, 2, 4 ... minutes, at most 15); an
-    address failing on many accounts waits for the window to pass.
+    Failures are counted per account and source, never per account alone: the source is the
+    browser when it shows the device cookie the account's last login from it left
+    (``device``), else the address. So neither a stranger failing elsewhere nor one behind the
+    same NAT (one address for a whole lab) locks the owner out of a browser they used before.
+    After 5 failures each further one doubles the wait (1, 2, 4 ... minutes, at most 15), with
+    no CAPTCHA. An address failing on many accounts makes the tries from unknown browsers
+    behind it wait for the window to pass; known browsers go on.
     """
     now = utcnow()
     email, address = _attempt_key(email, address)
+    source = (
+        LoginAttempt.device == device
+        if device
+        else (LoginAttempt.address == address) & LoginAttempt.device.is_(None)
+    )
     failures, last = session.execute(
         select(func.count(LoginAttempt.id), func.max(LoginAttempt.at)).where(
-            LoginAttempt.at >= now - 4 * LOGIN_WINDOW,
-            LoginAttempt.email == email,
-            LoginAttempt.address == address,
+            LoginAttempt.at >= now - 4 * LOGIN_WINDOW, LoginAttempt.email == email, source
         )
     ).one()
     if failures >= FAILURES_BEFORE_BACK_OFF:
         wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (failures - FAILURES_BEFORE_BACK_OFF)))
         if now < last + wait:
             return last + wait - now
+    if device:
+        return None
     by_address = session.execute(
         select(func.count(LoginAttempt.id)).where(
-            LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address
+            LoginAttempt.at >= now - LOGIN_WINDOW,
+            LoginAttempt.address == address,
+            LoginAttempt.device.is_(None),
         )
     ).scalar_one()
     return LOGIN_WINDOW if by_address >= FAILURES_PER_ADDRESS else None
@@ -135,9 +149,11 @@ def _attempt_key(email: str, address: str) -> tuple[str, str]:
     return email.strip().lower()[:254], address[:64]
 
 
-def note_failed_login(session: Session, email: str, address: str) -> None:
+def note_failed_login(
+    session: Session, email: str, address: str, device: str | None = None
+) -> None:
     email, address = _attempt_key(email, address)
-    session.add(LoginAttempt(email=email, address=address))
+    session.add(LoginAttempt(email=email, address=address, device=device))
     session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 4 * LOGIN_WINDOW))
     session.commit()
 
