@@ -393,3 +393,23 @@ def test_a_device_cookie_counts_only_for_its_account_and_only_signed(app, settin
     for _ in range(5):
         forged.post("/login", data={"email": "a@x.org", "password": "x"}, environ_base=lab)
     assert forged.post("/login", data=right, environ_base=lab).status_code == 429
+
+
+def test_what_a_team_or_organiser_is_shown_is_kept_by_no_cache(app, settings, two_teams):
+    """Issue 34: a team's test-phase exports and plots had no Cache-Control (plots: no-cache,
+    which lets a cache store them): a shared cache could hand the hidden scores on."""
+    from tests.support.board import TRACK, bearer, set_track
+
+    set_track(settings, phase="test")
+    urls = ("", "/export.csv", "/export.json", "/export.tex", "/plots/bars.svg?metric=BLEU")
+    for email in ("a@x.org", "org@x.org"):
+        client = app.test_client()
+        login(client, email)
+        for url in urls:
+            response = client.get(f"{TRACK}{url}")
+            assert response.status_code == 200, url
+            assert response.headers["Cache-Control"] == "private, no-store", (email, url)
+        with client.get("/static/style.css") as static:  # the same for everyone
+            assert static.headers.get("Cache-Control") != "private, no-store"
+    answer = app.test_client().get(f"{API}/leaderboard", headers=bearer(two_teams["A"]))
+    assert answer.json["rows"] and answer.headers["Cache-Control"] == "private, no-store"
