@@ -103,7 +103,7 @@ DEVICE_COOKIE_DAYS = 365
 
 
 def _device_signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="login-device")
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="login-device")
 
 
 def _account_tag(email: str) -> str:
