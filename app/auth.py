@@ -17,7 +17,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadData, URLSafeSerializer
 
 from app.extensions import db, login_manager
 from app.forms import LoginForm, RegisterForm
@@ -115,7 +115,7 @@ def _known_device(email: str) -> str | None:
     """The browser's device id if its (signed) device cookie is for this account."""
     try:
         shown = _device_signer().loads(request.cookies.get(DEVICE_COOKIE, ""))
-    except BadSignature:
+    except BadData:
         return None
     if not isinstance(shown, dict) or shown.get("account") != _account_tag(email):
         return None
