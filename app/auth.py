@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+import hashlib
+import secrets
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required, login_user, logout_user
+from itsdangerous import BadData, URLSafeSerializer
 
 from app.extensions import db, login_manager
 from app.forms import LoginForm, RegisterForm
@@ -62,7 +76,8 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         address = request.remote_addr or "unknown"
-        wait = login_wait(db(), form.email.data, address)
+        device = _known_device(form.email.data)
+        wait = login_wait(db(), form.email.data, address, device)
         if wait is not None:
             minutes = max(1, round(wait.total_seconds() / 60))
             form.password.errors.append(
@@ -71,12 +86,54 @@ def login():
             return render_template("auth/login.html", form=form), 429
         user = authenticate(db(), form.email.data, form.password.data)
         if user is None:
-            note_failed_login(db(), form.email.data, address)
+            note_failed_login(db(), form.email.data, address, device)
             form.password.errors.append("Wrong e-mail or password.")
         else:
             login_user(user)
-            return redirect(_safe_next(request.args.get("next")) or url_for("challenges.index"))
+            answer = redirect(_safe_next(request.args.get("next")) or url_for("challenges.index"))
+            _remember_device(answer, user.email, device)
+            return answer
     return render_template("auth/login.html", form=form)
+
+
+DEVICE_COOKIE = "nlgboard_device"
+"""Left by a successful login: this browser has logged in to that account before, so its
+failed logins count for the browser rather than for its address (``login_wait``)."""
+DEVICE_COOKIE_DAYS = 365
+
+
+def _device_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="login-device")
+
+
+def _account_tag(email: str) -> str:
+    """Which account a device cookie is for, without the address in clear in the cookie."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]
+
+
+def _known_device(email: str) -> str | None:
+    """The browser's device id if its (signed) device cookie is for this account."""
+    try:
+        shown = _device_signer().loads(request.cookies.get(DEVICE_COOKIE, ""))
+    except BadData:
+        return None
+    if not isinstance(shown, dict) or shown.get("account") != _account_tag(email):
+        return None
+    device = shown.get("device")
+    return device if isinstance(device, str) and len(device) == 16 else None
+
+
+def _remember_device(response: Response, email: str, device: str | None) -> None:
+    value = {"account": _account_tag(email), "device": device or secrets.token_hex(8)}
+    response.set_cookie(
+        DEVICE_COOKIE,
+        _device_signer().dumps(value),
+        max_age=DEVICE_COOKIE_DAYS * 24 * 3600,
+        path=url_for("auth.login"),
+        secure=current_app.config["SESSION_COOKIE_SECURE"],
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 @bp.route("/logout", methods=["POST"])
@@ -107,7 +164,12 @@ def revoke_token():
 
 
 def _safe_next(target: str | None) -> str | None:
-    """Only same-site paths: an open redirect after login is a phishing aid."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return None
+    """Only same-site paths: an open redirect after login is a phishing aid. Browsers and
+    URL parsers drop tabs and line breaks and read a backslash as a slash, so ``/<TAB>/evil``
+    and ``/\\evil`` would leave the site: any such character refuses the target."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if any(char == "\\" or char.isspace() or not char.isprintable() for char in target):
+        return None
+    parts = urlsplit(target)
+    return target if not (parts.scheme or parts.netloc) else None

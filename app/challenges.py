@@ -94,7 +94,7 @@ def track(slug: str, track_slug: str):
     sort_key = sort or default_sort or (metrics[0] if metrics else None)
     if sort_key:
         assign_rank_groups(db(), found, rows, sort_key, file_cache())
-    reference_rows = reference_statistics(db(), found, language) if rows else {}
+    reference_rows = reference_statistics(db(), found, language, viewer=viewer) if rows else {}
     challenge_sets, other_subsets = (
         subset_tables(db(), found, metrics, rows, language) if rows else ([], [])
     )
@@ -232,6 +232,8 @@ def system(system_id: int):
     if found is None:
         abort(404)
     viewer = viewer_of(db(), current_user, found.track.challenge_id)
+    if not viewer.sees_system(found.track, found):
+        abort(404)  # as for an id that does not exist: a test-phase system is not confirmed
     name, team = display_names([found], viewer)[found.id]
     scores_shown = viewer.sees_scores_of(found.track, found)
     visible = [

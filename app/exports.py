@@ -143,8 +143,9 @@ def bars_plot(slug: str, track_slug: str):
 def dlevel_plot(slug: str, track_slug: str):
     track = _track(slug, track_slug)
     language = _language(track)
-    _, rows = leaderboard(db(), track, viewer=_publication(track), language=language)
-    levels = dlevel_comparison(rows, reference_statistics(db(), track, language))
+    viewer = _publication(track)
+    _, rows = leaderboard(db(), track, viewer=viewer, language=language)
+    levels = dlevel_comparison(rows, reference_statistics(db(), track, language, viewer=viewer))
     if levels is None:
         abort(404)
     key = ["dlevel", levels.labels, levels.shares]

@@ -17,6 +17,8 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
 
+from app.services.organising import LIMIT_MAX
+
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
 
@@ -149,11 +151,15 @@ class TrackSettingsForm(FlaskForm):
     )
     deadline = DateTimeLocalField("Deadline (UTC)", validators=[Optional()])
     daily_limit = IntegerField(
-        "Submissions per team per day", validators=[Optional(), NumberRange(min=1)]
+        "Submissions per team per day", validators=[Optional(), NumberRange(1, LIMIT_MAX)]
     )
-    max_systems = IntegerField("Systems per team", validators=[Optional(), NumberRange(min=1)])
+    max_systems = IntegerField(
+        "Systems per team", validators=[Optional(), NumberRange(1, LIMIT_MAX)]
+    )
     max_primary = IntegerField(
-        "Primary systems per team", default=2, validators=[DataRequired(), NumberRange(min=1)]
+        "Primary systems per team",
+        default=2,
+        validators=[DataRequired(), NumberRange(1, LIMIT_MAX)],
     )
     hide_own_scores = BooleanField("Test phase: hide a team's own scores from it too")
 

@@ -193,6 +193,8 @@ def act(slug: str, track_slug: str, name: str, action: str):
             found.is_open = not found.is_open
         if action == "publish":
             action = "human publish" if found.is_published else "human unpublish"
+        elif action == "open":  # the button toggles: say which way it went
+            action = "human open" if found.is_open else "human close"
         audit.record(
             db(), current_user, action if action.startswith("human") else f"human {action}",
             f"{found.track.slug}/{found.name}", found.track.challenge_id,

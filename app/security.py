@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask, Response, make_response, render_template, request
+from flask_login import current_user
 from werkzeug.routing import IntegerConverter
 
 CSP_DIRECTIVES = (
@@ -81,6 +82,23 @@ def install(app: Flask) -> None:
             response.headers.setdefault(name, value)
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-        if request.path.startswith("/api/") or response.mimetype == "text/html":
+        if _for_one_viewer():
+            response.headers["Cache-Control"] = PERSONAL_CACHE_CONTROL
+        elif request.path.startswith("/api/") or response.mimetype == "text/html":
             response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+
+PERSONAL_CACHE_CONTROL = "private, no-store"
+"""What a signed-in person or a token gets (a team's hidden test-phase scores, an organiser's
+view, in pages, exports and plots alike): kept by no cache, shared or the browser's."""
+
+
+def _for_one_viewer() -> bool:
+    """Whether the answer may depend on who asked: a session or an API token, not a static
+    file (the same for everyone)."""
+    if request.endpoint == "static":
+        return False
+    if "Authorization" in request.headers:
+        return True
+    return bool(getattr(current_user, "is_authenticated", False))

@@ -36,7 +36,8 @@ def create():
         except DomainError as error:
             flash(str(error), "error")
         else:
-            flash(f"Team {created.name!r} created. Its join code is {created.join_code}.", "info")
+            # Not the join code: a flash travels in the session cookie, signed but readable.
+            flash(f"Team {created.name!r} created. Give team mates its join code below.", "info")
     else:
         _flash_form_errors(form)
     return redirect(url_for("teams.team"))

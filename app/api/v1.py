@@ -201,7 +201,7 @@ def get_leaderboard(slug: str, track_slug: str):
                 }
                 for row in rows
             ],
-            "references": reference_statistics(db(), track, language),
+            "references": reference_statistics(db(), track, language, viewer=viewer),
             "subsets": {
                 name: {"items": size, "paired_with_originals": paired}
                 for name, (size, paired) in _subset_sizes(track, language).items()

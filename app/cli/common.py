@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
 from typing import NoReturn
 
 import click
@@ -31,3 +33,33 @@ def this_app() -> Flask:
     """The app itself, not its context-local proxy (to serve it, or hand it to the seeding)."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     return app
+
+
+class Deadline(click.ParamType):
+    """A moment in UTC as organisers write it: ``2017-10-31T23:59``, with seconds, with a
+    space for the ``T``, or with a time zone (``Z``, ``+02:00``: converted to UTC). A date
+    alone is refused: it would not say whether the day's start or its end is meant."""
+
+    name = "deadline"
+    FORMAT = re.compile(
+        r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?"
+    )
+
+    def convert(self, value, param, ctx) -> datetime:
+        if isinstance(value, datetime):
+            return value
+        text = str(value).strip()
+        try:
+            if not self.FORMAT.fullmatch(text):
+                raise ValueError
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            self.fail(
+                f"{value!r} is not a date and time such as 2017-10-31T23:59 (UTC; seconds, a "
+                "space instead of T and a zone such as +02:00 or Z are allowed)",
+                param,
+                ctx,
+            )
+        if moment.tzinfo is None:
+            return moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)

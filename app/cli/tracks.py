@@ -10,7 +10,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app.cli.common import board_settings, fail, score_if_embedded
+from app.cli.common import Deadline, board_settings, fail, score_if_embedded
 from app.db import session_scope
 from app.models import DEFAULT_DAILY_LIMIT
 from app.services import DomainError
@@ -20,6 +20,7 @@ from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
 from app.services.drs import import_challenge_set
 from app.services.leaderboard import default_language, leaderboard_outputs
+from app.services.organising import LIMIT_MAX
 from app.services.track_imports import import_test_set
 from app.services.tracks import (
     TRACK_KINDS,
@@ -56,10 +57,10 @@ def track() -> None:
     "compositional-substitution, compositional-extension).",
 )
 @click.option("--title", default=None)
-@click.option("--deadline", type=click.DateTime(), default=None, help="UTC, e.g. 2017-10-31T23:59")
+@click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
 @click.option(
     "--daily-limit",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, LIMIT_MAX),
     default=DEFAULT_DAILY_LIMIT,
     show_default=True,
     help="uploads per team, test set and day on a new track; 0: no limit",

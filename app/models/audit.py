@@ -38,3 +38,6 @@ class LoginAttempt(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
     email: Mapped[str] = mapped_column(String(254))
     address: Mapped[str] = mapped_column(String(64))
+    device: Mapped[str | None] = mapped_column(String(32))
+    """The browser's device id when it showed the account's device cookie (then the failure
+    counts for that browser, not for its address)."""

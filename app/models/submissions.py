@@ -11,12 +11,14 @@ from sqlalchemy import (
     Enum,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -33,8 +35,22 @@ class SubmissionStatus(enum.StrEnum):
 
 
 class System(Base):
+    """A team's entry in a track (or an organisers' baseline), under a name that is the team's
+    own: two teams may each have a "primary", so choosing a name tells nothing about another
+    team's systems. Baselines (no team) have names unique among themselves."""
+
     __tablename__ = "systems"
-    __table_args__ = (UniqueConstraint("track_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("track_id", "team_id", "name", name="uq_systems_track_team_name"),
+        Index(
+            "uq_systems_track_teamless_name",
+            "track_id",
+            "name",
+            unique=True,
+            sqlite_where=text("team_id IS NULL"),
+            postgresql_where=text("team_id IS NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     track_id: Mapped[int] = mapped_column(ForeignKey("tracks.id", ondelete="CASCADE"))

@@ -63,6 +63,18 @@ class Viewer:
         profile = get_profile(track.profile)
         return {column: profile.published(column, value) for column, value in scores.items()}
 
+    def sees_system(self, track: Track, system: System) -> bool:
+        """A system's page (its name, team and submission times): to whoever sees its scores,
+        and to its own team even while the organisers hide the team's scores from it. Before
+        publication nobody else learns that it exists."""
+        own = system.team_id is not None and system.team_id == self.team_id
+        return own or self.sees_scores_of(track, system)
+
+    def sees_reference_statistics(self, track: Track) -> bool:
+        """Figures computed from a track's hidden references as a whole (their lengths,
+        vocabulary, D-levels): to organisers, and to everyone once the scores are public."""
+        return self.is_organiser or track.scores_public
+
     def sees_names_of(self, system: System) -> bool:
         return (self.is_organiser and not self.publication) or not system.is_anonymous
 

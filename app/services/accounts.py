@@ -23,6 +23,8 @@ from app.models import (
 )
 from app.models.accounts import unusable_hash
 from app.services import DomainError, add_unique
+from app.services.names import check_name
+from app.services.passwords import is_common
 
 
 def create_user(
@@ -74,8 +76,8 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
 
 
 MIN_PASSWORD_LENGTH = 12
-"""NIST SP 800-63B allows 8 characters with a blocklist of common passwords; without shipping
-such a list, length is the rule (a 12-character minimum), and no composition rules."""
+"""NIST SP 800-63B: a minimum length and a blocklist of common passwords, no composition rules.
+Twelve characters, and Django's list of common passwords (``passwords.is_common``)."""
 
 
 def password_problem(password: str, email: str) -> str | None:
@@ -84,6 +86,8 @@ def password_problem(password: str, email: str) -> str | None:
         return f"use at least {MIN_PASSWORD_LENGTH} characters (a few words make a good one)"
     if len(password) > 200:
         return "use at most 200 characters"
+    if is_common(password):
+        return "it is on a list of common passwords, the first ones attackers try"
     local = email.strip().lower().split("@")[0]
     if len(set(password)) < 3 or (len(local) >= 3 and local in password.lower()):
         return "use something not made of your e-mail address or one repeated character"
@@ -92,35 +96,49 @@ def password_problem(password: str, email: str) -> str | None:
 
 LOGIN_WINDOW = timedelta(minutes=15)
 FAILURES_BEFORE_BACK_OFF = 5
-"""Failed logins for one account from one address before each further try must wait."""
+"""Failed logins for one account from one source before each further try must wait."""
 LONGEST_WAIT = timedelta(minutes=15)
-FAILURES_PER_ADDRESS = 50
-"""Failed logins from one address within the window, over all accounts (password spraying)."""
+FAILURES_PER_ADDRESS = 100
+"""Failed logins within the window from one address, over all accounts, by browsers no account
+logged in from before (password spraying): then such tries from that address wait."""
 
 
-def login_wait(session: Session, email: str, address: str) -> timedelta | None:
-    """How long this (account, address) must wait before trying again, or None.
+def login_wait(
+    session: Session, email: str, address: str, device: str | None = None
+) -> timedelta | None:
+    """How long this try must wait before its password is checked, or None.
 
-    Per pair, not per account: a stranger failing from elsewhere cannot lock the owner out.
-    After 5 failures each further one doubles the wait (1, 2, 4 ... minutes, at most 15); an
-    address failing on many accounts waits for the window to pass.
+    Failures are counted per account and source, never per account alone: the source is the
+    browser when it shows the device cookie the account's last login from it left
+    (``device``), else the address. So neither a stranger failing elsewhere nor one behind the
+    same NAT (one address for a whole lab) locks the owner out of a browser they used before.
+    After 5 failures each further one doubles the wait (1, 2, 4 ... minutes, at most 15), with
+    no CAPTCHA. An address failing on many accounts makes the tries from unknown browsers
+    behind it wait for the window to pass; known browsers go on.
     """
     now = utcnow()
     email, address = _attempt_key(email, address)
+    source = (
+        LoginAttempt.device == device
+        if device
+        else (LoginAttempt.address == address) & LoginAttempt.device.is_(None)
+    )
     failures, last = session.execute(
         select(func.count(LoginAttempt.id), func.max(LoginAttempt.at)).where(
-            LoginAttempt.at >= now - 4 * LOGIN_WINDOW,
-            LoginAttempt.email == email,
-            LoginAttempt.address == address,
+            LoginAttempt.at >= now - 4 * LOGIN_WINDOW, LoginAttempt.email == email, source
         )
     ).one()
     if failures >= FAILURES_BEFORE_BACK_OFF:
         wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (failures - FAILURES_BEFORE_BACK_OFF)))
         if now < last + wait:
             return last + wait - now
+    if device:
+        return None
     by_address = session.execute(
         select(func.count(LoginAttempt.id)).where(
-            LoginAttempt.at >= now - LOGIN_WINDOW, LoginAttempt.address == address
+            LoginAttempt.at >= now - LOGIN_WINDOW,
+            LoginAttempt.address == address,
+            LoginAttempt.device.is_(None),
         )
     ).scalar_one()
     return LOGIN_WINDOW if by_address >= FAILURES_PER_ADDRESS else None
@@ -131,9 +149,11 @@ def _attempt_key(email: str, address: str) -> tuple[str, str]:
     return email.strip().lower()[:254], address[:64]
 
 
-def note_failed_login(session: Session, email: str, address: str) -> None:
+def note_failed_login(
+    session: Session, email: str, address: str, device: str | None = None
+) -> None:
     email, address = _attempt_key(email, address)
-    session.add(LoginAttempt(email=email, address=address))
+    session.add(LoginAttempt(email=email, address=address, device=device))
     session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 4 * LOGIN_WINDOW))
     session.commit()
 
@@ -148,9 +168,12 @@ def user_for_token(session: Session, token: str) -> User | None:
     return session.scalar(select(User).where(User.api_token_hash == hash_token(token)))
 
 
+TEAM_NAME_MAX = 100
+
+
 def create_team(session: Session, user: User, name: str) -> Team:
     _require_no_team(user)
-    name = " ".join(name.split())
+    name = check_name(name, "team name", TEAM_NAME_MAX)
     if session.scalar(select(Team).where(func.lower(Team.name) == name.lower())):
         raise DomainError(f"a team called {name!r} already exists; join it with its code")
     team = Team(name=name)
@@ -171,6 +194,7 @@ def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
 
 
 def find_or_create_team(session: Session, name: str) -> Team:
+    name = check_name(name, "team name", TEAM_NAME_MAX)
     team = session.scalar(select(Team).where(Team.name == name))
     if team is None:
         team = Team(name=name)

@@ -15,6 +15,7 @@ from app.services.access import Viewer
 from app.services.columns import beats_baseline
 from app.services.csv_cells import csv_cell
 from app.services.leaderboard import LeaderboardRow, default_language, leaderboard
+from app.services.names import printable
 from app.services.overview import Overview
 from scorer.profiles import get_profile
 
@@ -136,7 +137,9 @@ LATEX_SPECIALS = {
 
 
 def latex_escape(text: str) -> str:
-    return "".join(LATEX_SPECIALS.get(c, c) for c in text)
+    """Special characters escaped; control and text-direction characters (in names stored
+    before they were refused) dropped: a line break would end the table row."""
+    return "".join(LATEX_SPECIALS.get(c, c) for c in printable(text))
 
 
 def to_latex(table: TrackTable) -> str:

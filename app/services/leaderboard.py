@@ -355,10 +355,12 @@ def subset_sizes(session: Session, test_set_id: int) -> dict[str, tuple[int, int
 
 
 def reference_statistics(
-    session: Session, track: Track, language: str | None = None
+    session: Session, track: Track, language: str | None = None, *, viewer: Viewer
 ) -> dict[str, dict[str, float]]:
     """The "test set all" / "test set rand" rows, as the worker stored them (empty until the
-    first submission against the test set is scored)."""
+    first submission against the test set is scored, and for a viewer who may not see them)."""
+    if not viewer.sees_reference_statistics(track):
+        return {}
     test_set = track.test_set_for(language or default_language(track))
     return dict(test_set.described or {}) if test_set is not None else {}
 

@@ -61,15 +61,24 @@ class TrackSettings:
     hide_own_scores: bool
 
 
+LIMIT_MAX = 10_000
+"""The largest per-team limit (submissions a day, systems, primary systems): far above any
+shared task's, and far below the database's integers (2**31 - 1 in PostgreSQL)."""
+
+
 def update_track(track: Track, settings: TrackSettings) -> None:
     if settings.phase not in PHASES:
         raise DomainError(f"phase must be one of {', '.join(PHASES)}, got {settings.phase!r}")
     for name in ("daily_limit", "max_systems"):
         value = getattr(settings, name)
-        if value is not None and value < 1:
-            raise DomainError(f"{name.replace('_', ' ')} must be at least 1 (or empty: no limit)")
+        if value is not None and not 1 <= value <= LIMIT_MAX:
+            raise DomainError(
+                f"{name.replace('_', ' ')} must be 1 to {LIMIT_MAX:,} (or empty: no limit)"
+            )
     if settings.max_primary < 1:
         raise DomainError("a team needs at least one primary system")
+    if settings.max_primary > LIMIT_MAX:
+        raise DomainError(f"max primary must be at most {LIMIT_MAX:,}")
     if not settings.title.strip():
         raise DomainError("the track needs a title")
     track.title = settings.title.strip()

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
 from app.queue import SubmissionQueue
 from app.services import DomainError
+from app.services.names import check_name
 from app.storage import Storage
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
@@ -64,9 +65,7 @@ def submit_output(
 
     Raises DomainError or InputError; a refused upload leaves no file and no row behind.
     """
-    system_name = " ".join(system_name.split())
-    if not system_name or len(system_name) > SYSTEM_NAME_MAX:
-        raise DomainError(f"give the system a name of 1 to {SYSTEM_NAME_MAX} characters")
+    system_name = check_name(system_name, "system name", SYSTEM_NAME_MAX)
     if not is_baseline and team is None:
         raise DomainError("create or join a team before submitting")
     files = split_upload(track, filename, data, language, max_bytes)
@@ -270,29 +269,51 @@ def test_set_for_upload(track: Track, language: str | None, filename: str) -> Te
 def _find_or_new_system(
     session: Session, track: Track, team: Team | None, name: str, is_baseline: bool
 ) -> System:
-    system = session.scalar(select(System).where(System.track_id == track.id, System.name == name))
-    if system is None:
-        if team is not None and track.max_systems is not None:
-            entered = _count_systems(session, track, team)
-            if entered >= track.max_systems:
-                raise DomainError(
-                    f"your team already has {entered} systems in this track, the limit is "
-                    f"{track.max_systems}; submit under one of their names instead"
-                )
-        has_primary = team is not None and _count_systems(session, track, team, primary=True)
-        system = System(
-            track=track,
-            team=team,
-            name=name,
-            is_baseline=is_baseline,
-            is_primary=is_baseline or not has_primary,
-        )
-        session.add(system)
+    """The team's (or, without a team, the baselines') system called ``name``, new if there is
+    none. Another team's system of that name is another system: whether a name is in use by
+    someone else, anonymised or not yet published, is never answered."""
+    owner = System.team_id.is_(None) if team is None else System.team_id == team.id
+    system = session.scalar(
+        select(System).where(System.track_id == track.id, System.name == name, owner)
+    )
+    if system is not None:
+        if system.is_baseline != is_baseline:
+            raise DomainError(f"the system name {name!r} is in use; choose another")
         return system
-    same_owner = system.is_baseline if is_baseline else (team and system.team_id == team.id)
-    if not same_owner:
-        raise DomainError(f"the system name {name!r} is taken in this track; choose another")
+    _keep_baselines_apart(session, track, name, is_baseline)
+    if team is not None and track.max_systems is not None:
+        entered = _count_systems(session, track, team)
+        if entered >= track.max_systems:
+            raise DomainError(
+                f"your team already has {entered} systems in this track, the limit is "
+                f"{track.max_systems}; submit under one of their names instead"
+            )
+    has_primary = team is not None and _count_systems(session, track, team, primary=True)
+    system = System(
+        track=track,
+        team=team,
+        name=name,
+        is_baseline=is_baseline,
+        is_primary=is_baseline or not has_primary,
+    )
+    session.add(system)
     return system
+
+
+def _keep_baselines_apart(session: Session, track: Track, name: str, is_baseline: bool) -> None:
+    """A baseline's name is no team's, and the reverse: a name on the board then means one
+    system beside the baselines. Baselines are the organisers' systems, named in the open, so
+    a team told that a name is a baseline's learns nothing about other teams."""
+    others = select(System.id).where(
+        System.track_id == track.id,
+        System.name == name,
+        System.is_baseline.is_(not is_baseline),
+    )
+    if session.scalar(others.limit(1)) is None:
+        return
+    if is_baseline:
+        raise DomainError(f"a team's system is called {name!r}; name the baseline otherwise")
+    raise DomainError(f"{name!r} is the name of a baseline in this track; choose another")
 
 
 def _lock_track(session: Session, track: Track) -> None:

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from scorer.errors import InputError
+from scorer.io.table import csv_problem
 from scorer.io.text import decode_text, split_lines
 from scorer.normalise import strip_wrapping_quotes
 
@@ -94,10 +95,13 @@ def _records(lines: Lines, filename: str) -> list[tuple[int, list[str]]]:
     reader = csv.reader((line for _, line in lines), delimiter=delimiter)
     records: list[tuple[int, list[str]]] = []
     consumed = last_start = 0
-    for row in reader:
-        last_start = consumed
-        records.append((lines[consumed][0], row))
-        consumed = reader.line_num
+    try:
+        for row in reader:
+            last_start = consumed
+            records.append((lines[consumed][0], row))
+            consumed = reader.line_num
+    except csv.Error as error:
+        raise InputError(csv_problem(error), filename=filename, line=lines[consumed][0]) from None
     try:  # only the last record can end inside quotes
         for _ in csv.reader(
             (line for _, line in lines[last_start:]), delimiter=delimiter, strict=True
@@ -123,7 +127,13 @@ def _header_columns(fields: list[str], text_pattern: re.Pattern) -> tuple[list[i
 
 
 def _first_fields(lines: Lines) -> list[str]:
-    return next(csv.reader([lines[0][1]], delimiter=_delimiter(lines)), []) if lines else []
+    """The fields of the first line; none when the csv module cannot read it (a line too long
+    for a field is no header, and a plain-text file may have one: the script reads those
+    without the csv module)."""
+    try:
+        return next(csv.reader([lines[0][1]], delimiter=_delimiter(lines)), []) if lines else []
+    except csv.Error:
+        return []
 
 
 def _names_columns(lines: Lines, text_pattern: re.Pattern) -> bool:

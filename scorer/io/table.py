@@ -17,6 +17,21 @@ class Record:
     values: dict[str, str]
 
 
+def csv_problem(error: csv.Error) -> str:
+    """What the csv module's complaint means for the person who made the file.
+
+    A field longer than the module's limit (131,072 characters unless changed) is refused, as
+    it is by the official scripts that read their tables with this module; it is nearly always
+    a quote opened and never closed, which swallows the lines after it."""
+    if "field larger than field limit" in str(error):
+        return (
+            f"a field of more than {csv.field_size_limit():,} characters, the most the CSV "
+            "readers of the official scripts take (if no field is meant to be that long, a "
+            "quote opened here is never closed)"
+        )
+    return f"malformed CSV: {error}"
+
+
 def csv_rows(data: bytes, filename: str) -> Iterator[tuple[int, list[str]]]:
     """(line a row starts on, its fields) of a UTF-8 CSV; malformed quoting names the line."""
     reader = csv.reader(io.StringIO(decode_text(data, filename), newline=""), strict=True)
@@ -26,7 +41,7 @@ def csv_rows(data: bytes, filename: str) -> Iterator[tuple[int, list[str]]]:
             yield line, row
             line = reader.line_num + 1
     except csv.Error as error:
-        raise InputError(f"malformed CSV: {error}", filename=filename, line=line) from None
+        raise InputError(csv_problem(error), filename=filename, line=line) from None
 
 
 def read_table(data: bytes, filename: str) -> tuple[list[str], list[Record]]:

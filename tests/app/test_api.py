@@ -4,7 +4,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db import session_scope
-from app.models import Submission, SubmissionStatus, Track
+from app.models import Submission, SubmissionStatus, System, Track
 from app.models import TestSet as StoredTestSet
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.paths import require_link_parser
@@ -88,12 +88,16 @@ def test_other_team_cannot_read_a_submission(client, settings):
     assert mine.json["status"] == SubmissionStatus.QUEUED.value
 
 
-def test_system_name_of_another_team_is_refused(client, settings):
+def test_system_names_are_each_teams_own(client, settings):
+    """Issue 34: "the system name is taken" told team B that another team had a system of that
+    name (anonymised, or hidden until publication); now B simply gets its own system."""
     demo_track(settings)
     assert post(client, participant(settings, "a@x.org", team="A")).status_code == 202
     response = post(client, participant(settings, "b@x.org", team="B"))
-    assert response.status_code == 400
-    assert "is taken in this track" in response.json["error"]
+    assert response.status_code == 202 and response.json["id"] == 2
+    with session_scope(settings.database_url) as session:
+        systems = session.scalars(select(System).order_by(System.id)).all()
+        assert [(s.name, s.team.name) for s in systems] == [("sys-a", "A"), ("sys-a", "B")]
 
 
 def test_unknown_track_is_404_json(client, settings):

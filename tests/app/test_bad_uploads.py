@@ -44,11 +44,21 @@ def zip_bomb() -> bytes:
     return buffer.getvalue()
 
 
+LONG_FIELD = "x" * 140_000
+"""Past the csv module's field limit (131,072 characters): an HTTP 500 before issue 34."""
+
+
 def generated() -> dict[str, tuple[bytes, str]]:
     long_line = "\n".join([*LINES[:9], "word " * 2000]) + "\n"
+    long_field = f"MR\toutput\nname[X]\t{LONG_FIELD}\n"
     return {
         "zip-bomb.zip": (zip_bomb(), "unpacks to 11,534,336 bytes"),
         "very-long-line.txt": (long_line.encode(), "output 10 is 9,999 characters long"),
+        "long-field.tsv": (long_field.encode(), "line 2: a field of more than 131,072 characters"),
+        "long-first-line.txt": (
+            "\n".join([LONG_FIELD, *LINES[1:]]).encode(),
+            "output 1 is 140,000 characters long",
+        ),
     }
 
 
@@ -134,3 +144,46 @@ def test_formula_looking_outputs_and_names_are_neutralised_in_csv(app, client, s
     csv_text = client.get("/challenges/demo/tracks/main/export.csv").get_data(as_text=True)
     row = csv_text.splitlines()[-1]
     assert ",'@SUM(1),'=HYPERLINK(1)," in row
+
+
+def test_a_csv_field_past_the_csv_limit_is_refused_at_every_track_import(
+    client, runner, settings, tmp_path
+):
+    """Issue 34: a reference field over 131,072 characters was an HTTP 500 in the organisers'
+    track import (and a traceback in the CLI's); now the file and line are named."""
+    from tests.support.factories import organiser
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    refs = f"mr,ref\nname[X],a reference\nname[Y],{LONG_FIELD}\n".encode()
+    login(client, "org@x.org")
+    page = client.post(
+        "/organise/demo",
+        data={
+            "action": "track",
+            "track-slug": "other",
+            "track-kind": "e2e",
+            "track-references": (io.BytesIO(refs), "refs.csv"),
+        },
+        content_type="multipart/form-data",
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "refs.csv, line 3: a field of more than 131,072" in text
+    path = tmp_path / "refs.csv"
+    path.write_bytes(refs)
+    args = ["track", "import", "demo", "other", "--kind", "e2e", "--refs", str(path)]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 1 and "refs.csv, line 3: a field of more than" in result.output
+
+
+def test_nlg_score_names_the_line_of_a_field_past_the_csv_limit(tmp_path):
+    from click.testing import CliRunner
+
+    from scorer.cli import main
+
+    refs = tmp_path / "refs.csv"
+    refs.write_text(f"mr,ref\nname[X],{LONG_FIELD}\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a text\n")
+    result = CliRunner().invoke(main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp)])
+    assert result.exit_code == 2 and "refs.csv, line 2: a field of more than" in result.output

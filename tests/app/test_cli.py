@@ -137,3 +137,37 @@ def test_demo_seeding_without_a_scorer_leaves_the_runs_to_the_queue(app, client)
         statuses = {s.status.value for s in session.scalars(select(Submission))}
     assert statuses == {"queued"}
     assert "demo-sr18" in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("2017-10-31T23:59", "2017-10-31 23:59:00"),
+        ("2017-10-31T23:59:30", "2017-10-31 23:59:30"),
+        ("2017-10-31 23:59", "2017-10-31 23:59:00"),
+        ("2017-11-01T01:59+02:00", "2017-10-31 23:59:00"),
+        ("2017-10-31T23:59Z", "2017-10-31 23:59:00"),
+    ],
+)
+def test_track_import_takes_the_deadline_its_help_shows(runner, settings, given, stored):
+    """Issue 34: ``--deadline 2017-10-31T23:59``, the help's own example, was refused."""
+    from app.services.tracks import get_track
+
+    assert runner.invoke(args=["challenge", "create", "c", "--title", "C"]).exit_code == 0
+    refs = str(DEMO_DATA / "references.csv")
+    args = ["track", "import", "c", "t", "--kind", "e2e", "--refs", refs, "--deadline", given]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 0, result.output
+    with session_scope(settings.database_url) as session:
+        deadline = get_track(session, "c", "t").deadline
+        assert deadline.utcoffset().total_seconds() == 0
+        assert deadline.strftime("%Y-%m-%d %H:%M:%S") == stored
+
+
+@pytest.mark.parametrize("given", ["2017-10-31", "31/10/2017 23:59", "2017-10-31T23", "soon"])
+def test_track_import_refuses_a_deadline_it_cannot_read_and_says_how(runner, settings, given):
+    assert runner.invoke(args=["challenge", "create", "c", "--title", "C"]).exit_code == 0
+    refs = str(DEMO_DATA / "references.csv")
+    args = ["track", "import", "c", "t", "--kind", "e2e", "--refs", refs, "--deadline", given]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 2 and "such as 2017-10-31T23:59" in result.output

@@ -6,6 +6,7 @@ import io
 import zipfile
 
 import pytest
+from sqlalchemy import select
 
 from app.db import session_scope
 from app.services import DomainError
@@ -202,7 +203,7 @@ def test_a_new_api_token_is_shown_on_the_page_never_in_the_cookie(app, client, s
     page = client.post("/account/token")
     token = page.get_data(as_text=True).split('<code class="token">')[1].split("</code>")[0]
     assert page.status_code == 200 and len(token) > 30
-    assert page.headers["Cache-Control"] == "no-store"
+    assert "no-store" in page.headers["Cache-Control"]
     assert all(token not in value for value in page.headers.getlist("Set-Cookie"))
     cookie = client.get_cookie("session")
     session = app.session_interface.get_signing_serializer(app).loads(cookie.value)
@@ -276,3 +277,50 @@ def test_twenty_parallel_new_systems_name_at_most_the_primary_limit(app, setting
         systems = session.scalars(select(System)).all()
         assert len(systems) == 5 and 1 <= sum(s.is_primary for s in systems) <= 2
     assert stored_files(settings) == 5
+
+
+@pytest.mark.parametrize("field", ["daily_limit", "max_systems", "max_primary"])
+def test_track_settings_past_the_databases_integers_are_refused_not_500(
+    app, client, settings, field
+):
+    """Issue 34: a limit of 2**63 in the track settings was an HTTP 500 (integer overflow)."""
+    from app.models import DEFAULT_DAILY_LIMIT, Track
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    login(client, "org@x.org")
+    data = {"settings-title": "Main", "settings-phase": "test", "settings-max_primary": "2"}
+    data[f"settings-{field}"] = str(HUGE)
+    page = client.post("/organise/demo/tracks/main", data=data)
+    assert page.status_code == 200 and b"10000" in page.data.replace(b",", b"")
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        unchanged = ("development", DEFAULT_DAILY_LIMIT, None)
+        assert (track.phase, track.daily_limit, track.max_systems) == unchanged
+
+
+def test_cli_daily_limit_past_the_databases_integers_is_refused(runner, settings):
+    from tests.support.paths import DEMO_DATA
+
+    assert runner.invoke(args=["challenge", "create", "c", "--title", "C"]).exit_code == 0
+    refs = str(DEMO_DATA / "references.csv")
+    args = ["track", "import", "c", "t", "--kind", "e2e", "--refs", refs]
+    result = runner.invoke(args=[*args, "--daily-limit", str(HUGE)])
+    assert result.exit_code == 2 and "--daily-limit" in result.output
+
+
+def test_the_join_code_is_shown_on_the_team_page_never_in_the_cookie(app, client, settings):
+    """Issue 34: creating a team flashed its join code, which the (signed, readable) session
+    cookie then carried."""
+    from app.models import Team
+    from tests.support.factories import participant
+
+    participant(settings, "a@x.org")
+    login(client, "a@x.org")
+    client.post("/team/create", data={"create-name": "Uni NLG"})
+    with session_scope(settings.database_url) as session:
+        code = session.scalars(select(Team)).one().join_code
+    cookie = client.get_cookie("session")
+    session = app.session_interface.get_signing_serializer(app).loads(cookie.value)
+    assert "created" in repr(session) and code not in repr(session)
+    assert code in client.get("/team").get_data(as_text=True)

@@ -75,7 +75,7 @@ def test_security_headers_and_cookie_flags(client, settings):
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
-def test_login_backs_off_per_account_and_address(client, settings):
+def test_login_backs_off_per_account_and_address(app, client, settings):
     """Finding 7: 5 wrong passwords from one address make that address wait (1 minute, then
     doubling); the owner logging in from elsewhere is not locked out."""
     from datetime import timedelta
@@ -93,7 +93,7 @@ def test_login_backs_off_per_account_and_address(client, settings):
         "/login", data={"email": "a@x.org", "password": "password123"}, environ_base=attacker
     )
     assert blocked.status_code == 429 and b"wait 1 minute(s)" in blocked.data
-    owner = client.post(
+    owner = app.test_client().post(
         "/login", data={"email": "a@x.org", "password": "password123"},
         environ_base={"REMOTE_ADDR": "198.51.100.7"},
     )  # fmt: skip
@@ -152,10 +152,13 @@ def test_registering_says_nothing_about_existing_accounts(client, settings):
 
 
 @pytest.mark.parametrize(
-    "password", ["password", "password123", "aaaaaaaaaaaaaaa", "ana-ana-ana-ana"]
-)
+    "password",
+    ["password", "password123", "aaaaaaaaaaaaaaa", "ana-ana-ana-ana",
+     "qwerty123456", "1q2w3e4r5t6y", "Q1W2E3R4T5Y6", "1qaz2wsx3edc"],
+)  # fmt: skip
 def test_weak_passwords_are_refused(client, settings, password):
-    """Finding 9: 'password' was accepted (length >= 8 was the only rule)."""
+    """Finding 9: 'password' was accepted (length >= 8 was the only rule); issue 34: common
+    passwords of twelve characters or more ('qwerty123456') were accepted."""
     page = client.post(
         "/register", data={"email": "ana@x.org", "password": password, "confirm": password}
     )
@@ -267,3 +270,146 @@ def test_public_pages_are_cached_briefly_for_anonymous_visitors_only(settings):
     login(client, "a@x.org")
     assert "marlin" in client.get("/challenges/demo/tracks/main").get_data(as_text=True)
     clear()
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["/%09/evil.example", "/%0a/evil.example", "/%0d%0a/evil.example", "/%5Cevil.example",
+     "/\\evil.example", "//evil.example", "https://evil.example/", "/%00/evil.example"],
+)  # fmt: skip
+def test_login_never_redirects_off_the_site(client, settings, target):
+    """Issue 34: ``/login?next=/%09/evil.example`` sent the browser to //evil.example (the tab
+    is dropped on the way), and a line break in it was an HTTP 500."""
+    participant(settings, "a@x.org", team="A")
+    response = client.post(
+        f"/login?next={target}", data={"email": "a@x.org", "password": "password123"}
+    )
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+
+
+def test_login_keeps_a_same_site_next_page(client, settings):
+    participant(settings, "a@x.org", team="A")
+    response = client.post(
+        "/login?next=/submissions%3Fpage%3D2", data={"email": "a@x.org", "password": "password123"}
+    )
+    assert response.headers["Location"] == "/submissions?page=2"
+
+
+def test_closing_a_human_campaign_is_audited_as_closing(app, client, settings):
+    """Issue 34: the audit log said "human open" for closing a campaign too."""
+    from app.services.campaigns import CampaignSpec, create_campaign
+    from app.services.tracks import get_track
+    from tests.support.factories import scored_system
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    with session_scope(settings.database_url) as session:
+        for rank, name in enumerate(["slug", "tgen", "chen", "sheff2", "zhang"]):
+            scored_system(session, "demo", "main", name, {"BLEU": 0.7 - rank / 20})
+        track = get_track(session, "demo", "main")
+        spec = CampaignSpec(name="quality", method="rankme", criterion="quality", items=1)
+        create_campaign(session, track, spec)
+    login(client, "org@x.org")
+    for _ in range(2):  # created open: close it, then open it again
+        client.post("/challenges/demo/tracks/main/human/quality/open")
+    with session_scope(settings.database_url) as session:
+        events = [(e.action, e.target) for e in session.scalars(select(AuditEvent))]
+    assert events == [("human close", "main/quality"), ("human open", "main/quality")]
+
+
+def test_common_passwords_are_refused_in_the_cli_too(runner, settings):
+    result = runner.invoke(args=["user", "create", "a@x.org", "--password", "qwerty123456"])
+    assert result.exit_code == 1 and "list of common passwords" in result.output
+    result = runner.invoke(args=["user", "create", "a@x.org", "--password", "marlin quokka 7"])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_common_password_list_is_djangos_whole_list():
+    from app.services.passwords import common_passwords, is_common
+
+    assert len(common_passwords()) == 19_640
+    assert is_common(" Password ") and not is_common("marlin quokka 7")
+
+
+def test_one_address_failing_on_many_accounts_holds_back_only_unknown_browsers(app, settings):
+    """Issue 34: an address failing 50 times locked everyone behind it (one NAT, a whole lab)
+    out for 15 minutes. Now a browser an account logged in from before goes on; a browser new
+    to the account still waits (password spraying)."""
+    from app.services.accounts import FAILURES_PER_ADDRESS, note_failed_login
+
+    participant(settings, "a@x.org", team="A")
+    lab = {"REMOTE_ADDR": "203.0.113.9"}
+    owner, newcomer = app.test_client(), app.test_client()
+    right = {"email": "a@x.org", "password": "password123"}
+    assert owner.post("/login", data=right, environ_base=lab).status_code == 302
+    owner.post("/logout")
+    with session_scope(settings.database_url) as session:
+        for number in range(FAILURES_PER_ADDRESS + 20):
+            note_failed_login(session, f"guess{number}@x.org", "203.0.113.9")
+    assert owner.post("/login", data=right, environ_base=lab).status_code == 302
+    assert newcomer.post("/login", data=right, environ_base=lab).status_code == 429
+
+
+def test_a_stranger_behind_the_same_address_cannot_lock_the_owner_out(app, settings):
+    """Issue 34: five wrong passwords for an account from a shared address made the owner, at
+    the same address, wait too; now the owner's browser has its own count."""
+    participant(settings, "a@x.org", team="A")
+    lab = {"REMOTE_ADDR": "203.0.113.9"}
+    owner, stranger = app.test_client(), app.test_client()
+    right = {"email": "a@x.org", "password": "password123"}
+    wrong = {"email": "a@x.org", "password": "wrong"}
+    assert owner.post("/login", data=right, environ_base=lab).status_code == 302
+    owner.post("/logout")
+    for _ in range(5):
+        assert stranger.post("/login", data=wrong, environ_base=lab).status_code == 200
+    assert stranger.post("/login", data=right, environ_base=lab).status_code == 429
+    assert owner.post("/login", data=right, environ_base=lab).status_code == 302
+    owner.post("/logout")
+    for _ in range(5):  # the owner's browser backs off on its own failures, no CAPTCHA
+        assert owner.post("/login", data=wrong, environ_base=lab).status_code == 200
+    blocked = owner.post("/login", data=right, environ_base=lab)
+    assert blocked.status_code == 429 and b"wait 1 minute(s)" in blocked.data
+
+
+def test_a_device_cookie_counts_only_for_its_account_and_only_signed(app, settings):
+    from app.auth import DEVICE_COOKIE
+
+    participant(settings, "a@x.org", team="A")
+    participant(settings, "b@x.org", team="B")
+    lab = {"REMOTE_ADDR": "203.0.113.9"}
+    browser = app.test_client()
+    right = {"email": "a@x.org", "password": "password123"}
+    assert browser.post("/login", data=right, environ_base=lab).status_code == 302
+    browser.post("/logout")
+    cookie = browser.get_cookie(DEVICE_COOKIE, path="/login")
+    assert cookie is not None and cookie.http_only and cookie.secure
+    assert "a@x.org" not in cookie.value
+    for _ in range(5):  # failures on b@x.org from a's browser: filed under the address
+        browser.post("/login", data={"email": "b@x.org", "password": "x"}, environ_base=lab)
+    other = {"email": "b@x.org", "password": "password123"}
+    assert browser.post("/login", data=other, environ_base=lab).status_code == 429
+    forged = app.test_client()
+    forged.set_cookie(DEVICE_COOKIE, cookie.value[:-2] + "xx", path="/login")
+    for _ in range(5):
+        forged.post("/login", data={"email": "a@x.org", "password": "x"}, environ_base=lab)
+    assert forged.post("/login", data=right, environ_base=lab).status_code == 429
+
+
+def test_what_a_team_or_organiser_is_shown_is_kept_by_no_cache(app, settings, two_teams):
+    """Issue 34: a team's test-phase exports and plots had no Cache-Control (plots: no-cache,
+    which lets a cache store them): a shared cache could hand the hidden scores on."""
+    from tests.support.board import TRACK, bearer, set_track
+
+    set_track(settings, phase="test")
+    urls = ("", "/export.csv", "/export.json", "/export.tex", "/plots/bars.svg?metric=BLEU")
+    for email in ("a@x.org", "org@x.org"):
+        client = app.test_client()
+        login(client, email)
+        for url in urls:
+            response = client.get(f"{TRACK}{url}")
+            assert response.status_code == 200, url
+            assert response.headers["Cache-Control"] == "private, no-store", (email, url)
+        with client.get("/static/style.css") as static:  # the same for everyone
+            assert static.headers.get("Cache-Control") != "private, no-store"
+    answer = app.test_client().get(f"{API}/leaderboard", headers=bearer(two_teams["A"]))
+    assert answer.json["rows"] and answer.headers["Cache-Control"] == "private, no-store"
