@@ -21,7 +21,7 @@ from app.models import (
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import can_see_scores, can_see_submission, viewer_of
-from app.services.columns import add_human_scores, beats_baseline, columns
+from app.services.columns import add_human_scores, beats_baseline, columns, headline_scores
 from app.services.csv_cells import csv_cell
 from app.services.home import summaries
 from app.services.human_results import human_tables
@@ -255,4 +255,5 @@ def system(system_id: int):
         submissions=visible,
         scores_shown=scores_shown,
         outputs_shown=found.track.outputs_public,
+        headline=headline_scores,
     )

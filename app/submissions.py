@@ -13,6 +13,7 @@ from app.models import Submission, System
 from app.services import DomainError
 from app.services.access import can_see_scores
 from app.services.audit import record
+from app.services.columns import headline_scores
 from app.services.submissions import (
     ARCHITECTURES,
     daily_allowance,
@@ -26,7 +27,6 @@ from app.services.submissions import (
 from app.services.tracks import get_track
 from app.services.waiting import standings
 from scorer.errors import InputError
-from scorer.profiles import get_profile
 
 bp = Blueprint("submissions", __name__)
 
@@ -122,17 +122,6 @@ def mine():
         headline=headline_scores,
         standings=standings(db(), submissions),
     )
-
-
-def headline_scores(submission: Submission) -> list[tuple[str, float, bool]]:
-    """(metric, value, higher is better) of the headline scores, in the track's column order."""
-    profile = get_profile(submission.system.track.profile)
-    order = {name: k for k, name in enumerate(profile.columns)}
-    scores = sorted(
-        (s for s in submission.scores if not s.subset),
-        key=lambda s: (order.get(s.metric, len(order)), s.metric),
-    )
-    return [(s.metric, s.value, profile.higher_is_better(s.metric)) for s in scores]
 
 
 def _own_system(system_id: int) -> System:

@@ -79,6 +79,7 @@ MATRIX = [
     Case("exports.similarity_plot", "GET", f"{X}/plots/similarity.svg", every(OK)),
     Case("exports.human_plot", "GET", f"{X}/plots/human-quality.svg", every(DENIED)),
     Case("api_v1.get_overview", "GET", "/api/v1/challenges/x/overview", every(OK), api=True),
+    Case("api_v1.openapi", "GET", "/api/v1/openapi.json", every(OK), api=True),
     Case("api_v1.get_inputs", "GET", f"{API}/inputs", every(OK), api=True),
     Case("api_v1.get_leaderboard", "GET", f"{API}/leaderboard", every(OK), api=True),
     Case(
