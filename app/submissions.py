@@ -68,7 +68,7 @@ def upload(slug: str, track_slug: str):
         else:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
             noun = "Submission" if len(submissions) == 1 else "Submissions"
-            flash(f"{noun} {described} queued for scoring.", "info")
+            flash(f"{noun} {described} queued for scoring.", "info queued")  # status.js drops it
             return redirect(url_for("submissions.mine"))
     team = current_user.team
     return render_template(
