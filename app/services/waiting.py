@@ -91,7 +91,7 @@ def job_times(session: Session, sizes: dict[TestSetKey, int]) -> JobTimes:
     ).all()
     durations: dict[TestSetKey, list[float]] = defaultdict(list)
     for started, finished, track_id, language in rows:
-        if len(durations[(track_id, language)]) < RECENT_JOBS:
+        if started and finished and len(durations[(track_id, language)]) < RECENT_JOBS:
             durations[(track_id, language)].append((finished - started).total_seconds())
     rates = [
         seconds / sizes[key]
