@@ -69,6 +69,7 @@ def create_app(
 def _register_pages(app: Flask, csrf: Any) -> None:
     from app import auth, challenges, errors, exports, health, human, organise, submissions, teams
     from app.api import v1
+    from app.services.markdown import markdown_html, markdown_text
 
     for blueprint in (
         health.bp,
@@ -84,6 +85,8 @@ def _register_pages(app: Flask, csrf: Any) -> None:
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)
+    app.add_template_filter(markdown_html, "markdown")
+    app.add_template_filter(markdown_text, "markdown_text")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
 
 
