@@ -67,7 +67,18 @@ def create_app(
 
 
 def _register_pages(app: Flask, csrf: Any) -> None:
-    from app import auth, challenges, errors, exports, health, human, organise, submissions, teams
+    from app import (
+        admin_setup,
+        auth,
+        challenges,
+        errors,
+        exports,
+        health,
+        human,
+        organise,
+        submissions,
+        teams,
+    )
     from app.api import v1
     from app.services.markdown import markdown_html, markdown_text
 
@@ -81,6 +92,7 @@ def _register_pages(app: Flask, csrf: Any) -> None:
         organise.bp,
         exports.bp,
         v1.bp,
+        admin_setup.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)

@@ -147,6 +147,9 @@ MATRIX = [
     Case("organise.rescore", "GET", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.rescore", "POST", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.add_baseline", "POST", f"{ORG}/baselines", ORGANISERS_OF_X),
+    # The world has an admin: no setup link works, a forged one least of all.
+    Case("admin_setup.setup_admin", "GET", "/setup/admin/forged.token", every(DENIED)),
+    Case("admin_setup.grant_admin", "POST", "/setup/admin/forged.token", every(DENIED)),
     # Last: these change the session or the credentials the other rows use.
     Case("auth.new_token", "POST", "/account/token", SIGNED_IN),
     Case("auth.revoke_token", "POST", "/account/token/revoke", SIGNED_IN),
