@@ -67,8 +67,20 @@ def create_app(
 
 
 def _register_pages(app: Flask, csrf: Any) -> None:
-    from app import auth, challenges, errors, exports, health, human, organise, submissions, teams
+    from app import (
+        admin_setup,
+        auth,
+        challenges,
+        errors,
+        exports,
+        health,
+        human,
+        organise,
+        submissions,
+        teams,
+    )
     from app.api import v1
+    from app.services.markdown import markdown_html, markdown_text
 
     for blueprint in (
         health.bp,
@@ -80,10 +92,13 @@ def _register_pages(app: Flask, csrf: Any) -> None:
         organise.bp,
         exports.bp,
         v1.bp,
+        admin_setup.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(v1.bp)
     errors.register(app)
+    app.add_template_filter(markdown_html, "markdown")
+    app.add_template_filter(markdown_text, "markdown_text")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
 
 

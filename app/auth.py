@@ -67,7 +67,7 @@ def register():
         else:
             login_user(user)
             flash("Welcome! Create or join a team to submit.", "info")
-            return redirect(url_for("teams.team"))
+            return redirect(_safe_next(request.args.get("next")) or url_for("teams.team"))
     return render_template("auth/register.html", form=form)
 
 

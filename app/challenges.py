@@ -20,7 +20,8 @@ from app.models import (
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import can_see_outputs, can_see_submission, viewer_of
-from app.services.columns import add_human_scores, beats_baseline, columns
+from app.services.challenge_page import glossaries, track_facts
+from app.services.columns import add_human_scores, beats_baseline, columns, headline_scores
 from app.services.csv_cells import csv_cell
 from app.services.home import summaries
 from app.services.human_results import human_tables
@@ -28,7 +29,6 @@ from app.services.leaderboard import (
     default_language,
     display_names,
     dlevel_comparison,
-    headline_scores,
     hidden_names,
     leaderboard,
     reference_statistics,
@@ -59,8 +59,13 @@ def challenge(slug: str):
         found = get_challenge(db(), slug)
     except DomainError:
         abort(404)
+    tracks = ordered_tracks(found)
     return render_template(
-        "challenges/challenge.html", challenge=found, tracks=ordered_tracks(found)
+        "challenges/challenge.html",
+        challenge=found,
+        tracks=tracks,
+        facts=track_facts(db(), tracks),
+        glossaries=glossaries(tracks),
     )
 
 

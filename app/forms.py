@@ -113,7 +113,10 @@ SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*\Z", message="Lower-case letters, digits and 
 
 class ChallengeForm(FlaskForm):
     title = StringField("Title", validators=[DataRequired(), Length(max=200)])
-    description = TextAreaField("Description", validators=[Length(max=5000)])
+    description = TextAreaField(
+        "Description (Markdown: paragraphs, lists, [links](https://…) to data, rules, papers)",
+        validators=[Length(max=5000)],
+    )
 
 
 class NewChallengeForm(ChallengeForm):

@@ -76,10 +76,14 @@ class JsonFormatter(logging.Formatter):
 
 
 class RedactTokens(logging.Filter):
-    """Access-log lines lose the secret part of one-time annotation links: whoever reads the
-    log could otherwise do the HIT (the token is in the URL path)."""
+    """Access-log lines lose the secret part of one-time links: whoever reads the log could
+    otherwise do the annotation HIT, or make themselves the board's first administrator (the
+    token is in the URL path, or in a ``next=`` on the way to logging in)."""
 
-    PATTERN = re.compile(r"(/annotate/link/)[^\s/?\"]+")
+    PATTERN = re.compile(
+        r"((?:/|%2F)(?:annotate(?:/|%2F)link|setup(?:/|%2F)admin)(?:/|%2F))[^\s/?&\"%]+",
+        re.IGNORECASE,
+    )
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()

@@ -32,6 +32,7 @@ from app.models import Challenge, Role, Track, User
 from app.services import DomainError
 from app.services.access import is_organiser_of
 from app.services.accounts import set_role
+from app.services.admin_setup import has_admin
 from app.services.audit import challenge_events, record
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
@@ -331,8 +332,10 @@ def audit(slug: str):
 def accounts():
     """Admins grant roles to existing accounts: a participant registered on the web becomes the
     organiser of a challenge here, then creates it or its tracks from the organiser pages."""
-    if current_user.role != Role.ADMIN:
-        abort(404)
+    _organiser_only()
+    if current_user.role != Role.ADMIN:  # organisers learn who grants roles (not a bare 404)
+        page = render_template("organise/not_admin.html", board_has_admin=has_admin(db()))
+        abort(Response(page, 403))
     form = RoleForm()
     if form.validate_on_submit():
         slug = (form.challenge.data or "").strip()

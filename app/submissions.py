@@ -13,7 +13,7 @@ from app.models import Submission, System
 from app.services import DomainError
 from app.services.access import can_see_scores, viewer_of
 from app.services.audit import record
-from app.services.leaderboard import headline_scores
+from app.services.columns import headline_scores
 from app.services.submissions import (
     ARCHITECTURES,
     daily_allowance,
@@ -68,7 +68,7 @@ def upload(slug: str, track_slug: str):
         else:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
             noun = "Submission" if len(submissions) == 1 else "Submissions"
-            flash(f"{noun} {described} queued for scoring.", "info")
+            flash(f"{noun} {described} queued for scoring.", "info queued")  # status.js drops it
             return redirect(url_for("submissions.mine"))
     team = current_user.team
     return render_template(

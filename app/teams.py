@@ -9,6 +9,7 @@ from app.extensions import db
 from app.forms import ActionForm, CreateTeamForm, JoinTeamForm
 from app.services import DomainError
 from app.services.accounts import create_team, join_team
+from app.services.tracks import submittable_tracks
 
 bp = Blueprint("teams", __name__)
 
@@ -22,6 +23,7 @@ def team():
         create_form=CreateTeamForm(prefix="create"),
         join_form=JoinTeamForm(prefix="join"),
         token_form=ActionForm(),
+        tracks=submittable_tracks(db()) if current_user.team else [],
     )
 
 

@@ -37,6 +37,8 @@ class BundledRun:
     items: int
     inputs_sha256: str
     produced_by: str
+    note: str = ""
+    """What the run is, for the system page and exports (a run we trained, not a paper's)."""
     dev_scores: dict[str, float] = field(default_factory=dict)
     dev_signatures: dict[str, str] = field(default_factory=dict)
     training: dict = field(default_factory=dict)

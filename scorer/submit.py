@@ -177,12 +177,21 @@ def _report(status: dict) -> bool:
     click.echo(head + (" (late)" if status.get("late") else ""))
     if status.get("scores_hidden"):
         click.echo("  scores hidden until the organisers publish the test results")
-    width = max((len(m) for m in status["scores"]), default=0)
-    for metric, value in status["scores"].items():
-        click.echo(f"  {metric:<{width}}  {value:.4f}")
-    for metric, signature in status["signatures"].items():
-        click.echo(f"  # {metric}: {signature}")
+    metrics = _in_column_order(status)
+    width = max((len(m) for m in metrics), default=0)
+    for metric in metrics:
+        click.echo(f"  {metric:<{width}}  {status['scores'][metric]:.4f}")
+    for metric in metrics:
+        if metric in status["signatures"]:
+            click.echo(f"  # {metric}: {status['signatures'][metric]}")
     return False
+
+
+def _in_column_order(status: dict) -> list[str]:
+    """The track's column order (BLEU, NIST, METEOR...) as the board lists it in ``metrics``:
+    a JSON object's keys come back sorted by the alphabet."""
+    listed = [m for m in status.get("metrics", []) if m in status["scores"]]
+    return listed + [m for m in status["scores"] if m not in listed]
 
 
 if __name__ == "__main__":

@@ -5,12 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.utils import secure_filename
 
+from app.api.openapi import openapi_document
 from app.extensions import db, storage, submission_queue
 from app.models import Submission, TestSet, User
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.services.accounts import user_for_token
+from app.services.columns import ordered_scores
 from app.services.leaderboard import (
     default_language,
     leaderboard,
@@ -24,6 +26,12 @@ from app.services.waiting import standings
 from scorer.errors import InputError
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """Every route of this API, described (OpenAPI 3): ``app/api/openapi.py``."""
+    return jsonify(openapi_document())
 
 
 def error(status: int, message: str):
@@ -95,7 +103,7 @@ def get_submission(submission_id: int):
     if submission is None or not can_see_submission(db(), user, submission):
         return error(404, f"no submission {submission_id} visible to you")
     shown = can_see_scores(db(), user, submission)
-    headline = [score for score in submission.scores if not score.subset] if shown else []
+    headline = ordered_scores(submission) if shown else []
     track = submission.system.track
     values = viewer_of(db(), user, track.challenge_id).shown_scores(
         track, {score.metric: score.value for score in headline}
@@ -117,6 +125,7 @@ def get_submission(submission_id: int):
                 if (standing := standings(db(), [submission]).get(submission.id))
                 else {}
             ),
+            "metrics": [score.metric for score in headline],
             "scores": values,
             "signatures": {score.metric: score.signature for score in headline},
         }

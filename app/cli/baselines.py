@@ -165,6 +165,7 @@ def _record(baseline, target: Path, output_file: Path, inputs, inputs_file: Path
             f"nlgboard baselines train {baseline.name} && nlgboard baselines decode "
             f"{baseline.name} --inputs {inputs_file.name} --output {output_file.name}"
         ),
+        note=baseline.note,
         dev_scores=dev.get("scores", {}),
         dev_signatures=dev.get("signatures", {}),
         training={k: v for k, v in report.items() if k != "history"},

@@ -12,9 +12,11 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.cli.common import board_settings, fail, this_app
+from app.db import session_scope
 from app.logs import FORMAT_ENV, configure_logging
 from app.root import run_worker, score_now, start_embedded_worker
 from app.security import SECURE_COOKIES_ENV
+from app.services.admin_setup import has_admin, setup_path
 from app.services.status import queue_status, readiness
 from app.storage import storage_for
 
@@ -95,9 +97,23 @@ def run_command(host: str, port: int, demo: bool) -> None:
     configure_logging()
     start_embedded_worker(app)
     click.echo(f"serving http://{host}:{port}/ (database {board_settings().database_url})")
+    _say_how_to_become_admin(app, f"http://{host}:{port}")
     if demo:
         threading.Thread(target=_seed_in_background, args=(app,), daemon=True).start()
     run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+def _say_how_to_become_admin(app: Flask, base_url: str) -> None:
+    """A fresh board has no administrator and no page can make one: print a one-time link."""
+    with session_scope(board_settings().database_url) as session:
+        if has_admin(session):
+            return
+    link = base_url + setup_path(app.config["SECRET_KEY"])
+    click.echo(
+        f"no administrator yet: open {link} to make your account the administrator (once, "
+        "within 24 h; nlgboard user admin-link prints a new link), or run "
+        "nlgboard user role EMAIL admin"
+    )
 
 
 def _seed_in_background(app: Flask) -> None:

@@ -75,3 +75,20 @@ def user_role(email: str, role: str, challenges: tuple[str, ...]) -> None:
                        + (f" of {', '.join(challenges)}" if challenges else ""))  # fmt: skip
     except DomainError as error:
         fail(error)
+
+
+@user.command("admin-link")
+@click.option(
+    "--url", default="http://127.0.0.1:5000", show_default=True, help="The board's address."
+)
+def user_admin_link(url: str) -> None:
+    """Print a one-time link that makes the account opening it the administrator (while the
+    board has none; valid 24 h). ``nlgboard run`` prints one at start-up."""
+    from flask import current_app
+
+    from app.services.admin_setup import has_admin, setup_path
+
+    with session_scope(board_settings().database_url) as session:
+        if has_admin(session):
+            fail(DomainError("the board has an administrator; run: nlgboard user role EMAIL admin"))
+    click.echo(url.rstrip("/") + setup_path(current_app.config["SECRET_KEY"]))

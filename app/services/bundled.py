@@ -16,7 +16,7 @@ from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.services.submissions import submit_output
 from app.storage import Storage
-from baselines.manifest import matching_runs, read_manifest
+from baselines.manifest import BundledRun, matching_runs, read_manifest
 from scorer.errors import InputError
 
 
@@ -65,8 +65,18 @@ def register_bundled_runs(
             session.rollback()
             added.append(Registered(run.system, run.file, problem=str(error)))
             continue
+        _describe_system(session, created, run)
         added.append(Registered(run.system, run.file, tuple(s.id for s in created)))
     return added
+
+
+def _describe_system(session: Session, created: list[Submission], run: BundledRun) -> None:
+    """The system page and the exports say what the run is (a model retrained here, not the
+    published run its name recalls)."""
+    system = created[0].system if created else None
+    if system is not None and run.note and not system.description:
+        system.description = run.note
+        session.commit()
 
 
 def remove_bundled_runs(session: Session, test_set: TestSet) -> list[str]:

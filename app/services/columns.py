@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Campaign, Method, System, Track
+from app.models import Campaign, Method, Score, Submission, System, Track
+from app.services.access import Viewer
 from app.services.campaigns import track_campaigns
 from app.services.leaderboard import LeaderboardRow
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import Profile, described_signature
+from scorer.profiles import Profile, described_signature, get_profile
 
 WORD_OVERLAP = "word overlap"
 SEMANTIC = "semantic accuracy"
@@ -145,3 +146,24 @@ def beats_baseline(
             if (value > bar) if rising else (value < bar):
                 marked.add((row.system_id, metric))
     return marked
+
+
+def ordered_scores(submission: Submission) -> list[Score]:
+    """A submission's headline scores in its track's column order (the papers' order: BLEU,
+    NIST, METEOR, ROUGE_L, CIDEr, norm_avg, SER...), not the alphabet; unknown names last."""
+    profile = get_profile(submission.system.track.profile)
+    order = {name: k for k, name in enumerate(profile.columns)}
+    return sorted(
+        (s for s in submission.scores if not s.subset),
+        key=lambda s: (order.get(s.metric, len(order)), s.metric),
+    )
+
+
+def headline_scores(submission: Submission, viewer: Viewer) -> list[tuple[str, float, bool]]:
+    """(metric, value as ``viewer`` may read it, higher is better) of ``ordered_scores``, for
+    the pages."""
+    track = submission.system.track
+    profile = get_profile(track.profile)
+    scores = ordered_scores(submission)
+    values = viewer.shown_scores(track, {s.metric: s.value for s in scores})
+    return [(s.metric, values[s.metric], profile.higher_is_better(s.metric)) for s in scores]

@@ -8,9 +8,10 @@ import csv
 import io
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Track
+from app.models import System, Track
 from app.services.access import Viewer
 from app.services.columns import beats_baseline
 from app.services.csv_cells import csv_cell
@@ -19,6 +20,7 @@ from app.services.names import printable
 from app.services.overview import Overview
 from scorer.profiles import get_profile
 
+CONTEXT_FIELDS = ("challenge", "track", "language", "phase")
 ROW_FIELDS = ("rank", "group", "system", "team", "baseline", "primary", "late", "architecture")
 
 
@@ -33,6 +35,8 @@ class TrackTable:
     rows: list[LeaderboardRow]
     signatures: dict[str, list[str]]
     beats: set[tuple[int, str]]
+    notes: dict[int, str]
+    """Baseline system id -> what it is (a bundled run: retrained here, not the paper's run)."""
 
 
 def track_table(
@@ -69,7 +73,22 @@ def track_table(
         rows,
         signatures,
         beats_baseline(rows, metrics, profile),
+        baseline_notes(session, rows),
     )
+
+
+def baseline_notes(session: Session, rows: list[LeaderboardRow]) -> dict[int, str]:
+    """The organisers' descriptions of the baselines shown (teams' descriptions stay on their
+    system pages: an anonymised system's could name its team)."""
+    ids = [row.system_id for row in rows if row.is_baseline]
+    if not ids:
+        return {}
+    found = session.execute(
+        select(System.id, System.description).where(
+            System.id.in_(ids), System.is_baseline.is_(True)
+        )
+    )
+    return {system_id: text for system_id, text in found if text}
 
 
 def _fields(row: LeaderboardRow) -> list:
@@ -86,17 +105,28 @@ def _fields(row: LeaderboardRow) -> list:
 
 
 def to_csv(table: TrackTable) -> str:
-    """One row per system; ``#`` lines first with the track and each metric's signature."""
+    """Plain CSV, one header row and one row per system, as ``pandas.read_csv`` and
+    spreadsheets read it: each metric's signature in a column of its own ("BLEU signature"),
+    the track, language and phase in columns too (no ``#`` comment lines)."""
     out = io.StringIO()
-    out.write(f"# {table.challenge}/{table.track} ({table.language}), phase {table.phase}\n")
-    for metric, signatures in table.signatures.items():
-        for signature in signatures:
-            out.write(f"# {metric}: {signature}\n")
-    writer = csv.writer(out)
-    writer.writerow([*ROW_FIELDS, *table.metrics])
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            *CONTEXT_FIELDS,
+            *ROW_FIELDS,
+            *table.metrics,
+            *(f"{metric} signature" for metric in table.metrics),
+            "note",
+        ]
+    )
+    context = [table.challenge, table.track, table.language or "", table.phase]
     for row in table.rows:
         values = [row.scores.get(m, "") for m in table.metrics]
-        writer.writerow([csv_cell(v) for v in _fields(row)] + values)
+        signatures = [row.signatures.get(m, "") for m in table.metrics]
+        note = csv_cell(table.notes.get(row.system_id, ""))
+        writer.writerow(
+            [csv_cell(v) for v in (*context, *_fields(row))] + values + signatures + [note]
+        )
     return out.getvalue()
 
 
@@ -116,6 +146,7 @@ def to_json(table: TrackTable) -> dict:
                 "tied": row.rank.endswith("="),
                 "scores": row.scores,
                 "beats_baseline": [m for m in table.metrics if (row.system_id, m) in table.beats],
+                "note": table.notes.get(row.system_id, ""),
             }
             for row in table.rows
         ],
@@ -170,8 +201,13 @@ def to_latex(table: TrackTable) -> str:
         lines.append(" & ".join([row.rank, group, name, *cells]) + r" \\")
         if row.is_baseline:
             lines.append(r"\hline")
-    lines += [r"\hline", r"\end{tabular}", ""]
-    return "\n".join(lines)
+    lines += [r"\hline", r"\end{tabular}"]
+    lines += [
+        r"\par\footnotesize " + latex_escape(f"{row.system}: {table.notes[row.system_id]}")
+        for row in rows
+        if row.system_id in table.notes
+    ]
+    return "\n".join([*lines, ""])
 
 
 def overview_latex(challenge: str, matrix: Overview) -> str:

@@ -153,20 +153,6 @@ def leaderboard(
     return metrics, rows
 
 
-def headline_scores(submission: Submission, viewer: Viewer) -> list[tuple[str, float, bool]]:
-    """(column, value as ``viewer`` may read it, higher is better) of a submission's headline
-    scores, in the track's column order."""
-    track = submission.system.track
-    profile = get_profile(track.profile)
-    order = {name: k for k, name in enumerate(profile.columns)}
-    scores = sorted(
-        (s for s in submission.scores if not s.subset),
-        key=lambda s: (order.get(s.metric, len(order)), s.metric),
-    )
-    values = viewer.shown_scores(track, {s.metric: s.value for s in scores})
-    return [(s.metric, values[s.metric], profile.higher_is_better(s.metric)) for s in scores]
-
-
 def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:
     """Standard competition ranking of rows already sorted on ``key``: equal scores share the
     place of the first of them, marked with "=" ("1=", "1=", "3"), as shared-task tables do."""

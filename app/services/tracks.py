@@ -71,6 +71,19 @@ def get_track(session: Session, challenge_slug: str, track_slug: str) -> Track:
     return track
 
 
+def submittable_tracks(session: Session) -> list[Track]:
+    """Every track with a test set, by challenge and track slug: where a team can upload
+    (late uploads are accepted and starred, so a passed deadline does not close a track)."""
+    return list(
+        session.scalars(
+            select(Track)
+            .join(Challenge)
+            .where(select(TestSet.id).where(TestSet.track_id == Track.id).exists())
+            .order_by(Challenge.slug, Track.slug)
+        )
+    )
+
+
 def import_e2e_track(
     session: Session,
     challenge: Challenge,

@@ -1,5 +1,6 @@
 // My submissions, while a submission waits or is scored: fetch the page again every 5 s and
-// swap in the table's rows, so the status turns to "scored" without a reload. Without
+// swap in the table's rows, so the status turns to "scored" without a reload; once nothing
+// waits, the upload's "queued" notice goes. Without
 // JavaScript the page has a "Check again" link instead (a timed reload would fail WCAG 2.2.1).
 (function () {
   "use strict";
@@ -29,6 +30,12 @@
           live.textContent = table.dataset.waiting
             ? "Updated " + new Date().toLocaleTimeString() + "; still waiting."
             : "All your submissions are done.";
+        }
+        if (!table.dataset.waiting) {
+          // the upload's "queued for scoring" notice is out of date once the scores are in
+          document.querySelectorAll(".flash.queued").forEach(function (notice) {
+            notice.remove();
+          });
         }
         if (table.dataset.waiting) {
           schedule();

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from scorer.errors import InputError
 from scorer.io import drs, e2e, sr18
+from scorer.io.differences import first_difference
 from scorer.normalise import normalise_e2e
 
 
@@ -19,24 +20,97 @@ def _needed(inputs: Sequence[str] | None, filename: str) -> Sequence[str]:
 def read_e2e_outputs(data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
     """Read E2E outputs and check them against the test MRs: one output per MR, in order."""
     inputs = _needed(inputs, filename)
-    outputs, mrs = e2e.read_outputs(data, filename)
-    header_lines = 1 if mrs is not None else 0
-    if len(outputs) != len(inputs):
+    outputs, table = e2e.read_output_table(data, filename)
+    if table is not None:
+        _check_rows(table, inputs, filename)
+    elif len(outputs) != len(inputs):
         raise InputError(
-            f"expected {len(inputs)} outputs (one per test MR, in test order), "
-            f"found {len(outputs)}" + (" after the header" if header_lines else ""),
+            f"expected {len(inputs)} outputs (one per test MR, in test order), found "
+            f"{len(outputs)} lines{_count_hint(outputs, len(inputs), 'line')}",
             filename=filename,
         )
-    if mrs is not None:
-        for index, (found, expected) in enumerate(zip(mrs, inputs, strict=True)):
-            if _comparable_mr(found) != _comparable_mr(expected):
-                raise InputError(
-                    f"MR {found[:80]!r} does not match test MR {index + 1} {expected[:80]!r}; "
-                    "outputs must follow the test-set order",
-                    filename=filename,
-                    line=index + 1 + header_lines,
-                )
     return outputs
+
+
+def _check_rows(table: e2e.Table, inputs: Sequence[str], filename: str) -> None:
+    """Each row's MR against the test MR of its place, naming the first row out of step (a lost
+    line break or a stray quote joins two rows; the row after them is where it shows)."""
+    expected = [_comparable_mr(mr) for mr in inputs]
+    for index, (mr, line) in enumerate(zip(table.mrs, table.lines, strict=True)):
+        if index >= len(inputs):
+            raise InputError(
+                f"a row past the last of the {len(inputs)} test MRs (one output per test MR, "
+                "in test order)",
+                filename=filename,
+                line=line,
+            )
+        found = _comparable_mr(mr)
+        if found != expected[index]:
+            raise InputError(
+                _mismatch(found, expected, index) + _joined_rows_hint(table, index),
+                filename=filename,
+                line=line,
+            )
+    if len(table.mrs) < len(inputs):
+        missing = len(table.mrs)
+        raise InputError(
+            f"expected {len(inputs)} outputs (one per test MR, in test order), found "
+            f"{len(table.mrs)} after the header: the rows stop at test MR {missing}, and test MR "
+            f"{missing + 1} ({_start(inputs[missing])}) and those after it have none"
+            + _joined_rows_hint(table, missing),
+            filename=filename,
+            line=table.lines[-1] if table.lines else None,
+        )
+
+
+def _mismatch(found: str, expected: Sequence[str], index: int) -> str:
+    """What differs, shown where it differs, and which test MR the row's MR is, if any."""
+    difference = first_difference(found, expected[index])
+    said = (
+        f"the MR {difference.found!r} differs from test MR {index + 1} "
+        f"{difference.expected!r} at character {difference.position + 1}"
+    )
+    if found in expected:
+        other = expected.index(found) + 1
+        place = "missing" if other > index + 1 else "repeated"
+        said += f"; it is test MR {other} (a row {place} before it, or rows out of order?)"
+    return said + "; outputs must follow the test-set order"
+
+
+def _joined_rows_hint(table: e2e.Table, index: int) -> str:
+    """A row running over several lines swallowed the rows after its opening quote."""
+    for row in range(min(index, len(table.lines)) - 1, -1, -1):
+        first, last = table.lines[row], table.last_lines[row]
+        if last > first:
+            return (
+                f" (the row on line {first} runs on to line {last}: a '\"' there opens a quoted "
+                "field that only a later quote closes; double the quote or quote the whole field)"
+            )
+    return ""
+
+
+def _count_hint(texts: Sequence[str], expected: int, unit: str) -> str:
+    """Where a lost or extra line break probably is: a line much longer than the others when
+    one is missing, the first empty one when there are too many."""
+    if len(texts) < expected and texts:
+        lengths = sorted(len(text) for text in texts)
+        longest = max(range(len(texts)), key=lambda k: len(texts[k]))
+        if len(texts[longest]) > 1.8 * max(lengths[len(lengths) // 2], 1):
+            return (
+                f"; {unit} {longest + 1} ({len(texts[longest])} characters, the longest) may hold "
+                "two outputs joined by a lost line break"
+            )
+        return "; is a line break missing?"
+    if len(texts) > expected:
+        empty = next((k for k, text in enumerate(texts) if not text), None)
+        if empty is not None:
+            return f"; {unit} {empty + 1} is empty: is a line break doubled?"
+        return "; is an output split over two lines?"
+    return ""
+
+
+def _start(text: str, length: int = 60) -> str:
+    return repr(text if len(text) <= length else text[:length] + "…")
 
 
 def _comparable_mr(mr: str) -> str:
@@ -62,7 +136,9 @@ def _one_text_per_input(
     texts = sr18.read_sentences(data, filename)
     if len(texts) != len(inputs):
         raise InputError(
-            f"expected {len(inputs)} {expected}, found {len(texts)}", filename=filename
+            f"expected {len(inputs)} {expected}, found {len(texts)}"
+            + _count_hint(texts, len(inputs), "sentence"),
+            filename=filename,
         )
     return texts
 

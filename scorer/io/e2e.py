@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scorer.errors import InputError
 from scorer.io.table import csv_problem
@@ -64,6 +64,9 @@ class Table:
     mrs: list[str]
     texts: list[str]
     lines: list[int]
+    last_lines: list[int] = field(default_factory=list)
+    """The line each row ends on: later than its first when a quoted field runs on (the
+    script's csv reader joins the lines without a line break)."""
 
 
 Lines = list[tuple[int, str]]
@@ -87,18 +90,19 @@ def _delimiter(lines: Lines) -> str:
     return "\t" if lines and "\t" in lines[0][1] else ","
 
 
-def _records(lines: Lines, filename: str) -> list[tuple[int, list[str]]]:
-    """(file line a record starts on, its fields), parsed as the script's csv reader does; a
+def _records(lines: Lines, filename: str) -> list[tuple[int, int, list[str]]]:
+    """(file lines a record starts and ends on, its fields), parsed as the script's csv reader
+    does; a
     quoted field left open at the end of the file is refused, since the csv module would
     silently swallow every line after the opening quote into it."""
     delimiter = _delimiter(lines)
     reader = csv.reader((line for _, line in lines), delimiter=delimiter)
-    records: list[tuple[int, list[str]]] = []
+    records: list[tuple[int, int, list[str]]] = []
     consumed = last_start = 0
     try:
         for row in reader:
             last_start = consumed
-            records.append((lines[consumed][0], row))
+            records.append((lines[consumed][0], lines[reader.line_num - 1][0], row))
             consumed = reader.line_num
     except csv.Error as error:
         raise InputError(csv_problem(error), filename=filename, line=lines[consumed][0]) from None
@@ -156,7 +160,7 @@ def _table(lines: Lines, filename: str, text_pattern: re.Pattern, text_name: str
     if not lines:
         raise InputError("is empty", filename=filename)
     rows = _records(lines, filename)
-    header = rows[0][1]
+    header = rows[0][2]
     mr_cols, text_cols = _header_columns(header, text_pattern)
     if not (len(mr_cols) == len(text_cols) == 1) or mr_cols == text_cols:
         raise InputError(
@@ -168,8 +172,8 @@ def _table(lines: Lines, filename: str, text_pattern: re.Pattern, text_name: str
             line=rows[0][0],
         )
     width = len(header)
-    mrs, texts, numbers = [], [], []
-    for number, row in rows[1:]:
+    mrs, texts, numbers, ends = [], [], [], []
+    for number, end, row in rows[1:]:
         if len(row) != width:
             hint = " (is a tab or a quote missing?)" if len(row) < width else ""
             raise InputError(
@@ -180,7 +184,8 @@ def _table(lines: Lines, filename: str, text_pattern: re.Pattern, text_name: str
         mrs.append(row[mr_cols[0]])
         texts.append(row[text_cols[0]])
         numbers.append(number)
-    return Table(mrs, texts, numbers)
+        ends.append(end)
+    return Table(mrs, texts, numbers, ends)
 
 
 _PATTERN_EXAMPLES = {
@@ -226,7 +231,7 @@ def read_inputs_csv(data: bytes, filename: str = "inputs.csv") -> list[str]:
             line=1,
         )
     mrs = []
-    for line, row in _records(lines, filename)[1:]:
+    for line, _, row in _records(lines, filename)[1:]:
         mr = row[0].strip() if row else ""
         if not mr:
             raise InputError("empty MR", filename=filename, line=line)
@@ -284,11 +289,20 @@ def read_outputs(data: bytes, filename: str = "outputs") -> tuple[list[str], lis
     is called; anything else is plain text, one output per line. A ``.csv``/``.tsv`` file with
     no such header is refused rather than read as plain text.
     """
+    outputs, table = read_output_table(data, filename)
+    return outputs, table.mrs if table is not None else None
+
+
+def read_output_table(data: bytes, filename: str = "outputs") -> tuple[list[str], Table | None]:
+    """``read_outputs`` with the table itself (MRs, outputs and the line each row starts on),
+    so that a message about a row can name its line; None for plain text."""
     text = decode_text(data, filename)
     table_lines = _table_lines(text)
     if _names_columns(table_lines, HEADER_OUTPUT):
         table = _table(table_lines, filename, HEADER_OUTPUT, "output")
-        return [output.strip() for output in table.texts], [mr.strip() for mr in table.mrs]
+        outputs = [output.strip() for output in table.texts]
+        mrs = [mr.strip() for mr in table.mrs]
+        return outputs, Table(mrs, outputs, table.lines, table.last_lines)
     lines = split_lines(text)
     if filename.lower().endswith(_TABLE_SUFFIXES) and lines and "\t" in lines[0]:
         raise InputError(

@@ -68,6 +68,26 @@ def test_refused_file_says_why_and_stores_nothing(client, settings):
     assert not any(path.is_file() for path in settings.uploads_path.rglob("*"))
 
 
+def test_an_mr_mismatch_shows_the_teams_mr_and_the_public_input_never_a_reference(client, settings):
+    """The refusal quotes the uploaded MR and the test input it should have been (both public
+    to the team), around where they differ; no hidden reference reaches the message."""
+    from scorer.io import e2e
+    from tests.support.factories import DEMO_REFS
+
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    items = e2e.read_dataset_csv(DEMO_REFS)
+    mrs = [item.input for item in items]
+    swapped = [mrs[1], mrs[0], *mrs[2:]]
+    table = "MR\toutput\n" + "".join(f"{mr}\tsome output\n" for mr in swapped)
+    error = post(client, token, data=table.encode()).json["error"]
+    assert "line 2: the MR" in error and "differs from test MR 1" in error
+    assert "it is test MR 2" in error
+    references = [ref for item in items for ref in item.references]
+    assert not any(ref in error for ref in references)
+    assert count_submissions(settings) == 0
+
+
 def test_participant_without_team_is_refused(client, settings):
     demo_track(settings)
     token = participant(settings, "solo@x.org")

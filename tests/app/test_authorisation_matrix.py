@@ -79,6 +79,7 @@ MATRIX = [
     Case("exports.similarity_plot", "GET", f"{X}/plots/similarity.svg", every(OK)),
     Case("exports.human_plot", "GET", f"{X}/plots/human-quality.svg", every(DENIED)),
     Case("api_v1.get_overview", "GET", "/api/v1/challenges/x/overview", every(OK), api=True),
+    Case("api_v1.openapi", "GET", "/api/v1/openapi.json", every(OK), api=True),
     Case("api_v1.get_inputs", "GET", f"{API}/inputs", every(OK), api=True),
     Case("api_v1.get_leaderboard", "GET", f"{API}/leaderboard", every(OK), api=True),
     Case(
@@ -146,6 +147,9 @@ MATRIX = [
     Case("organise.rescore", "GET", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.rescore", "POST", f"{ORG}/rescore", ORGANISERS_OF_X),
     Case("organise.add_baseline", "POST", f"{ORG}/baselines", ORGANISERS_OF_X),
+    # The world has an admin: no setup link works, a forged one least of all.
+    Case("admin_setup.setup_admin", "GET", "/setup/admin/forged.token", every(DENIED)),
+    Case("admin_setup.grant_admin", "POST", "/setup/admin/forged.token", every(DENIED)),
     # Last: these change the session or the credentials the other rows use.
     Case("auth.new_token", "POST", "/account/token", SIGNED_IN),
     Case("auth.revoke_token", "POST", "/account/token/revoke", SIGNED_IN),

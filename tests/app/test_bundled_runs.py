@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 from dataclasses import replace
 
@@ -13,7 +15,7 @@ from app.models import Submission, System
 from app.models import TestSet as ImportedTestSet
 from app.services.bundled import register_bundled_runs
 from app.storage import LocalStorage
-from baselines import manifest
+from baselines import manifest, registry
 from scorer.io import drs, e2e
 from tests.support.paths import DEMO_DATA, e2e_file
 
@@ -22,7 +24,10 @@ DEMO_MRS = [
 ]
 
 
-def _run(file: str, inputs: list[str], system: str = "TGen (bundled baseline)"):
+TGEN = registry.TGEN_SYSTEM
+
+
+def _run(file: str, inputs: list[str], system: str = TGEN, note: str = registry.TGEN_NOTE):
     return manifest.BundledRun(
         file=file,
         system=system,
@@ -33,6 +38,7 @@ def _run(file: str, inputs: list[str], system: str = "TGen (bundled baseline)"):
         items=len(inputs),
         inputs_sha256=manifest.inputs_digest(inputs),
         produced_by="test",
+        note=note,
     )
 
 
@@ -58,11 +64,11 @@ def _import_demo_track(runner):
 
 def test_import_registers_the_matching_run_once(runner, settings, runs_dir, app):
     result = _import_demo_track(runner)
-    assert "TGen (bundled baseline) added as a baseline" in result.output
+    assert f"{TGEN} added as a baseline" in result.output
     assert "other order" not in result.output
     with session_scope(settings.database_url) as session:
         systems = session.scalars(select(System)).all()
-        assert [(s.name, s.is_baseline) for s in systems] == [("TGen (bundled baseline)", True)]
+        assert [(s.name, s.is_baseline) for s in systems] == [(TGEN, True)]
         assert session.scalar(select(Submission)).status == "scored"
         again = register_bundled_runs(
             session,
@@ -77,10 +83,36 @@ def test_import_registers_the_matching_run_once(runner, settings, runs_dir, app)
 def test_a_broken_run_is_reported_and_the_import_stays(runner, settings, runs_dir):
     (runs_dir / "demo-run.txt").write_text("only one line\n", "utf-8")
     result = _import_demo_track(runner)
-    assert "TGen (bundled baseline) not added (" in result.output
+    assert f"{TGEN} not added (" in result.output
     with session_scope(settings.database_url) as session:
         assert session.scalar(select(ImportedTestSet)) is not None
         assert session.scalars(select(System)).all() == []
+
+
+def test_the_retrained_tgen_says_what_it_is_on_its_page_and_in_every_export(
+    runner, client, runs_dir
+):
+    """Not "TGen": the E2E paper's Table 8 has a TGen row and this run is not it. Its name, its
+    system page and the CSV, JSON and LaTeX exports say so."""
+    _import_demo_track(runner)
+    track = "/challenges/demo/tracks/t"
+    page = client.get("/systems/1").get_data(as_text=True)
+    assert "TGen-style (retrained here)" in page
+    assert "It is not the TGen run of the E2E paper&#39;s Table 8" in page
+    rows = list(csv.DictReader(io.StringIO(client.get(f"{track}/export.csv").text)))
+    assert [(row["system"], row["note"]) for row in rows] == [(TGEN, registry.TGEN_NOTE)]
+    table = client.get(f"{track}/export.json").json
+    assert table["rows"][0]["note"] == registry.TGEN_NOTE
+    latex = client.get(f"{track}/export.tex").text
+    assert "TGen-style (retrained here): Retrained by this board" in latex
+    assert "not the TGen run of the E2E paper's Table 8" in latex
+
+
+def test_committed_tgen_runs_are_named_and_described_as_retrained_here() -> None:
+    tgen = [run for run in manifest.read_manifest() if run.baseline == "tgen"]
+    assert tgen and {run.system for run in tgen} == {"TGen-style (retrained here)"}
+    assert all("not the TGen run of the E2E paper's Table 8" in run.note for run in tgen)
+    assert all(run.note for run in manifest.read_manifest())
 
 
 def test_committed_runs_match_their_manifest() -> None:

@@ -3,6 +3,8 @@ signatures, and anonymity that holds whoever downloads them."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import numpy as np
@@ -35,12 +37,28 @@ def test_exports_carry_scores_and_signatures(client, two_teams):
     table = json.loads(client.get(FILES[1]).data)
     assert [row["system"] for row in table["rows"]] == ["marlin", "quokka"]
     assert table["signatures"]["BLEU"][0].startswith("BLEU|mteval-v13a")
-    text = client.get(FILES[0]).data.decode()
-    assert "# BLEU: BLEU|mteval-v13a" in text
-    assert text.splitlines()[len(table["signatures"]) + 1].startswith("rank,group,system,team")
+    rows = list(csv.DictReader(io.StringIO(client.get(FILES[0]).data.decode())))
+    assert [row["system"] for row in rows] == ["marlin", "quokka"]
+    assert rows[0]["BLEU signature"].startswith("BLEU|mteval-v13a")
     tex = client.get(FILES[2]).data.decode()
     assert "% BLEU: BLEU|mteval-v13a" in tex and r"\begin{tabular}" in tex
     assert r"ROUGE\_L" in tex
+
+
+def test_csv_export_is_plain_csv_that_pandas_reads(client, two_teams):
+    """One header row, then one row per system, every row as wide as the header: no ``#``
+    comment lines (``pandas.read_csv(url)`` failed on them); signatures in their own columns."""
+    text = client.get(FILES[0]).data.decode()
+    records = list(csv.reader(io.StringIO(text)))
+    header, body = records[0], records[1:]
+    assert not text.startswith("#") and len(body) == 2
+    assert all(len(record) == len(header) for record in body)
+    assert header[:4] == ["challenge", "track", "language", "phase"]
+    metrics = json.loads(client.get(FILES[1]).data)["metrics"]
+    assert header[-len(metrics) - 1 : -1] == [f"{m} signature" for m in metrics]
+    first = dict(zip(header, body[0], strict=True))
+    assert (first["challenge"], first["track"], first["phase"]) == ("demo", "main", "development")
+    assert float(first["norm_avg"]) > 0 and first["CIDEr signature"].startswith("CIDEr|coco")
 
 
 def test_anonymity_holds_in_every_export_and_plot_even_for_organisers(client, settings, two_teams):

@@ -3,6 +3,8 @@ exports (CSV, JSON, LaTeX with its rank and significance-group columns)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 from app.services.leaderboard import LeaderboardRow, assign_ranks
@@ -46,8 +48,8 @@ def test_identical_outputs_are_tied_on_the_page_and_in_every_export(app, client,
     page = client.get("/challenges/demo/tracks/main").get_data(as_text=True)
     assert page.count("<td>1=</td>") == 2
     base = "/challenges/demo/tracks/main/export"
-    rows = client.get(f"{base}.csv").get_data(as_text=True).splitlines()
-    assert [line.split(",")[0] for line in rows if line.startswith("1=")] == ["1=", "1="]
+    rows = csv.DictReader(io.StringIO(client.get(f"{base}.csv").get_data(as_text=True)))
+    assert [r["rank"] for r in rows] == ["1=", "1="]
     exported = json.loads(client.get(f"{base}.json").get_data(as_text=True))
     assert [(r["rank"], r["tied"]) for r in exported["rows"]] == [(1, True), (1, True)]
     latex = client.get(f"{base}.tex").get_data(as_text=True)

@@ -2,7 +2,7 @@
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from app.db import get_engine
 from app.migrate import upgrade
@@ -30,3 +30,35 @@ def test_migrations_create_exactly_the_models_schema(tmp_path):
         "outputs",
         "alembic_version",
     } <= tables
+
+
+def test_bundled_tgen_systems_are_renamed_and_described_on_upgrade(tmp_path):
+    """Boards that registered the bundled E2E run as "TGen (bundled baseline)" show it as
+    "TGen-style (retrained here)" with its note; a team's system of that name is left alone."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    upgrade(url, "0013_system_names_per_team")
+    now = "2024-01-01 00:00:00.000000"
+    with get_engine(url).begin() as connection:
+        connection.execute(text(
+            "INSERT INTO challenges (id, slug, title, description, created_at) "
+            "VALUES (1, 'e2e', 'E2E', '', :now)"), {"now": now})  # fmt: skip
+        for track_id in (1, 2):
+            connection.execute(text(
+                "INSERT INTO tracks (id, challenge_id, slug, title, kind, language, profile, "
+                "created_at) VALUES (:id, 1, :slug, 'Test', 'e2e', 'en', 'e2e', :now)"),
+                {"id": track_id, "slug": f"t{track_id}", "now": now})  # fmt: skip
+        connection.execute(text("INSERT INTO teams (id, name, join_code, created_at) "
+                                "VALUES (1, 'T', 'code', :now)"), {"now": now})  # fmt: skip
+        for system_id, team, baseline in ((1, None, 1), (2, 1, 0)):
+            connection.execute(text(
+                "INSERT INTO systems (id, track_id, team_id, name, description, architecture, "
+                "is_baseline, is_primary, created_at) VALUES (:id, :id, :team, "
+                "'TGen (bundled baseline)', '', '', :baseline, 0, :now)"),
+                {"id": system_id, "team": team, "baseline": baseline, "now": now})  # fmt: skip
+    upgrade(url)
+    with get_engine(url).connect() as connection:
+        rows = connection.execute(text("SELECT id, name, description FROM systems ORDER BY id"))
+        (_, bundled, note), (_, team_system, team_note) = rows.all()
+    assert bundled == "TGen-style (retrained here)"
+    assert "not the TGen run of the E2E paper's Table 8" in note
+    assert (team_system, team_note) == ("TGen (bundled baseline)", "")

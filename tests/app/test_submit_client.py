@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from scorer.profiles import get_profile
 from scorer.submit import EXIT_REFUSED, main
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant, sr18_tracks
 from tests.support.servers import free_port, serve_app
@@ -27,7 +28,10 @@ def test_submit_checks_uploads_waits_and_prints_scores(app, settings, tmp_path):
     assert "checked: 10 outputs for the 10 en inputs" in result.output
     assert "submission 1 (en, cli-sys): scored" in result.output
     assert "# BLEU: BLEU|mteval-v13a" in result.output
-    assert [line.split()[0] for line in result.output.splitlines() if line.startswith("  BLEU ")]
+    printed = [line.split() for line in result.output.splitlines() if line.startswith("  ")]
+    columns = list(get_profile("e2e").columns)  # the track's order, not the JSON's alphabet
+    assert [words[0] for words in printed if words[0] != "#"] == columns
+    assert [words[1].rstrip(":") for words in printed if words[0] == "#"] == columns
 
 
 def test_a_bad_file_is_refused_before_upload(app, settings, tmp_path):

@@ -20,6 +20,9 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
     with serve_app(app) as url:
         page.goto(f"{url}/")
         check_page(page, "participant-0-home", width)
+        page.goto(f"{url}/challenges/demo")  # tracks, test data, glossary
+        page.get_by_role("heading", name="What the scores mean").wait_for()
+        check_page(page, "participant-0-challenge", width)
         page.goto(f"{url}/register")
         check_page(page, "participant-1-register", width)
         register(page, url, "ana@uni.example", "s3cret-passphrase")
@@ -41,6 +44,7 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
 
         row = page.locator("#submission-1")
         row.locator(".status-scored").wait_for(timeout=180_000)  # the page reloads itself
+        page.get_by_text("queued for scoring").wait_for(state="detached")  # gone with the scores
         check_page(page, "participant-5-scored", width)
         row.get_by_role("link", name="Outputs").click()
         page.get_by_role("heading", name="Submission 1: outputs").wait_for()

@@ -191,4 +191,75 @@ def test_profile_checks_count_and_mr_order():
     with pytest.raises(InputError) as error:
         profile.read_outputs(b"MR\toutput\nname[A]\tx\nname[C]\ty\n", inputs, "o.tsv")
     assert error.value.line == 3
-    assert "does not match test MR 2" in str(error.value)
+    assert "differs from test MR 2" in str(error.value)
+
+
+LONG_MRS = [
+    "name[The Eagle], eatType[coffee shop], food[Japanese], priceRange[less than £20], "
+    "customer rating[low], area[riverside], familyFriendly[yes], near[Burger King]",
+    "name[The Eagle], eatType[coffee shop], food[Japanese], priceRange[less than £20], "
+    "customer rating[low], area[riverside], familyFriendly[no], near[Burger King]",
+    "name[The Mill], eatType[pub], area[city centre]",
+    "name[Aromi], food[French]",
+]
+
+
+def _refusal(data: str, filename: str = "out.tsv") -> InputError:
+    with pytest.raises(InputError) as error:
+        get_profile("e2e").read_outputs(data.encode(), LONG_MRS, filename)
+    return error.value
+
+
+def _rows(*rows: str) -> str:
+    return "MR\toutput\n" + "\n".join(rows) + "\n"
+
+
+def test_an_mr_mismatch_shows_where_two_long_mrs_differ():
+    """Both MRs were cut at 80 characters, before their difference, so they looked the same."""
+    error = _refusal(_rows(f"{LONG_MRS[1]}\tone", f"{LONG_MRS[0]}\ttwo", "x\ty", "z\tw"))
+    assert error.line == 2
+    assert "'…familyFriendly[no], near[Burger King]' differs from test MR 1 " in str(error)
+    assert "'…familyFriendly[yes], near[Burger King]' at character 137" in str(error)
+    assert "it is test MR 2 (a row missing before it, or rows out of order?)" in str(error)
+
+
+def test_a_missing_row_is_named_by_the_row_after_it():
+    error = _refusal(_rows(f"{LONG_MRS[0]}\ta", f"{LONG_MRS[2]}\tc", f"{LONG_MRS[3]}\td"))
+    assert error.line == 3 and "differs from test MR 2" in str(error)
+    assert "it is test MR 3 (a row missing before it" in str(error)
+
+
+def test_a_row_swallowed_by_an_open_quote_names_its_line():
+    """A '"' opening an output joins the rows up to the next quote into one field: the file
+    then has a row too few, and the message names the row that ran on, not just "found 3"."""
+    error = _refusal(
+        _rows(f"{LONG_MRS[0]}\ta", f'{LONG_MRS[1]}\t"b', f'{LONG_MRS[2]}\tc"', f"{LONG_MRS[3]}\td")
+    )
+    assert error.line == 5 and "differs from test MR 3" in str(error)
+    assert "the row on line 3 runs on to line 4: a '\"' there opens a quoted field" in str(error)
+    error = _refusal(
+        _rows(f"{LONG_MRS[0]}\ta", f'{LONG_MRS[1]}\t"b', f"{LONG_MRS[2]}\tc", f'{LONG_MRS[3]}\td"')
+    )
+    assert "found 2 after the header: the rows stop at test MR 2" in str(error)
+    assert "test MR 3 ('name[The Mill], eatType[pub], area[city centre]')" in str(error)
+    assert "the row on line 3 runs on to line 5" in str(error)
+
+
+def test_a_lost_line_break_in_plain_text_names_the_joined_line():
+    outputs = [
+        "The Eagle is a cheap, family-friendly coffee shop.",
+        "The Eagle is a cheap coffee shop, not for kids.",
+        "The Mill is a pub in the centre of the city.",
+        "Aromi serves French food to its customers.",
+    ]
+    joined = [outputs[0], outputs[1] + " " + outputs[2], outputs[3]]
+    error = _refusal("\n".join(joined) + "\n", "out.txt")
+    assert "found 3 lines; line 2 (92 characters, the longest)" in str(error)
+    assert "may hold two outputs joined by a lost line break" in str(error)
+    error = _refusal("a\nb\n\nc\nd\n", "out.txt")
+    assert "found 5 lines; line 3 is empty: is a line break doubled?" in str(error)
+
+
+def test_rows_past_the_last_test_mr_are_named():
+    rows = [f"{mr}\tx" for mr in LONG_MRS]
+    assert _refusal(_rows(*rows, rows[0])).line == 6

@@ -1,0 +1,25 @@
+"""Every column of every profile has a glossary entry (a new metric without words fails)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.glossary import MEANINGS, glossary
+from scorer.profiles import PROFILES
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_every_column_is_explained_with_its_direction(name):
+    entries = glossary(PROFILES[name])
+    assert [e.name for e in entries] == list(PROFILES[name].columns)
+    assert all(e.meaning for e in entries)
+    for entry in entries:
+        assert entry.signature is None or entry.signature.startswith(entry.name + "|")
+
+
+def test_slot_error_columns_say_which_way_is_better():
+    entries = {e.name: e for e in glossary(PROFILES["e2e"])}
+    assert [entries[n].higher_is_better for n in ("SER", "OK%", "A%", "M%", "A+M%")] == [
+        False, True, False, False, False,
+    ]  # fmt: skip
+    assert "nothing missed, added or wrong" in MEANINGS["OK%"]
