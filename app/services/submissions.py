@@ -22,7 +22,17 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
+from app.models import (
+    HUMAN_SYSTEM,
+    Submission,
+    SubmissionStatus,
+    System,
+    Team,
+    TestSet,
+    Track,
+    User,
+    utcnow,
+)
 from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.storage import Storage
@@ -272,6 +282,10 @@ def _find_or_new_system(
 ) -> System:
     system = session.scalar(select(System).where(System.track_id == track.id, System.name == name))
     if system is None:
+        if name.casefold() == HUMAN_SYSTEM.casefold():
+            raise DomainError(
+                f"the system name {name!r} is reserved for the human references; choose another"
+            )
         if team is not None and track.max_systems is not None:
             entered = _count_systems(session, track, team)
             if entered >= track.max_systems:
