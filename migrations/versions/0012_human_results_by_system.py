@@ -25,7 +25,10 @@ NEW_UNIQUE = ("campaign_id", "unit_key", "system_name", "is_reference", "annotat
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("unit_entries") as batch:
+    # ALTER TABLE, never a copy of unit_entries: dropping the old copy would delete every
+    # judgement through their ON DELETE CASCADE (foreign keys are enforced on SQLite here).
+    # judgements is copied (its unique constraint changes); no table refers to it.
+    with op.batch_alter_table("unit_entries", recreate="never") as batch:
         batch.add_column(
             sa.Column("is_reference", sa.Boolean(), nullable=False, server_default=sa.false())
         )
@@ -103,5 +106,5 @@ def downgrade() -> None:
         batch.drop_constraint("fk_judgements_system_id_systems", type_="foreignkey")
         batch.drop_column("is_reference")
         batch.drop_column("system_id")
-    with op.batch_alter_table("unit_entries") as batch:
+    with op.batch_alter_table("unit_entries", recreate="never") as batch:  # as in upgrade()
         batch.drop_column("is_reference")

@@ -12,51 +12,19 @@ from sqlalchemy import select
 
 from app.db import session_scope
 from app.models import Campaign, Submission, System, utcnow
-from app.services.annotation import Annotator, current_assignment, next_unit, record
 from app.services.campaigns import CampaignSpec, create_campaign
 from app.services.human_results import analyse
 from app.services.tracks import get_track
 from tests.support.board import set_track, upload
-from tests.support.factories import demo_track, login, organiser, participant, scored_system
+from tests.support.factories import login, participant, scored_system
+from tests.support.human import BLEU, QUALITY, human_board, judge
 
 TRACK = "/challenges/demo/tracks/main"
-BLEU = {"alpha": 0.6543, "beta": 0.5432, "gamma": 0.4321, "base": 0.3012}
-NIST = {"alpha": 8.1, "beta": 7.9, "gamma": 5.2, "base": 4.0}
-TEAMS = {"alpha": "A", "beta": "B", "gamma": "C"}
 
 
 @pytest.fixture
 def board(app, settings):
-    """Teams A, B, C with one primary system each (alpha, beta, gamma), a baseline, an
-    organiser of the challenge; development phase."""
-    demo_track(settings)
-    for email, team in (("a@x.org", "A"), ("b@x.org", "B"), ("c@x.org", "C")):
-        participant(settings, email, team=team)
-    organiser(settings, "org@x.org", "demo")
-    with session_scope(settings.database_url) as session:
-        for name, bleu in BLEU.items():
-            scored_system(
-                session, "demo", "main", name, {"BLEU": bleu, "NIST": NIST[name]},
-                team=TEAMS.get(name), baseline=name == "base", primary=name != "base",
-            )  # fmt: skip
-
-
-def judge(session, campaign: Campaign, quality: dict[str, float], annotators: int = 3) -> None:
-    """Every unit judged by ``annotators`` annotators: each output gets its system's quality
-    (the references, ``quality["references"]``)."""
-    for number in range(annotators):
-        annotator = Annotator(f"test{number}")
-        while (assignment := current_assignment(session, campaign, annotator)) is not None:
-            while (unit := next_unit(session, assignment)) is not None:
-                form = {
-                    f"score-{entry.slot}": str(
-                        quality["references"]
-                        if entry.system_id is None
-                        else quality[entry.system_name]
-                    )
-                    for entry in unit.entries
-                }
-                record(session, campaign, assignment, unit, annotator, form)
+    human_board(settings)
 
 
 def published_campaign(settings, name: str, quality: dict[str, float], **spec) -> None:
@@ -69,9 +37,6 @@ def published_campaign(settings, name: str, quality: dict[str, float], **spec) -
         judge(session, campaign, quality)
         analyse(session, campaign, runs=20)
         campaign.is_published = True
-
-
-QUALITY = {"alpha": 90, "beta": 60, "gamma": 30, "base": 10, "references": 100}
 
 
 def human_section(page: str) -> str:
