@@ -69,17 +69,37 @@ def build_world(settings: Settings) -> World:
             hit_size=100,
             results={
                 "criterion": "readability",
-                "systems": [],
+                "systems": [
+                    {
+                        "system": "system:1",
+                        "name": "sys-a",
+                        "raw": 70.0,
+                        "z": 0.4,
+                        "n": 3,
+                        "assessments": 9,
+                    },
+                    {
+                        "system": "system:2",
+                        "name": "sys-b",
+                        "raw": 50.0,
+                        "z": -0.4,
+                        "n": 3,
+                        "assessments": 9,
+                    },
+                ],  # fmt: skip
                 "annotators": {
                     "total": 0,
                     "kept": 0,
                     "kept_with_consistent_repeats": 0,
                     "checks": [],
                 },
-                "wilcoxon": {},
-                "heatmap_svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
-                "judgements": 0,
-                "annotator_count": 0,
+                "wilcoxon": {"system:1": {"system:2": 0.03}, "system:2": {"system:1": 0.97}},
+                "subjects": {
+                    "system:1": {"name": "sys-a", "system_id": 1, "references": False},
+                    "system:2": {"name": "sys-b", "system_id": 2, "references": False},
+                },
+                "judgements": 18,
+                "annotator_count": 1,
                 "correlation": None,
             },
             results_at=utcnow(),
