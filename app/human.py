@@ -113,6 +113,25 @@ def campaigns(slug: str, track_slug: str):
     )
 
 
+class ImportRequest(NamedTuple):
+    """What the organiser asked to import, carried from the preview to the confirmation."""
+
+    name: str
+    method: str
+    criterion: str
+    filename: str
+
+
+PREVIEW_AGE = 3600
+"""Seconds a preview can be confirmed (the stored file is swept as an orphan after an hour)."""
+
+
+def _previews() -> URLSafeTimedSerializer:
+    """Signs what a preview page hands back (track, organiser, stored file, campaign), so the
+    confirmation imports exactly the file that was previewed, for whoever previewed it."""
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="human-import-preview")
+
+
 @bp.route(TRACK + "/import", methods=["POST"])
 @login_required
 def import_file(slug: str, track_slug: str):
@@ -148,23 +167,6 @@ def import_file(slug: str, track_slug: str):
     )
     proposed = {m.name: str(m.proposed) for m in read.names if m.proposed is not None}
     return _preview(track, read, request_, token, proposed)
-
-
-class ImportRequest(NamedTuple):
-    name: str
-    method: str
-    criterion: str
-    filename: str
-
-
-PREVIEW_AGE = 3600
-"""Seconds a preview can be confirmed (the stored file is swept as an orphan after an hour)."""
-
-
-def _previews() -> URLSafeTimedSerializer:
-    """Signs what a preview page hands back (track, organiser, stored file, campaign), so the
-    confirmation imports exactly the file that was previewed, for whoever previewed it."""
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="human-import-preview")
 
 
 def _preview(track, read, request_: ImportRequest, token: str, chosen: dict, error: str = ""):
