@@ -88,14 +88,14 @@ def read_import(
 
 
 def match_names(session: Session, track: Track, rows: Iterable[files.Judgement]) -> list[NameMatch]:
-    """Each name of the file with its status, in alphabetical order."""
+    """Each name of the file with its status, in alphabetical order (case aside)."""
     counts = Counter(row.system for row in rows)
     ranked = {row.system for row in rows if row.kind == "genuine"}
     systems = session.execute(
         select(System.id, System.name).where(System.track_id == track.id).order_by(System.id)
     ).all()
     found = []
-    for name in sorted(counts):
+    for name in sorted(counts, key=lambda name: (name.casefold(), name)):
         candidates = tuple(
             (system_id, system) for system_id, system in systems
             if system.casefold() == name.casefold()

@@ -86,7 +86,10 @@ def test_the_cli_stores_nothing_until_every_name_is_mapped(app, settings, board)
     assert re.search(r"matched\s+'alpha': 4 judgements; system alpha \(id \d+\)", refused.output)
     assert re.search(r"ambiguous\s+'DELTA': 4 judgements; system delta", refused.output)
     assert re.search(r"unmatched\s+'epsilon': 4 judgements\n", refused.output)
-    assert "not mapped to a system yet: 'DELTA' (ambiguous), 'Gamma' (ambiguous)" in refused.output
+    assert (
+        "not mapped to a system yet: 'alpha' (matched), 'DELTA' (ambiguous), "
+        "'epsilon' (unmatched), 'Gamma' (ambiguous); nothing was stored"
+    ) in refused.output
     assert "--confirm" in refused.output and "--map NAME=SYSTEM_ID" in refused.output
     confirmed_only = cli_import(runner, path, "--confirm", "--unmatched-external")
     assert (

@@ -86,7 +86,7 @@ def build_world(settings: Settings) -> World:
                         "n": 3,
                         "assessments": 9,
                     },
-                ],  # fmt: skip
+                ],
                 "annotators": {
                     "total": 0,
                     "kept": 0,
