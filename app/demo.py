@@ -15,7 +15,8 @@ from app.db import session_scope
 from app.models import Challenge, Track
 from app.services.accounts import find_or_create_team
 from app.services.drs import import_challenge_set, import_drs_test_set
-from app.services.human_results import analyse, import_judgements
+from app.services.human_import import confirmed_mapping, import_judgements, read_import
+from app.services.human_results import analyse
 from app.services.submissions import submit_output
 from app.services.tracks import (
     create_challenge,
@@ -99,8 +100,11 @@ def _human_demo(session: Session) -> str:
     """Our invented RankME judgements of the two E2E demo runs, ranked and published."""
     track = get_track(session, DEMO_SLUG, "main")
     path = DEMO_DATA / "human_quality.csv"
+    data = path.read_bytes()
+    names = read_import(session, track, "rankme", "quality", data, path.name).names
+    mapping = confirmed_mapping(names, {}, confirm_matches=True)  # both names are exact
     campaign = import_judgements(
-        session, track, "quality", "rankme", "quality", path.read_bytes(), path.name
+        session, track, "quality", "rankme", "quality", data, path.name, mapping
     )
     analyse(session, campaign)
     campaign.is_published = True

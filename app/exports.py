@@ -13,8 +13,8 @@ from app.models import Campaign, Track
 from app.services import DomainError
 from app.services.access import viewer_of
 from app.services.campaigns import get_campaign
-from app.services.columns import add_human_scores
 from app.services.exports import overview_latex, to_csv, to_json, to_latex, track_table
+from app.services.human_results import human_points
 from app.services.leaderboard import (
     default_language,
     dlevel_comparison,
@@ -189,7 +189,8 @@ def similarity_plot(slug: str, track_slug: str):
 
 @bp.get(TRACK + "/plots/human-<name>.svg")
 def human_plot(slug: str, track_slug: str, name: str):
-    """A published campaign's system scores against a metric (default: the primary one)."""
+    """A published campaign's system scores against a metric (default: the primary one): this
+    campaign's own results, as the publication view shows them."""
     track = _track(slug, track_slug)
     try:
         campaign: Campaign = get_campaign(db(), track, name)
@@ -197,24 +198,16 @@ def human_plot(slug: str, track_slug: str, name: str):
         abort(404)
     if not campaign.is_published or not campaign.results:
         abort(404)
-    profile = get_profile(track.profile)
-    metrics, rows = leaderboard(
-        db(), track, viewer=_publication(track), language=campaign.language, include_secondary=True
-    )
-    add_human_scores(db(), track, campaign.language, rows)
-    metric = request.args.get("metric") or profile.primary_metric
-    human = next(
-        (h for row in rows for h in row.human if campaign.criterion in h or h == "ROSE %"), None
-    )
-    points = [r for r in rows if metric in r.scores and human in r.human]
-    if human is None or metric not in metrics or len(points) < 2:
+    metric = request.args.get("metric") or get_profile(track.profile).primary_metric
+    points = human_points(db(), campaign, _publication(track), metric) if metric else None
+    if metric is None or points is None or len(points.labels) < 2:
         abort(404)
-    labels = [r.system for r in points]
-    x = [r.scores[metric] for r in points]
-    y = [r.human[human] for r in points]
-    key = ["human", metric, human, labels, x, y]
+    key = ["human", campaign.id, metric, points.human, points.labels, points.x, points.y]
     return _svg(
         file_cache().get_or_make(
-            STYLE, key, ".svg", lambda: human_scatter(metric, human, labels, x, y)
+            STYLE,
+            key,
+            ".svg",
+            lambda: human_scatter(metric, points.human, points.labels, points.x, points.y),
         )
     )

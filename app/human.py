@@ -6,6 +6,8 @@ radio buttons); with JavaScript a slider mirrors each number field.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from flask import (
     Blueprint,
@@ -19,11 +21,13 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
-from app.extensions import db
+from app.extensions import db, file_cache, storage
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
-from app.models import Campaign, CampaignUnit, Method, Role
+from app.models import Campaign, CampaignUnit, Method, Role, System
 from app.organise import organised_track
 from app.security import form_id, secret_page
 from app.services import DomainError, audit
@@ -45,14 +49,14 @@ from app.services.campaigns import (
     references_embargoed,
     track_campaigns,
 )
+from app.services.human_import import import_judgements, parse_target, read_import
 from app.services.human_results import (
     analyse,
     campaign_table,
     export_csv,
-    import_judgements,
-    metric_scores,
+    significance_matrix,
 )
-from app.services.leaderboard import hidden_names
+from app.services.plots import STYLE
 from app.services.tracks import get_track
 from scorer.errors import InputError
 from scorer.human.heatmap import heatmap_svg
@@ -109,9 +113,30 @@ def campaigns(slug: str, track_slug: str):
     )
 
 
+class ImportRequest(NamedTuple):
+    """What the organiser asked to import, carried from the preview to the confirmation."""
+
+    name: str
+    method: str
+    criterion: str
+    filename: str
+
+
+PREVIEW_AGE = 3600
+"""Seconds a preview can be confirmed (the stored file is swept as an orphan after an hour)."""
+
+
+def _previews() -> URLSafeTimedSerializer:
+    """Signs what a preview page hands back (track, organiser, stored file, campaign), so the
+    confirmation imports exactly the file that was previewed, for whoever previewed it."""
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="human-import-preview")
+
+
 @bp.route(TRACK + "/import", methods=["POST"])
 @login_required
 def import_file(slug: str, track_slug: str):
+    """Read the file and show how its names match the track's systems; nothing is stored
+    until the organiser confirms a mapping (``confirm_import``)."""
     track = organised_track(slug, track_slug)
     upload = ImportJudgementsForm(prefix="import")
     if not upload.validate_on_submit():
@@ -119,22 +144,76 @@ def import_file(slug: str, track_slug: str):
             flash(f"Import refused: {field}: {'; '.join(errors)}", "error")
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
     data = upload.file.data.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
+    request_ = ImportRequest(
+        upload.name.data, upload.method.data, upload.criterion.data.strip(),
+        upload.file.data.filename or "judgements.csv",
+    )  # fmt: skip
     try:
         if len(data) > current_app.config["UPLOAD_MAX_BYTES"]:
             raise DomainError("the file is larger than the upload limit")
+        read = read_import(
+            db(), track, request_.method, request_.criterion, data, request_.filename
+        )
+    except (DomainError, InputError) as error:
+        flash(f"Import refused: {error}. Nothing was stored.", "error")
+        return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
+    token = _previews().dumps(
+        {
+            "track": track.id,
+            "user": current_user.id,
+            "file": storage().put(data),
+            **request_._asdict(),
+        }
+    )
+    proposed = {m.name: str(m.proposed) for m in read.names if m.proposed is not None}
+    return _preview(track, read, request_, token, proposed)
+
+
+def _preview(track, read, request_: ImportRequest, token: str, chosen: dict, error: str = ""):
+    systems = db().scalars(
+        select(System).where(System.track_id == track.id).options(selectinload(System.team))
+        .order_by(System.name)
+    ).all()  # fmt: skip
+    return render_template(
+        "human/import_preview.html", track=track, read=read, request_=request_, token=token,
+        chosen=chosen, error=error, systems=systems, action=ActionForm(),
+    )  # fmt: skip
+
+
+@bp.route(TRACK + "/import/confirm", methods=["POST"])
+@login_required
+def confirm_import(slug: str, track_slug: str):
+    """Import the previewed file with the mapping the organiser chose, name by name."""
+    track = organised_track(slug, track_slug)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    token = request.form.get("preview", "")
+    try:
+        found = _previews().loads(token, max_age=PREVIEW_AGE)
+        if found["track"] != track.id or found["user"] != current_user.id:
+            raise BadSignature("another track's or organiser's preview")
+        data = storage().get(found["file"])
+    except (BadSignature, FileNotFoundError, KeyError, TypeError):
+        flash("This preview has expired: upload the file again. Nothing was stored.", "error")
+        return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
+    request_ = ImportRequest(found["name"], found["method"], found["criterion"], found["filename"])
+    read = read_import(db(), track, request_.method, request_.criterion, data, request_.filename)
+    chosen = {m.name: request.form.get(f"map-{k}", "") for k, m in enumerate(read.names)}
+    try:
+        mapping = {name: parse_target(value) for name, value in chosen.items() if value}
         campaign = import_judgements(
-            db(), track, upload.name.data, upload.method.data, upload.criterion.data.strip(),
-            data, upload.file.data.filename or "judgements.csv",
+            db(), track, request_.name, request_.method, request_.criterion, data,
+            request_.filename, mapping,
         )  # fmt: skip
         audit.record(
             db(), current_user, "human import", f"{track.slug}/{campaign.name}",
             track.challenge_id, judgements=(campaign.imported or {})["judgements"],
+            mapping=(campaign.imported or {})["mapping"],
         )  # fmt: skip
         db().commit()
     except (DomainError, InputError) as error:
         db().rollback()
-        flash(f"Import refused: {error}. Nothing was stored.", "error")
-        return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
+        return _preview(track, read, request_, token, chosen, str(error)), 400
     flash(
         f"Imported {(campaign.imported or {})['judgements']} judgements into {campaign.name}.",
         "info",
@@ -147,15 +226,16 @@ def import_file(slug: str, track_slug: str):
 def campaign(slug: str, track_slug: str, name: str):
     found = _organised_campaign(slug, track_slug, name)
     results = found.results or {}
+    viewer = viewer_of(db(), current_user, found.track.challenge_id)
+    table = campaign_table(db(), found, viewer)
     return render_template(
         "human/campaign.html",
         campaign=found,
         track=found.track,
         hits=len(hits_of(db(), found)),
         units=db().scalar(select(func.count()).where(CampaignUnit.campaign_id == found.id)),
-        table=campaign_table(found, metric_scores(db(), found.track, found.language))
-        if found.results
-        else None,
+        table=table,
+        stale=found.results is not None and table is None,
         quality_control=results.get("annotators"),
         action=ActionForm(),
         links_form=LinksForm(),
@@ -219,7 +299,8 @@ def judgements_csv(slug: str, track_slug: str, name: str):
 
 @bp.route(TRACK + "/<name>/heatmap.svg")
 def heatmap(slug: str, track_slug: str, name: str):
-    """The DA significance heatmap: public once published, organisers before."""
+    """The DA significance heatmap: public once published, organisers before; always the
+    publication view (anonymised names, no withdrawn system)."""
     try:
         track = get_track(db(), slug, track_slug)
         found = get_campaign(db(), track, name)
@@ -228,21 +309,16 @@ def heatmap(slug: str, track_slug: str, name: str):
     viewer = viewer_of(db(), current_user, track.challenge_id)
     if not (found.is_published or viewer.is_organiser):
         abort(404)
-    if not found.results or "heatmap_svg" not in found.results:
+    matrix = significance_matrix(db(), found, viewer)
+    if matrix is None or len(matrix[0]) < 2:
         abort(404)
-    labels = hidden_names(db(), track, viewer.for_publication())
-    wilcoxon = found.results.get("wilcoxon", {})
-    if not any(name in labels for name in wilcoxon):
-        return Response(found.results["heatmap_svg"], mimetype="image/svg+xml")
-    names = list(wilcoxon)
-    p_values = np.array(
-        [
-            [wilcoxon[a].get(b, float("nan")) if a != b else float("nan") for b in names]
-            for a in names
-        ]
-    )
-    shown = [labels.get(name, name) for name in names]
-    return Response(heatmap_svg(shown, p_values, found.criterion), mimetype="image/svg+xml")
+    labels, p_values = matrix
+    key = ["heatmap", found.id, found.criterion, labels, p_values]
+    svg = file_cache().get_or_make(
+        STYLE, key, ".svg",
+        lambda: heatmap_svg(labels, np.array(p_values, dtype=float), found.criterion).encode(),
+    )  # fmt: skip
+    return Response(svg, mimetype="image/svg+xml")
 
 
 # Annotators ---------------------------------------------------------------------------------

@@ -16,8 +16,23 @@ def run_migrations() -> None:
         return
     engine = get_engine(config.get_main_option("sqlalchemy.url"))
     with engine.connect() as connection:
-        _run(connection)
-        connection.commit()
+        if connection.dialect.name != "sqlite":
+            _run(connection)
+            connection.commit()
+            return
+        # SQLite alters a table by copying it and dropping the original: with foreign keys on,
+        # the drop would delete every row that refers to it (ON DELETE CASCADE). The pragma
+        # only takes effect outside a transaction, hence before the migrations begin one.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        try:
+            _run(connection)
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                connection.rollback()
+                raise RuntimeError(f"the migration left rows with dangling references: {broken}")
+            connection.commit()
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 def _run(connection) -> None:

@@ -13,10 +13,15 @@ from app.db import session_scope
 from app.services import DomainError
 from app.services.annotation import create_links
 from app.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
-from app.services.human_results import analyse, export_csv, import_judgements
-from app.services.tracks import (
-    get_track,
+from app.services.human_import import (
+    NameMatch,
+    confirmed_mapping,
+    import_judgements,
+    parse_mapping,
+    read_import,
 )
+from app.services.human_results import analyse, export_csv
+from app.services.tracks import get_track
 from scorer.errors import InputError
 
 
@@ -96,6 +101,13 @@ def human_links(challenge_slug: str, track_slug: str, name: str, count: int, bas
         fail(error)
 
 
+HOW_TO_MAP = (
+    "accept the exact matches with --confirm and the unmatched names as systems on no system of "
+    "this board with --unmatched-external; map any name with --map NAME=SYSTEM_ID, "
+    "--map NAME=references or --map NAME=external"
+)
+
+
 @human.command("import")
 @click.argument("challenge_slug")
 @click.argument("track_slug")
@@ -104,6 +116,20 @@ def human_links(challenge_slug: str, track_slug: str, name: str, count: int, bas
 @click.option("--criterion", required=True, help="e.g. quality, naturalness, readability.")
 @click.option("--file", "path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--language", default=None)
+@click.option(
+    "--map",
+    "pairs",
+    multiple=True,
+    metavar="NAME=TARGET",
+    help="What a name of the file stands for: a system id, 'references' or 'external' (on no "
+    "system of this board: shown under its name). Repeat for each name.",
+)
+@click.option("--confirm", is_flag=True, help="Accept the exact matches the preview lists.")
+@click.option(
+    "--unmatched-external",
+    is_flag=True,
+    help="Every unmatched name (no system's name is like it) is on no system of this board.",
+)
 def human_import(
     challenge_slug: str,
     track_slug: str,
@@ -112,21 +138,47 @@ def human_import(
     criterion: str,
     path: Path,
     language: str | None,
+    pairs: tuple[str, ...],
+    confirm: bool,
+    unmatched_external: bool,
 ) -> None:
-    """Import judgements collected elsewhere (E2E RankME CSV or long CSV) as campaign NAME."""
+    """Import judgements collected elsewhere (E2E RankME CSV or long CSV) as campaign NAME.
+
+    Prints how the file's system names match the track's systems; stores nothing until every
+    ranked name is mapped: --confirm accepts the exact matches, --unmatched-external the names
+    no system's name is like, --map NAME=TARGET any name.
+    """
+    data = path.read_bytes()
     try:
         with session_scope(board_settings().database_url) as session:
             track = get_track(session, challenge_slug, track_slug)
+            read = read_import(session, track, method, criterion, data, path.name)
+            _print_preview(read.names)
+            mapping = confirmed_mapping(
+                read.names, parse_mapping(pairs), confirm, unmatched_external
+            )
             campaign = import_judgements(
-                session, track, name, method, criterion, path.read_bytes(), path.name, language
+                session, track, name, method, criterion, data, path.name, mapping, language
             )
             notes = campaign.imported or {}
-    except (DomainError, InputError) as error:
+    except DomainError as error:
+        fail(DomainError(f"{error}; nothing was stored ({HOW_TO_MAP})"))
+    except InputError as error:
         fail(error)
     click.echo(f"imported {notes['judgements']} judgements into {name}")
     for key, says in (("out_of_scale", "outside 0-100, kept as given"), ("skipped", "skipped")):
         if notes.get(key):
             click.echo(f"{says}: {notes[key]} values ({', '.join(notes[key + '_values'][:5])} ...)")
+
+
+def _print_preview(names: list[NameMatch]) -> None:
+    """One line per name of the file: its status and the systems it may stand for."""
+    for match in names:
+        like = ", ".join(f"{system} (id {system_id})" for system_id, system in match.candidates)
+        click.echo(
+            f"{match.status:>15}  {match.name!r}: {match.judgements} judgements"
+            + (f"; system {like}" if like else "")
+        )
 
 
 @human.command("analyse")
@@ -146,8 +198,7 @@ def human_analyse(
             campaign.is_published = campaign.is_published or publish
     except DomainError as error:
         fail(error)
-    shown = {k: v for k, v in results.items() if k != "heatmap_svg"}
-    click.echo(json.dumps(shown, indent=2) if as_json else f"{name}: results stored")
+    click.echo(json.dumps(results, indent=2) if as_json else f"{name}: results stored")
 
 
 @human.command("export")

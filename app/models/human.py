@@ -5,7 +5,17 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.models.base import Base, UTCDateTime, utcnow
@@ -19,7 +29,8 @@ class Method(enum.StrEnum):
 
 
 HUMAN_SYSTEM = "HUMAN"
-"""The system name of the human references when they are evaluated as a system (SR'18)."""
+"""The label of the human references when they are evaluated as a system (SR'18): reserved, so
+no system may take it; results are keyed by system id and ``is_reference``, never by it."""
 
 
 class Campaign(Base):
@@ -87,6 +98,8 @@ class UnitEntry(Base):
         ForeignKey("systems.id", ondelete="SET NULL"), nullable=True
     )
     system_name: Mapped[str] = mapped_column(String(100))
+    is_reference: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The human references shown as a system's output (``include_human``), not a system."""
     text: Mapped[str] = mapped_column(Text)
 
     unit: Mapped[CampaignUnit] = relationship(back_populates="entries")
@@ -122,11 +135,17 @@ class HitAssignment(Base):
 
 
 class Judgement(Base):
-    """One score by one annotator, with who and when; imported ones keep their file's names."""
+    """One score by one annotator, with who and when; imported ones keep their file's names.
+
+    What was judged is ``system_id`` (a system of the track) or ``is_reference`` (the human
+    references); an imported name the organiser confirmed is on no system of the board has
+    neither and keeps its file's name."""
 
     __tablename__ = "judgements"
     __table_args__ = (
-        UniqueConstraint("campaign_id", "unit_key", "system_name", "annotator", "criterion"),
+        UniqueConstraint(
+            "campaign_id", "unit_key", "system_name", "is_reference", "annotator", "criterion"
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -137,6 +156,10 @@ class Judgement(Base):
     unit_key: Mapped[str] = mapped_column(String(100))
     item_key: Mapped[str] = mapped_column(String(100))
     system_name: Mapped[str] = mapped_column(String(100))
+    system_id: Mapped[int | None] = mapped_column(
+        ForeignKey("systems.id", ondelete="SET NULL"), nullable=True
+    )
+    is_reference: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     annotator: Mapped[str] = mapped_column(String(100))
     criterion: Mapped[str] = mapped_column(String(64))
     score: Mapped[float] = mapped_column(Float)

@@ -196,6 +196,8 @@ def record(
                 unit_key=str(unit.id),
                 item_key=str(unit.item.position + 1),
                 system_name=entries[slot].system_name,
+                system_id=entries[slot].system_id,
+                is_reference=entries[slot].is_reference,
                 annotator=annotator.label,
                 criterion=criterion,
                 score=score,

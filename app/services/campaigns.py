@@ -33,6 +33,7 @@ from app.models import (
 )
 from app.services import DomainError, add_unique
 from app.services.access import ORGANISERS
+from app.services.human_subjects import REFERENCES, subject_key
 from app.services.leaderboard import default_language, leaderboard, outputs_by_item
 from scorer.human.damage import damage
 
@@ -135,7 +136,8 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:
-        outputs[HUMAN_SYSTEM] = (None, {item.id: _reference(item) for item, _ in items})
+        texts = {item.id: _reference(item) for item, _ in items}
+        outputs[REFERENCES] = Judged(HUMAN_SYSTEM, None, texts, is_reference=True)
     build = {Method.RANKME: _rankme_units, Method.DA: _da_units, Method.ROSE: _single_units}
     units = build[Method(spec.method)](campaign, items, outputs, rng)
     for position, unit in enumerate(units):
@@ -145,8 +147,20 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
     return campaign
 
 
-Outputs = dict[str, tuple[int | None, dict[int, str]]]
-"""system name -> (system id, item id -> output text)."""
+@dataclass(frozen=True)
+class Judged:
+    """What a campaign shows of one subject: a system's outputs or the references."""
+
+    name: str
+    system_id: int | None
+    texts: dict[int, str]
+    """item id -> the text shown."""
+    is_reference: bool = False
+
+
+Outputs = dict[str, Judged]
+"""Subject key (``human_subjects.subject_key``) -> what is shown of it: keyed by system id, so
+a team system called "HUMAN" stays beside the references instead of being replaced."""
 
 
 def _system_outputs(
@@ -174,7 +188,10 @@ def _system_outputs(
     if len(chosen) + spec.include_human < (2 if spec.method == Method.RANKME else 1):
         raise DomainError("not enough systems with scored outputs for this campaign")
     return {
-        row.system: (row.system_id, outputs_by_item(session, row.submission_id)) for row in chosen
+        subject_key(row.system_id, False, row.system): Judged(
+            row.system, row.system_id, outputs_by_item(session, row.submission_id)
+        )
+        for row in chosen
     }
 
 
@@ -210,13 +227,14 @@ def _reference(item: Item) -> str:
     return item.references[0].text if item.references else ""
 
 
-def _entry(slot: int, system: str, outputs: Outputs, item: Item, text: str | None = None):
-    system_id, texts = outputs.get(system, (None, {}))
+def _entry(slot: int, key: str, outputs: Outputs, item: Item, text: str | None = None):
+    judged = outputs[key]
     return UnitEntry(
         slot=slot,
-        system_id=system_id,
-        system_name=system,
-        text=texts.get(item.id, "") if text is None else text,
+        system_id=judged.system_id,
+        system_name=judged.name,
+        is_reference=judged.is_reference,
+        text=judged.texts.get(item.id, "") if text is None else text,
     )
 
 
@@ -244,26 +262,27 @@ def _rankme_units(campaign, items, outputs: Outputs, rng: random.Random) -> list
 
 
 def _single_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
-    pairs = [(item, subset, system) for item, subset in items for system in outputs]
+    pairs = [(item, subset, key) for item, subset in items for key in outputs]
     rng.shuffle(pairs)
     return [
-        _unit(k // campaign.hit_size, item, subset, _entry(0, system, outputs, item))
-        for k, (item, subset, system) in enumerate(pairs)
+        _unit(k // campaign.hit_size, item, subset, _entry(0, key, outputs, item))
+        for k, (item, subset, key) in enumerate(pairs)
     ]
 
 
 def _da_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
     """Genuine outputs in HITs of hit_size - 20, each HIT topped up with its quality control."""
-    genuine = [(item, subset, system) for item, subset in items for system in outputs]
+    genuine = [(item, subset, key) for item, subset in items for key in outputs]
     rng.shuffle(genuine)
     per_hit = campaign.hit_size - sum(DA_CONTROLS.values())
-    donors = [texts.get(item.id, "") for _, texts in outputs.values() for item, _ in items]
+    donors = [judged.texts.get(item.id, "") for judged in outputs.values() for item, _ in items]
     units: list[CampaignUnit] = []
     for hit, start in enumerate(range(0, len(genuine), per_hit)):
+        chunk = genuine[start : start + per_hit]
         originals = [
-            _unit(hit, item, subset, _entry(0, system, outputs, item))
-            for item, subset, system in genuine[start : start + per_hit]
+            _unit(hit, item, subset, _entry(0, key, outputs, item)) for item, subset, key in chunk
         ]
+        key_of = {id(unit): key for unit, (_, _, key) in zip(originals, chunk, strict=True)}
         hit_units = list(originals)
         for kind, count in DA_CONTROLS.items():
             for original in rng.sample(originals, min(count, len(originals))):
@@ -275,7 +294,7 @@ def _da_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[Cam
                 }[kind]
                 if kind == "reference" and not text:
                     continue
-                entry = _entry(0, shown.system_name, outputs, original.item, text)
+                entry = _entry(0, key_of[id(original)], outputs, original.item, text)
                 control = _unit(hit, original.item, original.subset, entry, kind)
                 after = hit_units.index(original)
                 hit_units.insert(rng.randint(after + 1, len(hit_units)), control)
@@ -293,7 +312,7 @@ def shows_references(session: Session, campaign: Campaign) -> bool:
     """Whether any unit of the campaign puts a reference in front of an annotator."""
     if campaign.show_reference:
         return True
-    human = select(UnitEntry.unit_id).where(UnitEntry.system_name == HUMAN_SYSTEM)
+    human = select(UnitEntry.unit_id).where(UnitEntry.is_reference.is_(True))
     units = select(CampaignUnit.id).where(
         CampaignUnit.campaign_id == campaign.id,
         (CampaignUnit.kind == "reference") | CampaignUnit.id.in_(human),

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Campaign, Method, Score, Submission, System, Track
+from app.models import Campaign, Method, Score, Submission, Track
 from app.services.access import Viewer
 from app.services.campaigns import track_campaigns
+from app.services.human_subjects import stored_subjects
 from app.services.leaderboard import LeaderboardRow
 from scorer.metrics import normalised_average as norm_avg
 from scorer.profiles import Profile, described_signature, get_profile
@@ -111,20 +111,25 @@ def human_column(campaign: Campaign) -> tuple[str, str, list[dict]]:
 def add_human_scores(
     session: Session, track: Track, language: str, rows: list[LeaderboardRow]
 ) -> None:
-    """Each row's system-level figure from every published campaign in ``language``."""
-    ids = dict(
-        session.execute(select(System.name, System.id).where(System.track_id == track.id)).all()
-    )
+    """Each row's system-level figure from every published campaign in ``language``, matched
+    by system id (never by name: a system called "HUMAN" is not the references). Two campaigns
+    whose columns would share a name are told apart by the campaign's name."""
     by_id = {row.system_id: row for row in rows}
-    for campaign in track_campaigns(session, track, published_only=True):
-        if campaign.results is None or campaign.language != language:
-            continue
-        name, key, values = human_column(campaign)
+    campaigns = [
+        campaign
+        for campaign in track_campaigns(session, track, published_only=True)
+        if campaign.language == language and stored_subjects(campaign.results) is not None
+    ]
+    names = [human_column(campaign)[0] for campaign in campaigns]
+    for campaign, name in zip(campaigns, names, strict=True):
+        column = name if names.count(name) == 1 else f"{name} ({campaign.name})"
+        subjects = stored_subjects(campaign.results) or {}
+        _, key, values = human_column(campaign)
         for value in values:
-            system_id = ids.get(value["system"])
-            row = by_id.get(system_id) if system_id is not None else None
+            subject = subjects.get(value["system"])
+            row = by_id.get(subject.system_id) if subject and subject.system_id else None
             if row is not None:
-                row.human[name] = float(value[key])
+                row.human[column] = float(value[key])
 
 
 def beats_baseline(

@@ -1,114 +1,62 @@
-"""Human-evaluation results: importing judgements collected elsewhere, analysing a campaign with
-``scorer.human`` and the tables the track page shows beside the automatic metrics."""
+"""Human-evaluation results: analysing a campaign with ``scorer.human``, and what is shown of
+them: tables beside the automatic metrics, plot points and significance heatmaps, each through
+the leaderboard's visibility rule for its viewer (``human_subjects.shown_subjects``)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Campaign, Judgement, Method, Track, utcnow
-from app.services import DomainError, add_unique
-from app.services.access import ORGANISERS
-from app.services.campaigns import CRITERIA, track_campaigns
+from app.services import DomainError
+from app.services.access import ORGANISERS, Viewer
+from app.services.campaigns import track_campaigns
+from app.services.columns import human_column
 from app.services.csv_cells import csv_cell
-from app.services.leaderboard import default_language, leaderboard
+from app.services.human_subjects import Shown, Subject, shown_subjects, stored_subjects, subject_key
+from app.services.leaderboard import leaderboard
 from scorer.errors import InputError
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
-from scorer.human.heatmap import heatmap_svg
-from scorer.profiles import get_profile
+from scorer.profiles import Profile, get_profile
 
 EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
 
 
-def import_judgements(
-    session: Session,
-    track: Track,
-    name: str,
-    method: str,
-    criterion: str,
-    data: bytes,
-    filename: str,
-    language: str | None = None,
-) -> Campaign:
-    """A closed campaign holding the file's judgements: the E2E RankME layout or the long CSV.
+def _stored(session: Session, campaign: Campaign) -> list[Judgement]:
+    return list(
+        session.scalars(
+            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+        )
+    )
 
-    The whole file is read and checked before anything is stored; a bad file stores nothing.
-    """
-    if method not in CRITERIA:
-        raise DomainError(f"method {method!r} is not one of {', '.join(CRITERIA)}")
-    notes: dict = {"file": filename}
-    if method == Method.RANKME:
-        ratings = files.read_ratings(data, filename, criterion)
-        rows = [
-            files.Judgement(r.item, system, r.annotator, r.criterion, score, unit=r.unit)
-            for r in ratings.rankings
-            for system, score in r.scores.items()
-        ]
-        notes.update(ratings.notes())
-    else:
-        rows = files.read_judgements(data, filename)
-        if method == Method.DA:
-            rows = [row for row in rows if row.criterion == criterion]
-        if not rows:
-            raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
-    notes["judgements"] = len(rows)
-    campaign = Campaign(
-        track_id=track.id,
-        language=language or default_language(track) or track.language,
-        name=name,
-        method=method,
-        criterion=criterion,
-        show_input=False,
-        show_reference=False,
-        hit_size=1,
-        annotators_per_hit=1,
-        is_open=False,
-        imported=notes,
+
+def _as_read(j: Judgement, system: str) -> files.Judgement:
+    return files.Judgement(
+        j.item_key, system, j.annotator, j.criterion, j.score, j.kind, j.subset, j.unit_key
     )
-    add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
-    add_unique(
-        session,
-        *(
-            Judgement(
-                campaign_id=campaign.id,
-                unit_key=row.unit or f"{row.item}/{row.annotator}/{row.kind}",
-                item_key=row.item,
-                system_name=row.system,
-                annotator=row.annotator,
-                criterion=row.criterion,
-                score=row.score,
-                kind=row.kind,
-                subset=row.subset,
-            )
-            for row in rows
-        ),
-        duplicate=f"{filename}: an annotator scores the same output twice in one unit; "
-        "give each ranking its own unit",
-    )
-    return campaign
 
 
 def campaign_judgements(session: Session, campaign: Campaign) -> list[files.Judgement]:
-    return [
-        files.Judgement(
-            j.item_key,
-            j.system_name,
-            j.annotator,
-            j.criterion,
-            j.score,
-            j.kind,
-            j.subset,
-            j.unit_key,
-        )
-        for j in session.scalars(
-            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
-        )
-    ]
+    """Every judgement under the name it was judged by (the file's, for an import)."""
+    return [_as_read(j, j.system_name) for j in _stored(session, campaign)]
+
+
+def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str, Subject]]:
+    """The judgements with each system replaced by its subject key, and those subjects."""
+    subjects: dict[str, Subject] = {}
+    judgements = []
+    for j in stored:
+        key = subject_key(j.system_id, j.is_reference, j.system_name)
+        subjects.setdefault(key, Subject(key, j.system_name, j.system_id, j.is_reference))
+        judgements.append(_as_read(j, key))
+    return judgements, subjects
 
 
 def export_csv(session: Session, campaign: Campaign) -> str:
@@ -128,113 +76,133 @@ def export_csv(session: Session, campaign: Campaign) -> str:
 
 
 def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
-    """Compute and store the campaign's results (TrueSkill, DA or ROSE) and their correlation
-    with the track's automatic metrics."""
-    judgements = campaign_judgements(session, campaign)
+    """Compute and store the campaign's results (TrueSkill, DA or ROSE), keyed by subject
+    (``results["subjects"]``; each row also carries the name judged), and their correlation
+    with the track's automatic metrics as the organisers see them."""
+    judgements, subjects = by_subject(_stored(session, campaign))
     if not judgements:
         raise DomainError(f"{campaign.name!r} has no judgements yet")
     if campaign.method == Method.RANKME:
         comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
         try:
-            result = trueskill_rank.rank(comparisons, runs=runs)
+            results = trueskill_rank.rank(comparisons, runs=runs).to_dict()
         except ValueError as error:
             raise DomainError(str(error)) from None
-        results = result.to_dict()
-        human = {row["system"]: row["mu"] for row in results["systems"]}
     elif campaign.method == Method.DA:
-        assessed = direct_assessment.analyse(judgements, campaign.criterion)
-        results = assessed.to_dict()
-        if assessed.systems:
-            names = [row.system for row in assessed.systems]
-            results["heatmap_svg"] = heatmap_svg(names, assessed.p_values, campaign.criterion)
-        human = {row.system: row.z for row in assessed.systems}
+        results = direct_assessment.analyse(judgements, campaign.criterion).to_dict()
     else:
         try:
             rows = rose.analyse(judgements)
         except InputError as error:
             raise DomainError(str(error)) from None
         results = {"rows": [row.__dict__ for row in rows]}
-        human = {row.system: row.rose for row in rows if not row.subset.endswith(":orig")}
+    for row in results.get("systems", []) + results.get("rows", []):
+        row["name"] = subjects[row["system"]].name
+    results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
     results["judgements"] = len(judgements)
     results["annotator_count"] = len({j.annotator for j in judgements})
-    results["correlation"] = _correlation(session, campaign, human)
+    _, board = leaderboard(
+        session, campaign.track, viewer=ORGANISERS, language=campaign.language,
+        include_secondary=True,
+    )  # fmt: skip
+    scores = {subject_key(row.system_id, False, row.system): row.scores for row in board}
+    profile = get_profile(campaign.track.profile)
+    results["correlation"] = metric_correlation(
+        profile, human_values(campaign.method, results), scores
+    )
     campaign.results = results
     campaign.results_at = utcnow()
     return results
 
 
-def metric_scores(session: Session, track: Track, language: str) -> dict[str, dict[str, float]]:
-    """system name (case-folded) -> metric -> headline score, from the leaderboard."""
-    _metrics, rows = leaderboard(
-        session, track, viewer=ORGANISERS, language=language, include_secondary=True
-    )
-    return {row.system.casefold(): row.scores for row in rows}
+def human_values(method: str, results: Mapping) -> dict[str, float]:
+    """Subject key -> the system-level human figure correlated with the metrics: TrueSkill mu,
+    DA average z, ROSE % (on a challenge set: the challenge items)."""
+    if method == Method.RANKME:
+        return {row["system"]: row["mu"] for row in results.get("systems", [])}
+    if method == Method.DA:
+        return {row["system"]: row["z"] for row in results.get("systems", [])}
+    return {
+        row["system"]: row["rose"]
+        for row in results.get("rows", [])
+        if not row["subset"].endswith(":orig")
+    }
 
 
-def _correlation(session: Session, campaign: Campaign, human: dict[str, float]) -> dict | None:
-    scores = metric_scores(session, campaign.track, campaign.language)
-    matched = {name: value for name, value in human.items() if name.casefold() in scores}
+def metric_correlation(
+    profile: Profile, human: Mapping[str, float], scores: Mapping[str, Mapping[str, float]]
+) -> dict | None:
+    """Pearson r of each of the profile's metrics with ``human`` over the subjects that have
+    scores (at least 3), with the Williams test between metrics; ``scores`` are the ones the
+    reader may see, so the figure says nothing of a hidden score."""
+    matched = {key: value for key, value in human.items() if key in scores}
     if len(matched) < 3:
         return None
-    profile = get_profile(campaign.track.profile)
     metrics = {
-        metric: {name: scores[name.casefold()][metric] for name in matched}
+        metric: {key: scores[key][metric] for key in matched}
         for metric in profile.columns
-        if all(metric in scores[name.casefold()] for name in matched)
+        if all(metric in scores[key] for key in matched)
     }
     return correlation.correlate(matched, metrics).to_dict() if metrics else None
 
 
 @dataclass(frozen=True)
 class HumanTable:
-    """A published campaign as the track page shows it: rows with the automatic scores."""
+    """A campaign's results as one viewer may see them, with the automatic scores beside."""
 
     campaign: Campaign
     columns: list[str]
     rows: list[dict]
     metrics: list[str]
+    correlation: dict | None
 
 
 def human_tables(
-    session: Session, track: Track, language: str | None, labels: dict[str, str] | None = None
+    session: Session, track: Track, language: str | None, viewer: Viewer
 ) -> list[HumanTable]:
-    """The published campaigns of ``track`` (in ``language``) with results; the leaderboard's
-    scores are read once per language, not once per campaign. ``labels``: real name -> shown
-    name of anonymised systems (``hidden_names``)."""
-    scores: dict[str, dict[str, dict[str, float]]] = {}
+    """The published campaigns of ``track`` (in ``language``) with results, as ``viewer`` may
+    see them."""
     tables = []
     for campaign in track_campaigns(session, track, published_only=True):
-        if campaign.results is None or (language and campaign.language != language):
+        if language and campaign.language != language:
             continue
-        if campaign.language not in scores:
-            scores[campaign.language] = metric_scores(session, track, campaign.language)
-        tables.append(campaign_table(campaign, scores[campaign.language], labels or {}))
+        table = campaign_table(session, campaign, viewer)
+        if table is not None:
+            tables.append(table)
     return tables
 
 
-def campaign_table(
-    campaign: Campaign, scores: dict[str, dict[str, float]], labels: dict[str, str] | None = None
-) -> HumanTable:
-    """``scores``: the track's automatic scores by case-folded system name (metric_scores)."""
-    results = campaign.results or {}
+def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
+    """None without results, or with results from before they were keyed by subject."""
+    subjects = stored_subjects(campaign.results)
+    if subjects is None or campaign.results is None:
+        return None
+    results = campaign.results
+    shown = shown_subjects(session, campaign.track, campaign.language, viewer, subjects)
     if campaign.method == Method.RANKME:
         columns = ["#", "TrueSkill", "Rank"]
         rows = [
             _table_row(
-                r["system"], [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])], r["cluster"]
+                shown,
+                r["system"],
+                [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])],
+                r["cluster"],
             )
             for r in results.get("systems", [])
         ]
     elif campaign.method == Method.DA:
         columns = ["%", "z", "n", "Assess."]
         rows = [
-            _table_row(r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]])
+            _table_row(
+                shown, r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]]
+            )
             for r in results.get("systems", [])
         ]
     else:
         columns = ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"]
         rows = [
             _table_row(
+                shown,
                 r["system"],
                 [r["subset"] or "all"]
                 + [
@@ -244,17 +212,92 @@ def campaign_table(
             )
             for r in results.get("rows", [])
         ]
-    metrics = list(get_profile(campaign.track.profile).columns[:5])
-    for row in rows:
-        automatic = scores.get(row["system"].casefold(), {})
+    profile = get_profile(campaign.track.profile)
+    metrics = list(profile.columns[:5])
+    kept = [row for row in rows if row is not None]
+    for row in kept:
+        automatic = row.pop("scores")
         row["metrics"] = [automatic.get(metric) for metric in metrics]
-        row["system"] = (labels or {}).get(row["system"], row["system"])
-    return HumanTable(campaign, columns, rows, metrics)
+    visible = {
+        key: value for key, value in human_values(campaign.method, results).items() if key in shown
+    }
+    scores = {key: subject.scores for key, subject in shown.items() if subject.scores}
+    return HumanTable(
+        campaign, columns, kept, metrics, metric_correlation(profile, visible, scores)
+    )
 
 
 def _range(ranks: list[int]) -> str:
     return f"{ranks[0]}–{ranks[1]}"
 
 
-def _table_row(system: str, values: list, cluster: int | None = None) -> dict:
-    return {"system": system, "values": values, "cluster": cluster}
+def _table_row(
+    shown: Mapping[str, Shown], key: str, values: list, cluster: int | None = None
+) -> dict | None:
+    """The row of one subject, or None when the viewer may not see it."""
+    subject = shown.get(key)
+    if subject is None:
+        return None
+    return {
+        "system": subject.label,
+        "is_reference": subject.is_reference,
+        "values": values,
+        "cluster": cluster,
+        "scores": subject.scores,
+    }
+
+
+@dataclass(frozen=True)
+class HumanPoints:
+    """A campaign's human figure against one metric, one point per system (a plot's data)."""
+
+    human: str
+    labels: list[str]
+    x: list[float]
+    y: list[float]
+
+
+def human_points(
+    session: Session, campaign: Campaign, viewer: Viewer, metric: str
+) -> HumanPoints | None:
+    """The systems of this campaign alone that the publication view shows with ``metric``."""
+    subjects = stored_subjects(campaign.results)
+    if subjects is None:
+        return None
+    shown = shown_subjects(
+        session, campaign.track, campaign.language, viewer.for_publication(), subjects
+    )
+    column, value, rows = human_column(campaign)
+    points = [
+        (shown[r["system"]].label, shown[r["system"]].scores[metric], float(r[value]))
+        for r in rows
+        if r["system"] in shown and metric in shown[r["system"]].scores
+    ]
+    return HumanPoints(
+        f"{column} ({campaign.name})",
+        [label for label, _, _ in points],
+        [x for _, x, _ in points],
+        [y for _, _, y in points],
+    )
+
+
+def significance_matrix(
+    session: Session, campaign: Campaign, viewer: Viewer
+) -> tuple[list[str], list[list[float]]] | None:
+    """DA's Wilcoxon p-values between the systems the publication view shows (labels, rows)."""
+    subjects = stored_subjects(campaign.results)
+    wilcoxon = (campaign.results or {}).get("wilcoxon")
+    if subjects is None or not wilcoxon:
+        return None
+    shown = shown_subjects(
+        session, campaign.track, campaign.language, viewer.for_publication(), subjects
+    )
+    order = [
+        row["system"]
+        for row in (campaign.results or {}).get("systems", [])
+        if row["system"] in shown
+    ]
+    p_values = [
+        [wilcoxon.get(a, {}).get(b, math.nan) if a != b else math.nan for b in order] for a in order
+    ]
+    return [shown[key].label for key in order], p_values

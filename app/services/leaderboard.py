@@ -165,6 +165,14 @@ def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:
         row.rank = f"{first + 1}{'=' if values.count(value) > 1 else ''}"
 
 
+def listed_system_ids(
+    session: Session, system_ids: list[int], language: str | None, viewer: Viewer
+) -> set[int]:
+    """Of ``system_ids``, those the leaderboard lists for ``viewer`` whatever their scores'
+    visibility: a scored submission in ``language`` that is not withdrawn (organisers: any)."""
+    return set(_latest_scored(session, system_ids, language, viewer.sees_withdrawn))
+
+
 def _latest_scored(
     session: Session, system_ids: list[int], language: str | None, with_withdrawn: bool
 ) -> dict[int, Submission]:

@@ -22,7 +22,17 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import Submission, SubmissionStatus, System, Team, TestSet, Track, User, utcnow
+from app.models import (
+    HUMAN_SYSTEM,
+    Submission,
+    SubmissionStatus,
+    System,
+    Team,
+    TestSet,
+    Track,
+    User,
+    utcnow,
+)
 from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.services.names import check_name
@@ -280,6 +290,10 @@ def _find_or_new_system(
         if system.is_baseline != is_baseline:
             raise DomainError(f"the system name {name!r} is in use; choose another")
         return system
+    if name.casefold() == HUMAN_SYSTEM.casefold():
+        raise DomainError(
+            f"the system name {name!r} is reserved for the human references; choose another"
+        )
     _keep_baselines_apart(session, track, name, is_baseline)
     if team is not None and track.max_systems is not None:
         entered = _count_systems(session, track, team)

@@ -50,6 +50,8 @@ def williams_p(r12: float, r13: float, r23: float, n: int) -> float:
     """One-sided p that r12 > r13 given r23 and n (needs n > 3)."""
     if n <= 3:
         raise ValueError(f"the Williams test needs at least 4 systems, got {n}")
+    if math.isclose(r23, 1.0, abs_tol=1e-9):
+        return 0.5  # one metric is the other up to scale: equal correlations, t = 0 (not 0/0)
     k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
     denominator = math.sqrt(2 * k * (n - 1) / (n - 3) + (r12 + r13) ** 2 / 4 * (1 - r23) ** 3)
     t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / denominator

@@ -130,6 +130,12 @@ MATRIX = [
         f"{X}/human/import",
         ORGANISERS_OF_X,  # no file sent: back to the page with the reason
     ),
+    Case(
+        "human.confirm_import",
+        "POST",
+        f"{X}/human/import/confirm",
+        ORGANISERS_OF_X,  # no signed preview: back to the page, "upload the file again"
+    ),
     Case("organise.index", "GET", "/organise", ANY_ORGANISER),
     Case("organise.accounts", "GET", "/organise/accounts", only("admin")),
     Case(

@@ -73,7 +73,8 @@ def test_the_judgement_export_neutralises_spreadsheet_formulas(app, settings):
     """Finding 10: a system name like '=HYPERLINK(...)' reached the human-judgement CSV as is."""
     import csv
 
-    from app.services.human_results import export_csv, import_judgements
+    from app.services.human_import import import_judgements
+    from app.services.human_results import export_csv
     from app.services.tracks import get_track
 
     demo_track(settings)
@@ -84,8 +85,9 @@ def test_the_judgement_export_neutralises_spreadsheet_formulas(app, settings):
     )
     with session_scope(settings.database_url) as session:
         track = get_track(session, "demo", "main")
+        mapping = {'=HYPERLINK("http://x.example","click")': "external", "tgen": "external"}
         campaign = import_judgements(
-            session, track, "quality", "rankme", "quality", rows.encode(), "j.csv", None
+            session, track, "quality", "rankme", "quality", rows.encode(), "j.csv", mapping
         )
         exported = list(csv.reader(io.StringIO(export_csv(session, campaign))))
     cells = [cell for row in exported[1:] for cell in row]

@@ -216,7 +216,7 @@ def test_rankme_results_published_beside_the_automatic_metrics(app, settings, tr
     assert "cluster-start" in section and "0.7000" in section
     with session_scope(settings.database_url) as session:
         results = session.scalar(select(Campaign)).results
-    assert [row["system"] for row in results["systems"]] == SYSTEMS
+    assert [row["name"] for row in results["systems"]] == SYSTEMS
     assert results["correlation"]["pearson"]["BLEU"] > 0.9
     csv_text = org.get(f"{TRACK_URL}/human/quality/judgements.csv").get_data(as_text=True)
     assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit\n")
@@ -243,7 +243,7 @@ def test_published_e2e_ratings_import_and_rank(app, settings, track_with_systems
     runner = app.test_cli_runner()
     result = runner.invoke(
         args=["human", "import", "demo", "main", "e2e-quality", "--method", "rankme",
-              "--criterion", "quality", "--file", str(path)]
+              "--criterion", "quality", "--file", str(path), "--confirm", "--unmatched-external"]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "imported 200 judgements" in result.output
@@ -317,9 +317,10 @@ def test_da_meaning_similarity_shows_the_reference_and_filters_annotators(
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     with session_scope(settings.database_url) as session:
         results = session.scalar(select(Campaign)).results
-    assert [row["system"] for row in results["systems"]] == SYSTEMS
+    assert [row["name"] for row in results["systems"]] == SYSTEMS
     assert results["systems"][0]["n"] == 10 and results["systems"][0]["raw"] == 90
-    assert results["wilcoxon"]["slug"]["adapt"] < 0.05
+    key = {row["name"]: row["system"] for row in results["systems"]}
+    assert results["wilcoxon"][key["slug"]][key["adapt"]] < 0.05
 
     with session_scope(settings.database_url) as session:
         session.scalar(select(System).where(System.name == "tgen")).is_anonymous = True
@@ -364,7 +365,7 @@ def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
         found = session.get(Campaign, campaign.id)
         from app.services.human_results import analyse
 
-        rows = {(r["system"], r["subset"]): r for r in analyse(session, found)["rows"]}
+        rows = {(r["name"], r["subset"]): r for r in analyse(session, found)["rows"]}
     assert rows[("charlstm", "tense:orig")]["rose"] == 100
     assert rows[("charlstm", "tense")]["rose"] == 0
     assert rows[("charlstm", "tense")]["semantics"] == 100
@@ -378,7 +379,7 @@ def test_da_import_keeps_a_repeat_beside_its_original(app, settings, track_with_
     )
     result = app.test_cli_runner().invoke(
         args=["human", "import", "demo", "main", "da", "--method", "da",
-              "--criterion", "readability", "--file", str(path)]
+              "--criterion", "readability", "--file", str(path), "--confirm"]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     with session_scope(settings.database_url) as session:

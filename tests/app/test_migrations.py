@@ -62,3 +62,31 @@ def test_bundled_tgen_systems_are_renamed_and_described_on_upgrade(tmp_path):
     assert bundled == "TGen-style (retrained here)"
     assert "not the TGen run of the E2E paper's Table 8" in note
     assert (team_system, team_note) == ("TGen (bundled baseline)", "")
+
+
+def test_upgrading_sqlite_keeps_the_rows_that_refer_to_a_rebuilt_table(tmp_path):
+    """SQLite alters a table by rebuilding it; with foreign keys on, dropping the old copy
+    cascaded to every row referring to it (0011 rebuilt ``users``: every team membership and
+    organiser right went). Migrations run with foreign keys off and checked after."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    upgrade(url, "0010")
+    now = "2024-01-01 00:00:00.000000"
+    with get_engine(url).begin() as connection:
+        for statement in (
+            "INSERT INTO users (id, email, password_hash, role, created_at) "
+            "VALUES (1, 'a@x.org', 'h', 'organiser', :now)",
+            "INSERT INTO teams (id, name, join_code, created_at) VALUES (1, 'T', 'c', :now)",
+            "INSERT INTO memberships (id, user_id, team_id, joined_at) VALUES (1, 1, 1, :now)",
+            "INSERT INTO challenges (id, slug, title, description, created_at) "
+            "VALUES (1, 'c', 'C', '', :now)",
+            "INSERT INTO challenge_organisers (id, challenge_id, user_id) VALUES (1, 1, 1)",
+        ):
+            connection.execute(text(statement), {"now": now})
+    upgrade(url)
+    with get_engine(url).connect() as connection:
+        kept = [
+            connection.execute(text(f"SELECT count(*) FROM {table}")).scalar()
+            for table in ("memberships", "challenge_organisers")
+        ]
+        enforced = connection.execute(text("PRAGMA foreign_keys")).scalar()
+    assert kept == [1, 1] and enforced == 1

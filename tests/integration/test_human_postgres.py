@@ -12,10 +12,11 @@ from sqlalchemy import select
 from app.config import Settings
 from app.db import session_scope
 from app.migrate import upgrade
-from app.models import Judgement, Role, User
+from app.models import Judgement, Role, System, User
 from app.services.accounts import create_user
 from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.human_results import analyse, import_judgements
+from app.services.human_import import import_judgements
+from app.services.human_results import analyse
 from app.services.tracks import get_track
 from scorer.errors import InputError
 from tests.support.factories import demo_track, scored_system
@@ -43,8 +44,10 @@ def test_annotator_role_campaign_and_import_on_postgres(postgres, tmp_path):
         )
         track = get_track(session, "demo", "main")
         rows = "item,system,annotator,criterion,score\n1,slug,a,quality,90\n1,tgen,a,quality,50\n"
+        ids = {s.name: s.id for s in session.scalars(select(System))}
+        mapping = {"slug": ids["slug"], "tgen": ids["tgen"]}
         imported = import_judgements(
-            session, track, "imp", "rankme", "quality", rows.encode(), "long.csv"
+            session, track, "imp", "rankme", "quality", rows.encode(), "long.csv", mapping
         )
         assert analyse(session, imported, runs=10)["comparisons"] == 1
     with session_scope(url) as session:
@@ -53,6 +56,8 @@ def test_annotator_role_campaign_and_import_on_postgres(postgres, tmp_path):
         with pytest.raises(
             InputError, match=r"dup\.csv, line 3: annotator a scores slug on item 1"
         ):
-            import_judgements(session, track, "dup", "rankme", "q", twice.encode(), "dup.csv")
+            import_judgements(
+                session, track, "dup", "rankme", "q", twice.encode(), "dup.csv", {"slug": 1}
+            )
     with session_scope(url) as session:
         assert len(session.scalars(select(Judgement)).all()) == 2

@@ -126,6 +126,18 @@ def test_williams_test_by_hand():
         correlation.williams_p(r12, r13, r23, 3)
 
 
+def test_two_metrics_equal_up_to_scale_are_not_significantly_different():
+    """NIST = 10 x BLEU over the systems (r23 = 1) divided 0 by 0 and failed the analysis."""
+    human = {"a": 3.0, "b": 1.0, "c": 2.0, "d": 0.5}
+    bleu = {"a": 0.61, "b": 0.42, "c": 0.55, "d": 0.3}
+    result = correlation.correlate(
+        human, {"BLEU": bleu, "NIST": {s: 10 * v for s, v in bleu.items()}}
+    )
+    assert result.pearson["BLEU"] == pytest.approx(result.pearson["NIST"])
+    assert set(result.best) == {"BLEU", "NIST"}
+    assert correlation.williams_p(0.9, 0.9, 1.0, 10) == 0.5
+
+
 def test_metric_correlation_names_the_metrics_not_significantly_worse():
     rng = np.random.default_rng(0)
     human = {f"s{n}": float(n) for n in range(8)}

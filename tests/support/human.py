@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.human.judgements import Judgement
+from tests.support.factories import demo_track, organiser, participant, scored_system
 
 
 def rankme_campaign(
@@ -64,3 +65,48 @@ def da_hit(
             Judgement(f"i{number}", "reference", annotator, criterion, score(95), "reference")
         )
     return judgements
+
+
+BLEU = {"alpha": 0.6543, "beta": 0.5432, "gamma": 0.4321, "base": 0.3012}
+NIST = {"alpha": 8.1, "beta": 7.9, "gamma": 5.2, "base": 4.0}
+TEAMS = {"alpha": "A", "beta": "B", "gamma": "C"}
+
+
+def human_board(settings) -> None:
+    """Track demo/main: teams A, B, C (a@x.org, b@x.org, c@x.org) with one primary system
+    each (alpha, beta, gamma), a baseline "base", an organiser org@x.org; development phase."""
+    from app.db import session_scope
+
+    demo_track(settings)
+    for email, team in (("a@x.org", "A"), ("b@x.org", "B"), ("c@x.org", "C")):
+        participant(settings, email, team=team)
+    organiser(settings, "org@x.org", "demo")
+    with session_scope(settings.database_url) as session:
+        for name, bleu in BLEU.items():
+            scored_system(
+                session, "demo", "main", name, {"BLEU": bleu, "NIST": NIST[name]},
+                team=TEAMS.get(name), baseline=name == "base", primary=name != "base",
+            )  # fmt: skip
+
+
+QUALITY = {"alpha": 90, "beta": 60, "gamma": 30, "base": 10, "references": 100}
+
+
+def judge(session, campaign, quality: dict[str, float], annotators: int = 3) -> None:
+    """Every unit judged by ``annotators`` annotators: each output gets its system's quality
+    (the references, ``quality["references"]``)."""
+    from app.services.annotation import Annotator, current_assignment, next_unit, record
+
+    for number in range(annotators):
+        annotator = Annotator(f"test{number}")
+        while (assignment := current_assignment(session, campaign, annotator)) is not None:
+            while (unit := next_unit(session, assignment)) is not None:
+                form = {
+                    f"score-{entry.slot}": str(
+                        quality["references"]
+                        if entry.system_id is None
+                        else quality[entry.system_name]
+                    )
+                    for entry in unit.entries
+                }
+                record(session, campaign, assignment, unit, annotator, form)
