@@ -81,7 +81,7 @@ def fault_stack(work: Path, name: str) -> Iterator[FaultStack]:
         exits.callback(shutdown)
         stack = Stack(settings, base_url, app)
         exits.callback(stack.stop_workers)
-        sr18_tracks(settings)
+        sr18_tracks(settings, daily_limit=None)  # a hundred uploads from one team
         token = participant(settings, "faults@example.org", team="Faults")
         yield FaultStack(stack, redis, postgres, token)
         get_engine(settings.database_url).dispose()
