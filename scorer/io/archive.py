@@ -27,8 +27,16 @@ def is_zip(data: bytes) -> bool:
     return data.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC))
 
 
-def read_zip(data: bytes, filename: str, max_total_bytes: int) -> dict[str, bytes]:
-    """Return ``{entry name: content}`` for the archive's regular files (folders skipped)."""
+def read_zip(
+    data: bytes,
+    filename: str,
+    max_total_bytes: int,
+    keep_folders: bool = False,
+    max_entries: int = MAX_ENTRIES,
+) -> dict[str, bytes]:
+    """Return ``{entry name: content}`` for the archive's regular files (folders skipped): by
+    file name (an upload of one file per language), or with ``keep_folders`` by path inside
+    the archive (a challenge bundle)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as error:
@@ -37,9 +45,9 @@ def read_zip(data: bytes, filename: str, max_total_bytes: int) -> dict[str, byte
     total = 0
     with archive:
         infos = archive.infolist()
-        if len(infos) > MAX_ENTRIES:
+        if len(infos) > max_entries:
             raise InputError(
-                f"has {len(infos)} entries; at most {MAX_ENTRIES} are accepted", filename=filename
+                f"has {len(infos)} entries; at most {max_entries} are accepted", filename=filename
             )
         for info in infos:
             where = f"{filename}: entry {info.filename!r}"
@@ -76,7 +84,8 @@ def read_zip(data: bytes, filename: str, max_total_bytes: int) -> dict[str, byte
                 raise InputError(
                     f"{where}: the archive unpacks to more than {max_total_bytes:,} bytes"
                 )
-            name = PurePosixPath(info.filename).name
+            path = PurePosixPath(info.filename.replace("\\", "/"))
+            name = str(path) if keep_folders else path.name
             if name in files:
                 raise InputError(f"{where}: two entries are called {name!r}")
             files[name] = content

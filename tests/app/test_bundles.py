@@ -1,0 +1,267 @@
+"""Challenge bundles: import from a YAML definition and data files, export, and the round trip
+(export, import into an empty board: every leaderboard the same)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+import yaml
+from sqlalchemy import func, select
+
+from app.db import session_scope
+from app.models import Challenge, Item, Submission, Track
+from app.services.access import ORGANISERS, PUBLIC
+from app.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.services.leaderboard import leaderboard
+from app.storage import storage_for
+from tests.conftest import make_app, make_settings
+from tests.support.factories import run_queue
+from tests.support.paths import DEMO_DATA
+
+DEMO_SLUGS = ("demo-e2e", "demo-sr18", "demo-drs")
+
+
+def _boards(settings, slug: str) -> dict:
+    """Every leaderboard of a challenge as organisers and as the public see it."""
+    boards = {}
+    with session_scope(settings.database_url) as session:
+        challenge = session.scalars(select(Challenge).where(Challenge.slug == slug)).one()
+        for track in challenge.tracks:
+            for language in track.languages:
+                for label, viewer in (("org", ORGANISERS), ("public", PUBLIC)):
+                    metrics, rows = leaderboard(
+                        session, track, viewer=viewer, language=language, include_secondary=True
+                    )
+                    boards[(track.slug, language, label)] = (
+                        metrics,
+                        [
+                            (
+                                r.system,
+                                r.team,
+                                r.is_baseline,
+                                r.is_primary,
+                                r.rank,
+                                r.scores,
+                                r.signatures,
+                                r.subsets,
+                                r.is_late,
+                            )
+                            for r in rows
+                        ],
+                    )
+    return boards
+
+
+def _export(settings, slug: str, with_submissions: bool = True) -> bytes:
+    with session_scope(settings.database_url) as session:
+        challenge = session.scalars(select(Challenge).where(Challenge.slug == slug)).one()
+        return export_bundle(session, storage_for(settings), challenge, with_submissions)
+
+
+def _import(app, settings, data: bytes):
+    with session_scope(settings.database_url) as session:
+        return import_bundle(
+            session,
+            app.extensions["nlgboard.queue"],
+            storage_for(settings),
+            Bundle.from_zip(data),
+        )
+
+
+@pytest.fixture
+def demo_board(app, settings):
+    from app.demo import seed_demo
+
+    seed_demo(app)
+    run_queue(app)
+    with session_scope(settings.database_url) as session:  # a finished test phase, too
+        track = session.scalars(select(Track).join(Challenge).where(Challenge.slug == "demo-sr18"))
+        for found in track:
+            found.phase, found.is_published = "test", True
+        session.commit()
+    return settings
+
+
+def test_the_demo_challenges_round_trip_with_identical_leaderboards(demo_board, tmp_path):
+    other = make_settings(tmp_path / "other")
+    other_app = make_app(other, WTF_CSRF_ENABLED=False)
+    for slug in DEMO_SLUGS:
+        data = _export(demo_board, slug)
+        report = _import(other_app, other, data)
+        assert report.challenge == slug and report.submissions
+    run_queue(other_app)
+    for slug in DEMO_SLUGS:
+        before, after = _boards(demo_board, slug), _boards(other, slug)
+        assert before and after == before, slug
+    again = _export(other, "demo-drs")
+    assert _definition(again) == _definition(_export(demo_board, "demo-drs"))
+
+
+def _definition(data: bytes) -> dict:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        definition = yaml.safe_load(archive.read("challenge.yaml"))
+        items = {n: archive.read(n) for n in archive.namelist() if n.endswith(".jsonl")}
+    for system in definition.get("systems", []):
+        for upload in system["submissions"]:
+            upload.pop("file"), upload.pop("created_at")
+    return {"definition": definition, "items": items}
+
+
+def test_a_bundle_of_official_files_creates_the_challenge(app, settings):
+    drs = DEMO_DATA / "drs"
+    definition = {
+        "format": 1,
+        "challenge": {"slug": "gen", "title": "DRS", "description": "See [the data](https://x)."},
+        "tracks": [
+            {
+                "slug": "en",
+                "kind": "drs",
+                "settings": {"phase": "test", "daily_limit": 3},
+                "test_sets": [
+                    {
+                        "language": "en",
+                        "inputs": "test.txt",
+                        "references": "test.txt.raw",
+                        "challenge_sets": [
+                            {"name": "tense", "inputs": "tense.txt", "references": "tense.txt.raw"}
+                        ],
+                    }
+                ],
+            },
+            {
+                "slug": "e2e",
+                "kind": "e2e",
+                "test_sets": [{"language": "en", "references": "refs.csv"}],
+            },
+        ],
+    }
+    files = {
+        "challenge.yaml": yaml.safe_dump(definition).encode(),
+        "refs.csv": (DEMO_DATA / "references.csv").read_bytes(),
+        **{name: (drs / name).read_bytes() for name in ("test.txt", "test.txt.raw")},
+        **{name: (drs / name).read_bytes() for name in ("tense.txt", "tense.txt.raw")},
+    }
+    with session_scope(settings.database_url) as session:
+        report = import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), Bundle(files)
+        )
+    assert report.tracks == ["en", "e2e"] and report.items == 4 + 2 + 10
+    with session_scope(settings.database_url) as session:
+        tracks = {t.slug: t for t in session.scalars(select(Track))}
+        assert (tracks["en"].phase, tracks["en"].daily_limit) == ("test", 3)
+        assert tracks["e2e"].daily_limit == 5  # the default of a new track
+        paired = session.scalar(select(func.count(Item.id)).where(Item.original_id.isnot(None)))
+        assert paired == 2
+
+
+def _bundle(**changes) -> Bundle:
+    definition = {
+        "format": 1,
+        "challenge": {"slug": "c", "title": "C"},
+        "tracks": [
+            {"slug": "t", "kind": "e2e", "test_sets": [{"language": "en", "references": "r.csv"}]}
+        ],
+    }
+    files = {"r.csv": (DEMO_DATA / "references.csv").read_bytes()}
+    for key, value in changes.items():
+        if key == "files":
+            files.update(value)
+        else:
+            definition[key] = value
+    return Bundle({"challenge.yaml": yaml.safe_dump(definition).encode(), **files})
+
+
+@pytest.mark.parametrize(
+    ("bundle", "message"),
+    [
+        (
+            _bundle(tracks=[{"slug": "t", "kind": "webnlg9", "test_sets": []}]),
+            "challenge.yaml: tracks[0].kind: unknown kind 'webnlg9'",
+        ),
+        (
+            _bundle(
+                tracks=[
+                    {
+                        "slug": "t",
+                        "kind": "e2e",
+                        "test_sets": [{"language": "en", "references": "missing.csv"}],
+                    }
+                ]
+            ),
+            "challenge.yaml: tracks[0].test_sets[0].references: no file 'missing.csv'",
+        ),
+        (
+            _bundle(
+                tracks=[
+                    {
+                        "slug": "t",
+                        "kind": "e2e",
+                        "colour": "red",
+                        "test_sets": [{"language": "en", "references": "r.csv"}],
+                    }
+                ]
+            ),
+            "challenge.yaml: tracks[0].colour: unknown key",
+        ),
+        (
+            _bundle(files={"r.csv": b'mr,ref\n"name[A]","x\n'}),
+            "challenge.yaml: tracks[0].test_sets[0]: r.csv",
+        ),
+        (
+            _bundle(
+                tracks=[
+                    {
+                        "slug": "t",
+                        "kind": "e2e",
+                        "settings": {"daily_limit": 2**63},
+                        "test_sets": [{"language": "en", "references": "r.csv"}],
+                    }
+                ]
+            ),
+            "challenge.yaml: tracks[0].settings.daily_limit: must be 0 (none) to 10,000",
+        ),
+        (
+            Bundle({"challenge.yaml": b"format: 1\nchallenge: [unclosed\n"}),
+            "challenge.yaml line 3: not valid YAML",
+        ),
+        (
+            _bundle(
+                tracks=[
+                    {
+                        "slug": "t",
+                        "kind": "sr-shallow",
+                        "test_sets": [{"language": "en", "items": "t.jsonl"}],
+                    }
+                ],
+                files={"t.jsonl": b'{"input": "x", "references": ["y"]}\n{"input": 3}\n'},
+            ),
+            't.jsonl line 2: expected an object with an "input" text',
+        ),
+    ],
+)
+def test_a_bad_bundle_is_refused_naming_file_and_key_and_stores_nothing(
+    app, settings, bundle, message
+):
+    with session_scope(settings.database_url) as session, pytest.raises(BundleError) as refused:
+        import_bundle(session, app.extensions["nlgboard.queue"], storage_for(settings), bundle)
+    assert message in str(refused.value)
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count(Challenge.id))) == 0
+        assert session.scalar(select(func.count(Submission.id))) == 0
+
+
+def test_the_cli_exports_and_imports_a_bundle(demo_board, runner, tmp_path):
+    out = tmp_path / "demo-e2e.zip"
+    result = runner.invoke(args=["challenge", "export", "demo-e2e", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(out) as archive:
+        assert "systems" not in yaml.safe_load(archive.read("challenge.yaml"))
+    other = make_settings(tmp_path / "other")
+    other_runner = make_app(other, WTF_CSRF_ENABLED=False).test_cli_runner()
+    result = other_runner.invoke(args=["challenge", "import", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "challenge demo-e2e: 1 track(s) (main), 10 items" in result.output
+    again = other_runner.invoke(args=["challenge", "import", str(out)])
+    assert again.exit_code != 0 and "already exists" in again.output
