@@ -265,3 +265,16 @@ def test_the_cli_exports_and_imports_a_bundle(demo_board, runner, tmp_path):
     assert "challenge demo-e2e: 1 track(s) (main), 10 items" in result.output
     again = other_runner.invoke(args=["challenge", "import", str(out)])
     assert again.exit_code != 0 and "already exists" in again.output
+
+
+def test_the_readmes_example_bundle_imports_and_scores(app, runner, settings):
+    result = runner.invoke(args=["challenge", "import", str(DEMO_DATA)])
+    assert result.exit_code == 0, result.output
+    assert "challenge example: 3 track(s) (e2e, shallow, drs), 23 items" in result.output
+    with session_scope(settings.database_url) as session:
+        statuses = {s.status.value for s in session.scalars(select(Submission))}
+        track = session.scalars(select(Track).where(Track.slug == "e2e")).one()
+        assert statuses == {"scored"} and track.phase == "test"
+        _, rows = leaderboard(session, track, viewer=ORGANISERS)
+        assert [row.system for row in rows] == ["Template baseline"]
+        assert leaderboard(session, track, viewer=PUBLIC)[1] == []  # test phase
