@@ -119,6 +119,12 @@ class ChallengeForm(FlaskForm):
     )
 
 
+class BundleForm(FlaskForm):
+    bundle = FileField(
+        "Bundle (a zip: challenge.yaml and its data files)", validators=[FileRequired()]
+    )
+
+
 class NewChallengeForm(ChallengeForm):
     slug = StringField("Slug (in URLs)", validators=[DataRequired(), Length(max=64), SLUG])
 

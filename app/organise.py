@@ -22,6 +22,7 @@ from app.extensions import db, storage, submission_queue
 from app.forms import (
     ActionForm,
     BaselineForm,
+    BundleForm,
     ChallengeForm,
     NewChallengeForm,
     RoleForm,
@@ -36,6 +37,7 @@ from app.services.admin_setup import has_admin
 from app.services.audit import challenge_events, record
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
+from app.services.bundles import Bundle, import_bundle
 from app.services.organising import (
     TrackSettings,
     create_organised_challenge,
@@ -112,8 +114,32 @@ def index():
             flash(f"Challenge {created.slug} created; add its tracks below.", "info")
             return redirect(url_for("organise.challenge", slug=created.slug))
     return render_template(
-        "organise/index.html", challenges=organised_challenges(db(), current_user), form=form
+        "organise/index.html",
+        challenges=organised_challenges(db(), current_user),
+        form=form,
+        bundle_form=BundleForm(prefix="bundle"),
     )
+
+
+@bp.post("/bundle")
+@login_required
+def import_challenge_bundle():
+    """A challenge from an uploaded bundle (README: "Challenge bundles"); refused whole."""
+    _organiser_only()
+    form = BundleForm(prefix="bundle")
+    if not form.validate_on_submit():
+        flash("Choose a bundle (a zip) to import.", "error")
+        return redirect(url_for("organise.index"))
+    upload = _file(form.bundle)
+    try:
+        bundle = Bundle.from_zip(upload[0] if upload else b"", upload[1] if upload else "bundle")
+        report = import_bundle(db(), submission_queue(), storage(), bundle, by=current_user)
+    except (DomainError, InputError) as error:
+        db().rollback()
+        flash(f"Bundle refused, nothing stored: {error}", "error")
+        return redirect(url_for("organise.index"))
+    flash(f"Imported {report.summary()}.", "info")
+    return redirect(url_for("organise.challenge", slug=report.challenge))
 
 
 @bp.route(CHALLENGE, methods=["GET", "POST"])

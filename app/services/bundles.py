@@ -32,18 +32,22 @@ from sqlalchemy.orm import Session
 from app.models import (
     DEFAULT_DAILY_LIMIT,
     Challenge,
+    ChallengeOrganiser,
     Item,
     ItemSubset,
     Reference,
+    Role,
     Submission,
     SubmissionStatus,
     System,
     TestSet,
     Track,
+    User,
 )
 from app.queue import SubmissionQueue
 from app.services import DomainError
 from app.services.accounts import find_or_create_team
+from app.services.audit import record
 from app.services.drs import import_challenge_set
 from app.services.names import check_name
 from app.services.organising import LIMIT_MAX
@@ -216,12 +220,25 @@ class ImportReport:
 
 
 def import_bundle(
-    session: Session, queue: SubmissionQueue, storage: Storage, bundle: Bundle
+    session: Session,
+    queue: SubmissionQueue,
+    storage: Storage,
+    bundle: Bundle,
+    by: User | None = None,
 ) -> ImportReport:
-    """Create the bundle's challenge; on any refusal the session is rolled back and no file is
-    stored. The caller commits; submissions are enqueued after the commit."""
+    """Create the bundle's challenge, recorded in its audit log, with ``by`` (an organiser on
+    the web) as its first organiser, and commit; submissions are enqueued after the commit. On
+    any refusal the session is rolled back and no file is stored."""
     try:
+        if by is not None and by.role not in (Role.ORGANISER, Role.ADMIN):
+            raise DomainError("only organisers and admins create challenges")
         report, files = _create(session, bundle)
+        challenge = session.scalars(select(Challenge).where(Challenge.slug == report.challenge))
+        challenge_id = challenge.one().id
+        if by is not None:
+            session.add(ChallengeOrganiser(challenge_id=challenge_id, user_id=by.id))
+        record(session, by, "challenge import", report.challenge, challenge_id,
+               tracks=report.tracks, submissions=len(report.submissions))  # fmt: skip
         session.flush()
     except (DomainError, InputError):
         session.rollback()

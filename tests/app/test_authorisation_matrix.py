@@ -137,6 +137,7 @@ MATRIX = [
         ORGANISERS_OF_X,  # no signed preview: back to the page, "upload the file again"
     ),
     Case("organise.index", "GET", "/organise", ANY_ORGANISER),
+    Case("organise.import_challenge_bundle", "POST", "/organise/bundle", ANY_ORGANISER),
     Case("organise.accounts", "GET", "/organise/accounts", only("admin")),
     Case(
         "organise.accounts",

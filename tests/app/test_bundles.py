@@ -278,3 +278,31 @@ def test_the_readmes_example_bundle_imports_and_scores(app, runner, settings):
         _, rows = leaderboard(session, track, viewer=ORGANISERS)
         assert [row.system for row in rows] == ["Template baseline"]
         assert leaderboard(session, track, viewer=PUBLIC)[1] == []  # test phase
+
+
+def _zip(folder) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"example/{path.relative_to(folder).as_posix()}")
+    return buffer.getvalue()
+
+
+def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, settings):
+    from tests.support.factories import login
+
+    with session_scope(settings.database_url) as session:
+        from app.models import Role
+        from app.services.accounts import create_user
+
+        create_user(session, "org@x.org", "password123", Role.ORGANISER)
+    login(client, "org@x.org")
+    broken = {"bundle-bundle": (io.BytesIO(b"PK\x05\x06" + b"\0" * 18), "b.zip")}
+    page = client.post("/organise/bundle", data=broken, follow_redirects=True)
+    assert "Bundle refused, nothing stored" in page.text
+    upload = {"bundle-bundle": (io.BytesIO(_zip(DEMO_DATA)), "example.zip")}
+    page = client.post("/organise/bundle", data=upload, follow_redirects=True)
+    assert page.status_code == 200 and "Imported challenge example: 3 track(s)" in page.text
+    assert client.get("/organise/example/audit").status_code == 200
+    assert "challenge import" in client.get("/organise/example/audit").text
