@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
 from multiprocessing.context import BaseContext
+from typing import Any
 
 from scorer.java_lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment, Candidates
@@ -145,6 +146,9 @@ def answer_score_line(line: str) -> list[float]:
     return segment_statistics(java_trim(fields[-1]), references)
 
 
+_Work = Any
+"""A unit of scoring work: a ``SCORE`` line, or a (hypothesis, references) pair."""
+
 PARALLEL_FROM = 200
 """Segments from which a batch is split over processes (below, it is quicker in process)."""
 PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
@@ -155,35 +159,54 @@ _POOLS_LOCK = threading.Lock()
 
 def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
     """Start computing the statistics of many ``SCORE`` lines; the returned function gives
-    them. A large batch is split over the scoring processes (``NLGBOARD_METEOR_PROCESSES``,
-    default: one per core), which live as long as this process; the k-th share of a batch
+    them (see ``_start``)."""
+    return _start(_score_chunk, lines)
+
+
+def start_scoring_segments(
+    segments: Sequence[tuple[str, Sequence[str]]],
+) -> Callable[[], list[list[float]]]:
+    """Start computing the statistics of (hypothesis, references) pairs as the jar's
+    plain-text mode reads them from files (``-r N``: lines taken as they are, not trimmed)."""
+    return _start(_score_segments, segments)
+
+
+def _start(
+    score: Callable[[list[_Work]], list[list[float]]], work: Sequence[_Work]
+) -> Callable[[], list[list[float]]]:
+    """Run ``score`` on ``work``, now or in the scoring processes. A large batch is split over
+    the scoring processes (``NLGBOARD_METEOR_PROCESSES``, default: one per core), which live as long as this process; the k-th share of a batch
     always goes to the k-th process, so the references it prepared for a test set are there
     for the next batch. Else the work happens in this process when the function is called."""
-    pools = _pools() if len(lines) >= PARALLEL_FROM else []
+    pools = _pools() if len(work) >= PARALLEL_FROM else []
     if not pools:
-        return lambda: _score_chunk(list(lines))
-    size = -(-len(lines) // len(pools))
+        return lambda: score(list(work))
+    size = -(-len(work) // len(pools))
     try:
         futures = [
-            pool.submit(_score_chunk, list(lines[k * size : (k + 1) * size]))
+            pool.submit(score, list(work[k * size : (k + 1) * size]))
             for k, pool in enumerate(pools)
         ]
     except (BrokenProcessPool, RuntimeError):  # a process died, or the pools were shut down
         _discard_pools(pools)
-        return lambda: _score_chunk(list(lines))
+        return lambda: score(list(work))
 
     def finish() -> list[list[float]]:
         try:
             return [row for future in futures for row in future.result()]
         except BrokenProcessPool:  # a scoring process died (killed, out of memory): redo here
             _discard_pools(pools)
-            return _score_chunk(list(lines))
+            return score(list(work))
 
     return finish
 
 
 def _score_chunk(lines: list[str]) -> list[list[float]]:
     return [answer_score_line(line) for line in lines]
+
+
+def _score_segments(segments: list[tuple[str, Sequence[str]]]) -> list[list[float]]:
+    return [segment_statistics(hypothesis, references) for hypothesis, references in segments]
 
 
 def _pools() -> list[ProcessPoolExecutor]:

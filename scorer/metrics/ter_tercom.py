@@ -1,0 +1,90 @@
+"""TER as tercom 7.25 computes it (WebNLG 2017's ``ter_eval.sh``), 0-1, through sacreBLEU's
+port of tercom (its tested re-implementation; tercom itself is a Java tool not shipped here).
+
+    TER = sum_i min_r edits(h_i, r) / sum_i mean_r |r|
+
+edits = word insertions, deletions, substitutions and shifts of word sequences (greedy shifts,
+beam 20, shift distance at most 50), per item against its closest reference, over the average
+length of the item's references. Options are tercom's flags: ``case_sensitive`` (``-s``; tercom
+lowercases by default), ``normalized`` (``-N``), ``no_punct`` (``-P``), ``asian_support``. The
+2017 script passed none of them; its reference file held each item's first three references,
+one per line, with the item's id.
+
+Citation: Snover, Dorr, Schwartz, Micciulla & Makhoul (2006), A study of translation edit rate
+with targeted human annotation, AMTA; Post (2018), sacreBLEU, WMT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import sacrebleu
+from sacrebleu.metrics import TER as SacreTER
+
+from scorer import __version__
+from scorer.metrics import register
+from scorer.metrics.base import Metric, reference_streams
+from scorer.references import PreparedCache, ReferenceSet
+
+
+class TercomTER(Metric):
+    name = "TER"
+    higher_is_better = False
+
+    def __init__(
+        self,
+        *,
+        case_sensitive: bool = False,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+    ) -> None:
+        self._ter = SacreTER(
+            case_sensitive=case_sensitive,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+        )
+        options = (case_sensitive, normalized, no_punct, asian_support)
+        self.signature = (
+            f"TER|tercom-7.25|sacrebleu:{sacrebleu.__version__}"
+            f"|case:{'mixed' if case_sensitive else 'lc'}|norm:{'yes' if normalized else 'no'}"
+            f"|punct:{'no' if no_punct else 'yes'}|asian:{'yes' if asian_support else 'no'}"
+            f"|nrefs:var|scale:0-1|nlgboard:{__version__}"
+        )
+        self._cache = _CACHES.setdefault(options, PreparedCache())
+
+    def _prepare(self, references: ReferenceSet) -> list[dict[str, Any]]:
+        return self._ter._cache_references(reference_streams(references.items))
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        prepared = self._cache.get(references, self._prepare)
+        rows = [
+            self._ter._compute_segment_statistics(self._ter._preprocess_segment(hyp), refs)
+            for hyp, refs in zip(hypotheses, prepared, strict=True)
+        ]
+        return np.asarray(rows, dtype=float).reshape(len(rows), 2)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return float(self._ter._compute_score_from_stats(list(totals)).score) / 100
+
+
+_CACHES: dict[tuple[bool, ...], PreparedCache] = {}
+
+
+@register("TER")
+def make_tercom_ter(
+    *,
+    case_sensitive: bool = False,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+) -> TercomTER:
+    return TercomTER(
+        case_sensitive=case_sensitive,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+    )
