@@ -16,17 +16,17 @@ with targeted human annotation, AMTA; Post (2018), sacreBLEU, WMT.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 import sacrebleu
 from sacrebleu.metrics import TER as SacreTER
 
-from scorer import __version__
+from scorer import __version__, parallel
 from scorer.metrics import register
-from scorer.metrics.base import Metric, reference_streams
-from scorer.references import PreparedCache, ReferenceSet
+from scorer.metrics.base import Metric
+from scorer.references import ReferenceSet
 
 
 class TercomTER(Metric):
@@ -41,37 +41,54 @@ class TercomTER(Metric):
         no_punct: bool = False,
         asian_support: bool = False,
     ) -> None:
-        self._ter = SacreTER(
-            case_sensitive=case_sensitive,
-            normalized=normalized,
-            no_punct=no_punct,
-            asian_support=asian_support,
-        )
-        options = (case_sensitive, normalized, no_punct, asian_support)
+        self.options = (case_sensitive, normalized, no_punct, asian_support)
         self.signature = (
             f"TER|tercom-7.25|sacrebleu:{sacrebleu.__version__}"
             f"|case:{'mixed' if case_sensitive else 'lc'}|norm:{'yes' if normalized else 'no'}"
             f"|punct:{'no' if no_punct else 'yes'}|asian:{'yes' if asian_support else 'no'}"
             f"|nrefs:var|scale:0-1|nlgboard:{__version__}"
         )
-        self._cache = _CACHES.setdefault(options, PreparedCache())
-
-    def _prepare(self, references: ReferenceSet) -> list[dict[str, Any]]:
-        return self._ter._cache_references(reference_streams(references.items))
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
-        prepared = self._cache.get(references, self._prepare)
-        rows = [
-            self._ter._compute_segment_statistics(self._ter._preprocess_segment(hyp), refs)
-            for hyp, refs in zip(hypotheses, prepared, strict=True)
-        ]
-        return np.asarray(rows, dtype=float).reshape(len(rows), 2)
+        return self.begin_statistics(hypotheses, references)()
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        """The shift search is slow in Python (about a second for a 60-word output): large
+        batches go to the scoring processes (``scorer.parallel``)."""
+        work = [(self.options, hyp, refs) for hyp, refs in zip(hypotheses, references, strict=True)]
+        finish = parallel.start(segment_rows, work)
+        return lambda: np.asarray(finish(), dtype=float).reshape(len(work), 2)
 
     def score_from_totals(self, totals: np.ndarray) -> float:
-        return float(self._ter._compute_score_from_stats(list(totals)).score) / 100
+        return (
+            float(_sacrebleu_ter(self.options)._compute_score_from_stats(list(totals)).score) / 100
+        )
 
 
-_CACHES: dict[tuple[bool, ...], PreparedCache] = {}
+Options = tuple[bool, bool, bool, bool]
+
+
+@cache
+def _sacrebleu_ter(options: Options) -> SacreTER:
+    case_sensitive, normalized, no_punct, asian_support = options
+    return SacreTER(
+        case_sensitive=case_sensitive,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+    )
+
+
+def segment_rows(work: list[tuple[Options, str, Sequence[str]]]) -> list[list[float]]:
+    """(best number of edits, average reference length) of each (options, output, references)."""
+    rows = []
+    for options, hypothesis, references in work:
+        ter = _sacrebleu_ter(options)
+        prepared = ter._extract_reference_info(references)
+        rows.append(ter._compute_segment_statistics(ter._preprocess_segment(hypothesis), prepared))
+    return rows
 
 
 @register("TER")
