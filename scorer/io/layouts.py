@@ -2,7 +2,8 @@
 
 * ``parallel``: ``reference0``, ``reference1``... one line per item in every file, an empty
   line where an item has fewer references (WebNLG+ 2020's ``eval.py``, Moses'
-  ``multi-bleu.perl``). A final line break ends the last line; it does not add an item.
+  ``multi-bleu.perl``). A final line break ends the last line; it does not add an item (but
+  see ``_lines`` for files joined by line breaks).
 * ``json-lists``: one JSON array holding, per item, an array of reference strings.
 * ``jsonl``: JSON Lines, one object per item; a named field holds its reference (a string) or
   references (an array of strings).
@@ -29,7 +30,9 @@ def read_parallel(files: Sequence[NamedFile]) -> list[ReferenceItem]:
     """Items from parallel reference files, given in order (``reference0`` first)."""
     if not files:
         raise InputError("no reference files given (reference0, reference1, ...)")
-    columns = [(name, split_lines(decode_text(data, name))) for name, data in files]
+    texts = [(name, decode_text(data, name)) for name, data in files]
+    count = max(len(split_lines(text)) for _, text in texts)
+    columns = [(name, _lines(text, count)) for name, text in texts]
     first_name, first = columns[0]
     for name, lines in columns[1:]:
         if len(lines) != len(first):
@@ -51,6 +54,17 @@ def read_parallel(files: Sequence[NamedFile]) -> list[ReferenceItem]:
     if not items:
         raise InputError("is empty: expected one line per item", filename=first_name)
     return items
+
+
+def _lines(text: str, count: int) -> list[str]:
+    """A parallel file's lines. Written with a line break after every line, or joined by line
+    breaks (WebNLG+ 2020's files, read by ``split('\\n')``): then a file whose last item has no
+    reference ends with a line break and one line short of the others, which is that empty
+    line."""
+    lines = split_lines(text)
+    if len(lines) == count - 1 and text.endswith("\n"):
+        lines.append("")
+    return lines
 
 
 def read_json_lists(data: bytes, filename: str) -> list[ReferenceItem]:

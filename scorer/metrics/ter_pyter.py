@@ -10,8 +10,9 @@ A candidate shift moves the longest common run that starts at h[i] = r[j] (i != 
 position j of h with the run taken out; the best is the largest drop in edit distance (word
 Levenshtein distance), ties going to the shifted word list that sorts last (pyter sorts
 (drop, words) pairs). ``eval.py`` scores an empty reference 1, and so a reference of no words
-(pyter would divide by zero, which it catches); the corpus figure is the plain mean of the
-items' minimum. A port (the edit distances by rapidfuzz); pyter3 is its test oracle.
+(pyter would divide by zero, which it catches): reading ``references=N`` parallel files, an
+item with fewer than N references also meets N minus that many empty lines, so its TER is at
+most 1. The corpus figure is the plain mean of the items' minimum. A port (the edit distances by rapidfuzz); pyter3 is its test oracle.
 
 Citation: Snover et al. (2006), AMTA; pyter3 0.3 (Tanaka); Castro Ferreira et al. (2020),
 The 2020 bilingual, bi-directional WebNLG+ shared task, WebNLG+ workshop.
@@ -26,6 +27,7 @@ from rapidfuzz.distance import Levenshtein
 from scorer import __version__
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.multibleu import files_view
 from scorer.references import ReferenceSet
 
 
@@ -70,11 +72,13 @@ def ter(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
     return (shifts + Levenshtein.distance(hyp, ref)) / len(ref)
 
 
-def item_ter(hypothesis: str, references: Sequence[str]) -> float:
-    """``eval.py``'s ``ter_score`` for one item: the minimum over its references."""
+def item_ter(hypothesis: str, references: Sequence[str], files: int | None = None) -> float:
+    """``eval.py``'s ``ter_score`` for one item: the minimum over its references, and over the
+    empty lines (each scored 1) that ``files`` parallel reference files give an item with
+    fewer references."""
     words = hypothesis.split()
     candidates = []
-    for reference in references:
+    for reference in files_view(references, files):
         ref_words = reference.split()
         candidates.append(ter(words, ref_words) if reference and ref_words else 1.0)
     return min(candidates)
@@ -83,12 +87,24 @@ def item_ter(hypothesis: str, references: Sequence[str]) -> float:
 class PyterTER(MeanOfSegments):
     name = "TER"
     higher_is_better = False
-    signature = f"TER|pyter3-0.3|webnlg2020-eval|min-over-refs|mean|tok:whitespace|scale:0-1|nlgboard:{__version__}"
+
+    def __init__(self, *, references: int | None = None) -> None:
+        if references is not None and (not isinstance(references, int) or references < 1):
+            raise ValueError(f"references must be a positive number of files, not {references!r}")
+        self.references = references
+        self.signature = (
+            f"TER|pyter3-0.3|webnlg2020-eval|min-over-refs|refs:"
+            f"{f'{references}-files' if references else 'var'}|mean|tok:whitespace|scale:0-1"
+            f"|nlgboard:{__version__}"
+        )
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-        return [item_ter(h, refs) for h, refs in zip(hypotheses, references, strict=True)]
+        return [
+            item_ter(h, refs, self.references)
+            for h, refs in zip(hypotheses, references, strict=True)
+        ]
 
 
 @register("TER-pyter")
-def make_pyter_ter() -> PyterTER:
-    return PyterTER()
+def make_pyter_ter(*, references: int | None = None) -> PyterTER:
+    return PyterTER(references=references)
