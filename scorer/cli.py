@@ -12,6 +12,7 @@ import click
 
 from scorer import implementation
 from scorer.errors import InputError
+from scorer.io.e2e import ReferenceItem
 from scorer.io.items import subsets_by
 from scorer.java import JavaMissing
 from scorer.metrics.base import MetricScore
@@ -146,11 +147,11 @@ def main(
 
 
 def _groups(
-    profile: Profile, items: Sequence[object], breakdowns: Sequence[str]
-) -> dict[str, list[int]]:
+    profile: Profile, items: Sequence[ReferenceItem], breakdowns: Sequence[str]
+) -> dict[str, Sequence[int]]:
     """All items (``""``), the profile's subsets, then each breakdown's values, as
     ``attribute=value`` -> item positions."""
-    groups = {"": list(range(len(items)))}
+    groups: dict[str, Sequence[int]] = {"": range(len(items))}
     for attribute in (*profile.subsets, *breakdowns):
         for value, positions in subsets_by(items, attribute).items():
             groups[f"{attribute}={value}"] = positions
@@ -160,7 +161,7 @@ def _groups(
 def _subset_json(
     profile: Profile,
     breakdowns: Sequence[str],
-    groups: dict[str, list[int]],
+    groups: dict[str, Sequence[int]],
     by_group: dict[str, list[MetricScore]],
 ) -> dict[str, object]:
     """``subsets`` (value -> figures, for the profile's subset attributes), ``breakdown``

@@ -113,7 +113,7 @@ WEBNLG2017_REFERENCES = 3
 """The 2017 evaluation scored BLEU, METEOR and TER on each entry's first 3 references."""
 
 
-def read_webnlg2017_references(data: bytes, filename: str) -> list[Item]:
+def read_webnlg2017_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
     """``testdata_with_lex.xml`` (or a train/dev file): entries with their first 3 ``<lex>``
     normalised as evaluation.py writes them, and the attributes of the 2017 subsets."""
     entries = webnlg.read_references(data, filename)

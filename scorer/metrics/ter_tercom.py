@@ -28,6 +28,10 @@ from scorer.metrics import register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
 
+Options = tuple[bool, bool, bool, bool]
+Work = tuple[Options, str, Sequence[str]]
+"""One item to score: the metric's options, the output, its references."""
+
 
 class TercomTER(Metric):
     name = "TER"
@@ -57,7 +61,9 @@ class TercomTER(Metric):
     ) -> Callable[[], np.ndarray]:
         """The shift search is slow in Python (about a second for a 60-word output): large
         batches go to the scoring processes (``scorer.parallel``)."""
-        work = [(self.options, hyp, refs) for hyp, refs in zip(hypotheses, references, strict=True)]
+        work: list[Work] = [
+            (self.options, hyp, refs) for hyp, refs in zip(hypotheses, references, strict=True)
+        ]
         finish = parallel.start(segment_rows, work)
         return lambda: np.asarray(finish(), dtype=float).reshape(len(work), 2)
 
@@ -68,9 +74,6 @@ class TercomTER(Metric):
         if length > 0:
             return edits / length
         return 1.0 if edits > 0 else 0.0
-
-
-Options = tuple[bool, bool, bool, bool]
 
 
 @cache
@@ -84,7 +87,7 @@ def _sacrebleu_ter(options: Options) -> SacreTER:
     )
 
 
-def segment_rows(work: list[tuple[Options, str, Sequence[str]]]) -> list[list[float]]:
+def segment_rows(work: list[Work]) -> list[list[float]]:
     """(best number of edits, average reference length) of each (options, output, references)."""
     rows = []
     for options, hypothesis, references in work:
