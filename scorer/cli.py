@@ -5,13 +5,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from scorer import implementation
 from scorer.errors import InputError
+from scorer.io.e2e import ReferenceItem
+from scorer.io.items import subsets_by
 from scorer.java import JavaMissing
+from scorer.metrics.base import MetricScore
 from scorer.profiles import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.references import ReferenceSet
 
@@ -50,6 +54,13 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     help="Also the textual statistics and D-levels of HYP (E2E Tables 9-10; a few seconds).",
 )
 @click.option(
+    "--breakdown",
+    "breakdowns",
+    multiple=True,
+    metavar="ATTRIBUTE",
+    help="Also score each value of an item attribute on its own (webnlg2017: category, size).",
+)
+@click.option(
     "--meteor",
     "meteor_implementation",
     type=click.Choice(implementation.CHOICES),
@@ -65,6 +76,7 @@ def main(
     metrics: str | None,
     compare_path: Path | None,
     describe: bool,
+    breakdowns: tuple[str, ...],
     meteor_implementation: str | None,
 ) -> None:
     """Score HYP against REFS with the track profile PROFILE."""
@@ -75,6 +87,13 @@ def main(
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     profile = _restrict(get_profile(profile_name), metrics)
+    unknown = [name for name in breakdowns if name not in profile.breakdowns]
+    if unknown:
+        raise click.BadParameter(
+            f"{', '.join(unknown)}: profile {profile.name} breaks down by "
+            f"{', '.join(profile.breakdowns) or 'nothing'}",
+            param_hint="--breakdown",
+        )
     try:
         items = profile.read_references(refs_path.read_bytes(), refs_path.name)
         inputs = [item.input for item in items]
@@ -91,11 +110,13 @@ def main(
     if other is not None:
         _print_comparison(profile, outputs, other, references, as_json)
         return
+    groups = _groups(profile, items, breakdowns)
     try:
-        scores = profile.score(outputs, references)
+        by_group = profile.score_subsets(outputs, references, groups)
     except JavaMissing as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
+    scores = by_group.pop("")
     if profile.absent_metrics:
         from scorer.embeddings import INSTALL_HINT
 
@@ -110,6 +131,7 @@ def main(
         if described:
             result["described"] = described
             result["described_signature"] = described_signature()
+        result.update(_subset_json(profile, breakdowns, groups, by_group))
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     width = max(len(name) for name in [*(score.metric for score in scores), *described])
@@ -117,10 +139,61 @@ def main(
         click.echo(f"{score.metric:<{width}}  {score.value:.4f}")
     for name, value in described.items():
         click.echo(f"{name:<{width}}  {value:.4f}")
+    _print_subsets(by_group, {name: len(positions) for name, positions in groups.items()})
     for score in scores:
         click.echo(f"# {score.metric}: {score.signature}")
     if described:
         click.echo(f"# described: {described_signature()}")
+
+
+def _groups(
+    profile: Profile, items: Sequence[ReferenceItem], breakdowns: Sequence[str]
+) -> dict[str, Sequence[int]]:
+    """All items (``""``), the profile's subsets, then each breakdown's values, as
+    ``attribute=value`` -> item positions."""
+    groups: dict[str, Sequence[int]] = {"": range(len(items))}
+    for attribute in (*profile.subsets, *breakdowns):
+        for value, positions in subsets_by(items, attribute).items():
+            groups[f"{attribute}={value}"] = positions
+    return groups
+
+
+def _subset_json(
+    profile: Profile,
+    breakdowns: Sequence[str],
+    groups: dict[str, Sequence[int]],
+    by_group: dict[str, list[MetricScore]],
+) -> dict[str, object]:
+    """``subsets`` (value -> figures, for the profile's subset attributes), ``breakdown``
+    (attribute -> value -> figures) and how many items each holds."""
+    if not profile.subsets and not breakdowns:
+        return {}
+
+    def of(attribute: str) -> list[tuple[str, str]]:
+        prefix = f"{attribute}="
+        return [(group, group[len(prefix) :]) for group in by_group if group.startswith(prefix)]
+
+    def figures(group: str) -> dict[str, float]:
+        return {score.metric: score.value for score in by_group[group]}
+
+    result: dict[str, object] = {
+        "subsets": {value: figures(group) for a in profile.subsets for group, value in of(a)},
+        "items": {"all": len(groups[""])}
+        | {value: len(groups[group]) for a in profile.subsets for group, value in of(a)},
+    }
+    if breakdowns:
+        result["breakdown"] = {a: {value: figures(g) for g, value in of(a)} for a in breakdowns}
+        result["breakdown_items"] = {
+            a: {value: len(groups[g]) for g, value in of(a)} for a in breakdowns
+        }
+    return result
+
+
+def _print_subsets(by_group: dict[str, list[MetricScore]], sizes: dict[str, int]) -> None:
+    for group, scores in by_group.items():
+        figures = "  ".join(f"{score.metric} {score.value:.4f}" for score in scores)
+        attribute, value = group.split("=", 1)
+        click.echo(f"{attribute:<9} {value:<20} {sizes[group]:>6} items  {figures}")
 
 
 def _described(profile: Profile, outputs: list[str], references: ReferenceSet) -> dict[str, float]:

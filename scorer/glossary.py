@@ -63,6 +63,29 @@ MEANINGS: dict[str, str] = {
     ),
     "F_DISC": "F1 of token embeddings aligned one to one (optimal assignment), x 100.",
     "F_CONT": "F1 of token embeddings aligned by earth mover's distance, x 100.",
+    "TER": (
+        "Translation edit rate (tercom): the fewest word insertions, deletions, substitutions "
+        "and block shifts that turn the output into its closest reference, per reference word; "
+        "lower is better."
+    ),
+}
+"""By the name a column shows; a metric a profile computes its own way has its registry id in
+``BY_METRIC`` (SR'18's BLEU is NLTK's smoothed BLEU x 100, not mteval's)."""
+
+BY_METRIC: dict[str, str] = {
+    "BLEU-sr18": (
+        "Word n-gram overlap (1 to 4) with the reference, x 100, as SR'18's script computed it "
+        "(NLTK's corpus BLEU with smoothing 2, lowercased)."
+    ),
+    "NIST-sr18": "NIST n-gram overlap as SR'18's script computed it (NLTK's corpus NIST).",
+    "BLEU-sacre": "Word n-gram overlap (1 to 4) with the reference, x 100 (sacreBLEU's BLEU).",
+    "METEOR-x100": MEANINGS["METEOR"] + " x 100.",
+    "ROUGE_L-x100": MEANINGS["ROUGE_L"] + " x 100.",
+    "BLEU-webnlg2017": (
+        "Word n-gram overlap (1 to 4) with the first three references, x 100, as WebNLG 2017 "
+        "scored it (Moses multi-bleu.perl -lc on ASCII-folded, tokenised text)."
+    ),
+    "METEOR-webnlg2017": MEANINGS["METEOR"] + " WebNLG 2017: the first three references.",
 }
 
 
@@ -82,7 +105,7 @@ def glossary(profile: Profile) -> list[Entry]:
     return [
         Entry(
             name,
-            MEANINGS.get(name, ""),
+            BY_METRIC.get(profile.metric_ids.get(name, ""), MEANINGS.get(name, "")),
             profile.higher_is_better(name),
             None if name in absent else profile.column_signature(name),
         )

@@ -10,6 +10,7 @@ import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal
 from functools import cached_property
 
 import numpy as np
@@ -23,11 +24,18 @@ from scorer.io.by_track import (
     read_e2e_references,
     read_sr18_outputs,
     read_sr18_references,
+    read_webnlg2017_references,
+    read_webnlg_outputs,
 )
 from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
-from scorer.normalise import collapse_whitespace, normalise_e2e, normalise_sr18
+from scorer.normalise import (
+    collapse_whitespace,
+    normalise_e2e,
+    normalise_sr18,
+    webnlg2017_output,
+)
 from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
@@ -36,9 +44,10 @@ MAX_OUTPUT_CHARS = 5_000
 """Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
 longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
 
-SLOW_METRICS = frozenset({"METEOR", "METEOR-x100"})
+SLOW_METRICS = frozenset({"METEOR", "METEOR-x100", "METEOR-files", "METEOR-webnlg2017", "TER"})
 """Metrics computed in other processes (the jar's JVMs, or forked Python scorers): started
 first, so the other metrics run meanwhile."""
+METEOR_METRICS = frozenset({"METEOR", "METEOR-x100", "METEOR-files", "METEOR-webnlg2017"})
 
 PUBLISHED_DECIMALS = 4
 """Decimals of a figure in the published tables unless a profile says otherwise (E2E Table 8:
@@ -74,11 +83,22 @@ class Profile:
     """Decimals the published tables print (SR'18 and DRS: x 100 with 2)."""
     column_decimals: Mapping[str, int] = field(default_factory=dict)
     """Columns printed otherwise (E2E: slot-error percentages with 2)."""
+    truncated_columns: frozenset[str] = frozenset()
+    """Columns the published tables cut to their decimals rather than round (WebNLG 2017:
+    METEOR and TER)."""
+    subsets: tuple[str, ...] = ()
+    """Item attributes whose values are subsets always scored beside all items (WebNLG:
+    ``seen`` gives seen and unseen)."""
+    breakdowns: tuple[str, ...] = ()
+    """Item attributes a breakdown may be asked for (WebNLG: ``category``, ``size``)."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
         the results are out, so an aggregate is no finer a probe of the references."""
-        return round(value, self.column_decimals.get(column, self.decimals))
+        decimals = self.column_decimals.get(column, self.decimals)
+        if column in self.truncated_columns:
+            return truncate(value, decimals)
+        return round(value, decimals)
 
     @cached_property
     def metric_ids(self) -> dict[str, str]:
@@ -231,7 +251,7 @@ class Profile:
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
-        if SLOW_METRICS & set(self.metrics):
+        if METEOR_METRICS & set(self.metrics):
             from scorer.metrics.meteor import warm_up
 
             warm_up()
@@ -239,6 +259,13 @@ class Profile:
             from scorer import embeddings
 
             embeddings.warm_up()
+
+
+def truncate(value: float, decimals: int) -> float:
+    """``value`` cut (towards zero) to ``decimals`` as written in decimal: 0.29 stays 0.29
+    (binary arithmetic would give 0.28), 0.4459 gives 0.44."""
+    exponent = Decimal(1).scaleb(-decimals)
+    return float(Decimal(repr(value)).quantize(exponent, rounding=ROUND_DOWN))
 
 
 def annotate_slot_errors(
@@ -313,6 +340,7 @@ SER_METRICS = ("SER", "OK%", "A%", "M%", "A+M%")
 SR18_METRICS = ("BLEU-sr18", "NIST-sr18", "DIST", "DIST_char", "coverage")
 DRS_METRICS = ("BLEU-sacre", "METEOR-x100", "ROUGE_L-x100", "chrF", "F_BERT", "F_DISC", "F_CONT")
 EMBEDDING_METRICS = frozenset({"F_BERT", "F_DISC", "F_CONT"})
+WEBNLG2017_METRICS = ("BLEU-webnlg2017", "METEOR-webnlg2017", "TER")
 
 PROFILES: dict[str, Profile] = {
     "e2e": Profile(
@@ -353,6 +381,26 @@ PROFILES: dict[str, Profile] = {
         column_decimals=dict.fromkeys(EMBEDDING_METRICS, 4),
     ),
 }
+
+PROFILES["webnlg2017"] = Profile(
+    name="webnlg2017",
+    metrics=WEBNLG2017_METRICS,
+    normalisation="webnlg2017-v1:unidecode+lc+split-nonword|refs:first-3",
+    normalise=webnlg2017_output,
+    read_raw_outputs=read_webnlg_outputs,
+    read_references=read_webnlg2017_references,
+    primary_metric="BLEU",
+    decimals=2,
+    truncated_columns=frozenset({"METEOR", "TER"}),
+    subsets=("seen",),
+    breakdowns=("category", "size"),
+)
+"""The WebNLG Challenge 2017 as its evaluation scripts scored it: all / seen / unseen entries
+(per category and triple-set size on request); BLEU (multi-bleu.perl -lc), METEOR 1.5
+(-l en -norm -r 3) and TER (tercom 7.25) on each entry's first 3 references, outputs and
+references normalised as evaluation.py writes them. The published tables print BLEU rounded to
+2 decimals (the script's own ``%.2f``) and METEOR and TER cut to 2 (the jar and tercom print
+full precision; the challenge report's tables show 2 decimals, read here as truncated)."""
 
 PROFILES["sr-shallow"] = PROFILES["sr-deep"] = PROFILES["sr18"]
 """``nlg-score --profile`` also takes the SR'18 track kinds; both score as ``sr18``."""

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorer.errors import InputError
-from scorer.io import drs, e2e, sr18
+from scorer.io import drs, e2e, sr18, webnlg
 from scorer.io.differences import first_difference
-from scorer.normalise import normalise_e2e
+from scorer.io.items import Item
+from scorer.io.text import decode_text, split_lines
+from scorer.normalise import first_references, normalise_e2e, webnlg2017_reference
 
 
 def _needed(inputs: Sequence[str] | None, filename: str) -> Sequence[str]:
@@ -165,3 +167,40 @@ def read_drs_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
             for item in drs.read_sbn_file(data, filename)
         ]
     return [e2e.ReferenceItem("", (text,)) for text in drs.read_sentences(data, filename)]
+
+
+def read_webnlg_outputs(data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
+    """One output per line, line k for entry ``Idk`` (as evaluation.py pairs them)."""
+    inputs = _needed(inputs, filename)
+    lines = split_lines(decode_text(data, filename))
+    if len(lines) != len(inputs):
+        hint = ""
+        if len(lines) > len(inputs) and not "".join(lines[len(inputs) :]).strip():
+            hint = " (the extra lines at the end are empty: remove them)"
+        raise InputError(
+            f"expected {len(inputs)} lines (one output per test entry, in eid order), "
+            f"found {len(lines)}{hint}",
+            filename=filename,
+        )
+    return lines
+
+
+WEBNLG2017_REFERENCES = 3
+"""The 2017 evaluation scored BLEU, METEOR and TER on each entry's first 3 references."""
+
+
+def read_webnlg2017_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
+    """``testdata_with_lex.xml`` (or a train/dev file): entries with their first 3 ``<lex>``
+    normalised as evaluation.py writes them, and the attributes of the 2017 subsets."""
+    entries = webnlg.read_references(data, filename)
+    items = webnlg.as_items(entries, webnlg.SEEN_CATEGORIES_2017)
+    return [
+        Item(
+            item.input,
+            first_references(
+                [webnlg2017_reference(text) for text in item.references], WEBNLG2017_REFERENCES
+            ),
+            item.attributes,
+        )
+        for item in items
+    ]

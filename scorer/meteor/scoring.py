@@ -10,17 +10,11 @@ chunks, and matched words on each side.
 
 from __future__ import annotations
 
-import atexit
-import multiprocessing
-import os
 import re
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import cache
-from multiprocessing.context import BaseContext
 
+from scorer import parallel
 from scorer.java_lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment, Candidates
 from scorer.meteor.formula import (
@@ -145,73 +139,23 @@ def answer_score_line(line: str) -> list[float]:
     return segment_statistics(java_trim(fields[-1]), references)
 
 
-PARALLEL_FROM = 200
-"""Segments from which a batch is split over processes (below, it is quicker in process)."""
-PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
-
-_POOLS: list[ProcessPoolExecutor] = []
-_POOLS_LOCK = threading.Lock()
-
-
 def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
-    """Start computing the statistics of many ``SCORE`` lines; the returned function gives
-    them. A large batch is split over the scoring processes (``NLGBOARD_METEOR_PROCESSES``,
-    default: one per core), which live as long as this process; the k-th share of a batch
-    always goes to the k-th process, so the references it prepared for a test set are there
-    for the next batch. Else the work happens in this process when the function is called."""
-    pools = _pools() if len(lines) >= PARALLEL_FROM else []
-    if not pools:
-        return lambda: _score_chunk(list(lines))
-    size = -(-len(lines) // len(pools))
-    try:
-        futures = [
-            pool.submit(_score_chunk, list(lines[k * size : (k + 1) * size]))
-            for k, pool in enumerate(pools)
-        ]
-    except (BrokenProcessPool, RuntimeError):  # a process died, or the pools were shut down
-        _discard_pools(pools)
-        return lambda: _score_chunk(list(lines))
+    """Start computing the statistics of many ``SCORE`` lines (in the scoring processes when
+    there are many, ``scorer.parallel``); the returned function gives them."""
+    return parallel.start(_score_chunk, lines)
 
-    def finish() -> list[list[float]]:
-        try:
-            return [row for future in futures for row in future.result()]
-        except BrokenProcessPool:  # a scoring process died (killed, out of memory): redo here
-            _discard_pools(pools)
-            return _score_chunk(list(lines))
 
-    return finish
+def start_scoring_segments(
+    segments: Sequence[tuple[str, Sequence[str]]],
+) -> Callable[[], list[list[float]]]:
+    """Start computing the statistics of (hypothesis, references) pairs as the jar's
+    plain-text mode reads them from files (``-r N``: lines taken as they are, not trimmed)."""
+    return parallel.start(_score_segments, segments)
 
 
 def _score_chunk(lines: list[str]) -> list[list[float]]:
     return [answer_score_line(line) for line in lines]
 
 
-def _pools() -> list[ProcessPoolExecutor]:
-    """The scoring processes (one executor each), started on first use: forked from this
-    process when it runs no other thread (the cheapest start), else from a fork server
-    (forking a threaded process can copy a lock another thread holds)."""
-    processes = int(os.environ.get(PROCESSES_VARIABLE) or os.cpu_count() or 1)
-    if processes < 2 or not hasattr(os, "fork"):
-        return []
-    with _POOLS_LOCK:
-        if not _POOLS:
-            context: BaseContext
-            if threading.active_count() == 1:
-                context = multiprocessing.get_context("fork")
-            else:
-                server = multiprocessing.get_context("forkserver")
-                server.set_forkserver_preload([__name__])
-                context = server
-            for _ in range(processes):
-                pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-                atexit.register(pool.shutdown, wait=False, cancel_futures=True)
-                _POOLS.append(pool)
-        return list(_POOLS)
-
-
-def _discard_pools(pools: list[ProcessPoolExecutor]) -> None:
-    with _POOLS_LOCK:
-        if pools == _POOLS:
-            _POOLS.clear()
-    for pool in pools:
-        pool.shutdown(wait=False, cancel_futures=True)
+def _score_segments(segments: list[tuple[str, Sequence[str]]]) -> list[list[float]]:
+    return [segment_statistics(hypothesis, references) for hypothesis, references in segments]

@@ -1,31 +1,100 @@
-"""Metric registry: one module per metric, looked up by the name the leaderboard shows."""
+"""Metric registry: one module per metric, looked up by id (``BLEU``, ``BLEU-multibleu`` ...).
+
+Options. A factory takes a metric's options as keyword-only arguments with defaults::
+
+    @register("BLEU-multibleu")
+    def make_multibleu(*, lowercase: bool = False, references: int | None = None) -> MultiBLEU:
+
+and ``get_metric("BLEU-multibleu", lowercase=True)`` builds that variant; ``metric_options(id)``
+lists what an id accepts, with the defaults (what a track definition is checked against); an
+unknown id or option raises ``UnknownMetric`` naming the known ones. A fixed choice of options
+can have an id of its own, for profiles that list metrics by id
+(``register_preset("BLEU-webnlg2017", "BLEU-multibleu", lowercase=True, references=3)``);
+a preset's options are fixed. Every metric's signature spells out its options, so two scores
+computed with different options never pass for comparable.
+"""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from typing import Any
 
 from scorer.metrics.base import Metric
 
-_FACTORIES: dict[str, Callable[[], Metric]] = {}
+_FACTORIES: dict[str, Callable[..., Metric]] = {}
+_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
 
 
-def register(name: str) -> Callable[[Callable[[], Metric]], Callable[[], Metric]]:
-    """Register a metric factory under its public name (``BLEU``, ``NIST`` ...)."""
+class UnknownMetric(KeyError):
+    """An id or an option the registry does not know; ``str()`` is the message."""
 
-    def decorate(factory: Callable[[], Metric]) -> Callable[[], Metric]:
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metric]]:
+    """Register a metric factory under its id; its keyword-only arguments are its options."""
+
+    def decorate(factory: Callable[..., Metric]) -> Callable[..., Metric]:
         _FACTORIES[name] = factory
         return factory
 
     return decorate
 
 
-def get_metric(name: str) -> Metric:
-    """Build the metric called ``name``; raise KeyError listing the known names otherwise."""
+def register_preset(name: str, base: str, **options: Any) -> None:
+    """Give ``base`` with ``options`` the id ``name``."""
+    _PRESETS[name] = (base, options)
+
+
+def get_metric(name: str, **options: Any) -> Metric:
+    """Build the metric ``name`` with ``options``."""
     _load_builtin()
+    if name in _PRESETS:
+        if options:
+            raise UnknownMetric(
+                f"{name} is a preset ({_describe_preset(name)}); its options are fixed"
+            )
+        base, fixed = _PRESETS[name]
+        return get_metric(base, **fixed)
+    accepted = metric_options(name)
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise UnknownMetric(
+            f"metric {name} has no option {', '.join(unknown)}; "
+            f"options: {', '.join(accepted) or 'none'}"
+        )
+    return _FACTORIES[name](**options)
+
+
+def metric_options(name: str) -> dict[str, Any]:
+    """The options of ``name`` and their defaults (a preset has none left to choose)."""
+    _load_builtin()
+    if name in _PRESETS:
+        return {}
     try:
-        return _FACTORIES[name]()
+        factory = _FACTORIES[name]
     except KeyError:
-        raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(_FACTORIES))}") from None
+        raise UnknownMetric(
+            f"unknown metric {name!r}; known: {', '.join(known_metrics())}"
+        ) from None
+    return {
+        parameter.name: parameter.default
+        for parameter in inspect.signature(factory).parameters.values()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+
+
+def known_metrics() -> list[str]:
+    """Every id, presets included."""
+    _load_builtin()
+    return sorted({*_FACTORIES, *_PRESETS})
+
+
+def _describe_preset(name: str) -> str:
+    base, fixed = _PRESETS[name]
+    return f"{base} with " + ", ".join(f"{key}={value!r}" for key, value in fixed.items())
 
 
 def _load_builtin() -> None:
@@ -33,17 +102,25 @@ def _load_builtin() -> None:
     from scorer.metrics import (  # noqa: F401
         bleu,
         chrf,
+        chrf_plus_plus,
         cider,
         dist,
         f_bert,
         f_cont,
         f_disc,
         meteor,
+        meteor_files,
+        multibleu,
+        multibleu_detok,
         nist,
+        presets,
+        rouge_google,
         rouge_l,
         sacrebleu_bleu,
         scaled,
         ser,
         sr18_bleu,
         sr18_nist,
+        ter_pyter,
+        ter_tercom,
     )

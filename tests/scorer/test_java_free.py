@@ -82,9 +82,10 @@ def _lines(count: int) -> list[str]:
 
 
 def test_a_large_batch_is_split_over_scoring_processes_with_the_same_statistics():
+    from scorer import parallel
     from scorer.meteor import scoring
 
-    lines = _lines(scoring.PARALLEL_FROM + 50)
+    lines = _lines(parallel.PARALLEL_FROM + 50)
     assert scoring.start_scoring(lines)() == [answer_score_line(line) for line in lines]
 
 
@@ -95,20 +96,21 @@ def test_a_scoring_process_that_dies_costs_time_not_scores(monkeypatch):
     import signal
     import time
 
+    from scorer import parallel
     from scorer.meteor import scoring
 
-    monkeypatch.setenv(scoring.PROCESSES_VARIABLE, "2")
-    lines = _lines(scoring.PARALLEL_FROM + 10)
+    monkeypatch.setenv(parallel.PROCESSES_VARIABLE, "2")
+    lines = _lines(parallel.PARALLEL_FROM + 10)
     expected = [answer_score_line(line) for line in lines]
     assert scoring.start_scoring(lines)() == expected  # the processes are up
-    pools = scoring._pools()
+    pools = parallel.pools_for(scoring.answer_score_line)
     for pool in pools:
         for process in list(pool._processes.values()):  # fault injection: kill them
             os.kill(process.pid, signal.SIGKILL)
     assert scoring.start_scoring(lines)() == expected  # found broken when submitting or after
     time.sleep(0.5)  # the executors notice the deaths
     assert scoring.start_scoring(lines)() == expected
-    assert scoring._pools() != pools
+    assert parallel.pools_for(scoring.answer_score_line) != pools
 
 
 def test_a_read_only_cache_folder_is_used_and_a_missing_file_is_named(tmp_path, monkeypatch):

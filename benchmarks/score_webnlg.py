@@ -1,0 +1,128 @@
+"""Wall time of ``nlg-score --profile webnlg2017`` (cold) beside the official 2017 scripts', in
+the same run, on the 2017 dev set.
+
+The test references are held back, and the official evaluation.py needs entries of all 15
+categories, so the benchmark is the dev set (872 entries) plus 125 training entries relabelled
+into the 5 categories training lacks (997 entries, sizes 1-7; tests/support/webnlg_cases.py),
+with generated outputs (copies, dropped, swapped and repeated words, blanks, odd characters).
+
+* ours: ``nlg-score --profile webnlg2017 --json`` in a new process: BLEU, METEOR and TER for all,
+  seen and unseen entries;
+* official: ``evaluation.py`` (it normalises the 9 submissions it hard-codes: one output file
+  copied 9 times), then, for one team, ``multi-bleu.perl -lc`` and the METEOR jar
+  (``-l en -norm -r 3``) on all / seen / unseen as the shell scripts run them. tercom 7.25 is
+  not available here, so the official TER is not timed (sacreBLEU's tercom port, which ours
+  runs, is timed alone instead).
+
+Usage: python benchmarks/score_webnlg.py [--runs 3] [--official-runs 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from score_e2e import cold_run
+
+from scorer.metrics import get_metric
+from scorer.profiles import get_profile
+from scorer.references import ReferenceSet
+from tests.support.webnlg_cases import ORACLE_2017, lex_texts, outputs, test_like_xml
+from tests.support.webnlg_oracle import NATSORT_STAND_IN, SUBMISSIONS
+
+SUBSETS = ("all-cat", "old-cat", "new-cat")
+
+
+def official(folder: Path, xml: bytes, lines: list[str], jar: Path) -> dict[str, float]:
+    """Seconds of each official step, in a fresh copy of the scripts' folder."""
+    for name in ("evaluation.py", "benchmark_reader.py", "multi-bleu.perl"):
+        (folder / name).write_bytes((ORACLE_2017 / name).read_bytes())
+    (folder / "natsort.py").write_text(NATSORT_STAND_IN)
+    for sub in ("data-challenge", "submissions", "references", "teams", "eval"):
+        (folder / sub).mkdir()
+    (folder / "data-challenge" / "testdata_with_lex.xml").write_bytes(xml)
+    for file_name, _ in SUBMISSIONS:
+        (folder / "submissions" / f"{file_name}.txt").write_text("".join(f"{x}\n" for x in lines))
+    times = {}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "evaluation.py"], cwd=folder, check=True, capture_output=True)
+    times["evaluation.py"] = time.perf_counter() - start
+    team = SUBMISSIONS[0][1]
+    start = time.perf_counter()
+    for param in SUBSETS:
+        refs = [str(folder / "references" / f"gold-{param}-reference{k}.lex") for k in range(3)]
+        with (folder / "teams" / f"{team}_{param}.txt").open("rb") as hyp:
+            command = ["perl", "multi-bleu.perl", "-lc", *refs]
+            subprocess.run(command, cwd=folder, stdin=hyp, check=True, capture_output=True)
+    times["multi-bleu.perl x3"] = time.perf_counter() - start
+    start = time.perf_counter()
+    for param in SUBSETS:
+        hyp = folder / "teams" / f"{team}_{param}.txt"
+        ref = folder / "references" / f"gold-{param}-reference-3ref.meteor"
+        command = ["java", "-Xmx2G", "-jar", str(jar), str(hyp), str(ref)]
+        command += ["-l", "en", "-norm", "-r", "3"]
+        subprocess.run(command, cwd=jar.parent, check=True, capture_output=True)
+    times["METEOR jar x3"] = time.perf_counter() - start
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--official-runs", type=int, default=1)
+    args = parser.parse_args()
+    from scorer.java import coco_file
+
+    jar = coco_file("meteor/meteor-1.5.jar")
+    xml = test_like_xml(2017)
+    references = lex_texts(xml)
+    print(f"benchmark: {len(references)} entries (2017 dev + 125 relabelled train entries)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        refs = folder / "testdata_with_lex.xml"
+        refs.write_bytes(xml)
+        hyps = []
+        for run in range(max(args.runs, args.official_runs)):
+            path = folder / f"out{run}.txt"
+            path.write_text("".join(f"{x}\n" for x in outputs(references, run)), encoding="utf-8")
+            hyps.append(path)
+        cold = [cold_run(refs, hyps[run], "webnlg2017")[0] for run in range(args.runs)]
+        print(
+            f"nlg-score --profile webnlg2017 (cold, all/seen/unseen): median "
+            f"{statistics.median(cold):.1f} s  (runs: {', '.join(f'{t:.1f}' for t in cold)})"
+        )
+        steps: dict[str, list[float]] = {}
+        for run in range(args.official_runs):
+            lines = hyps[run].read_text(encoding="utf-8").splitlines()
+            work = folder / f"official{run}"
+            work.mkdir()
+            for step, seconds in official(work, xml, lines, jar).items():
+                steps.setdefault(step, []).append(seconds)
+        total = sum(statistics.median(values) for values in steps.values())
+        print(
+            "official scripts (median per step): "
+            + ", ".join(f"{step} {statistics.median(v):.1f} s" for step, v in steps.items())
+            + f"; together {total:.1f} s, TER (tercom) not timed"
+        )
+        profile = get_profile("webnlg2017")
+        items = profile.read_references(xml, "testdata_with_lex.xml")
+        texts = hyps[0].read_bytes()
+        normalised = profile.read_outputs(texts, [item.input for item in items], "out.txt")
+        start = time.perf_counter()
+        get_metric("TER").segment_statistics(normalised, ReferenceSet.from_items(items))
+        print(
+            f"of which sacreBLEU's tercom port (TER, scoring processes): {time.perf_counter() - start:.1f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

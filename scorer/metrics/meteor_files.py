@@ -1,0 +1,111 @@
+"""METEOR 1.5 as the WebNLG scripts run the jar on files: ``-l en -norm -r N`` (2017: N = 3 on
+evaluation.py's normalised text; WebNLG+ 2020: N = 4 on NLTK word tokens).
+
+The jar's plain-text mode reads the outputs one per line and the references N lines per output
+(an empty line where an item has fewer), untrimmed, and scores each output against its best
+reference (the first of equal scores; every score is at least 0, so the empty lines after an
+item's references are never chosen and ``references=N`` amounts to "the first N"). Each item's
+23 statistics come from the Python port of the jar (``scorer.meteor``; ``NLGBOARD_METEOR=jar``
+runs the jar itself on files, in its plain-text mode with ``-ssOut``); the corpus figure is
+the jar's "Final score", computed from the summed statistics as ``scorer.metrics.meteor``
+explains (a perfect item adds no chunk). Unlike the COCO-style ``METEOR``, no PTB tokenisation:
+the text is the track's normalised text.
+
+Citation: Denkowski & Lavie (2014), Meteor Universal: Language specific translation evaluation
+for any target language, WMT.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from scorer import __version__, implementation
+from scorer.java import coco_file, java_binary
+from scorer.metrics import register
+from scorer.metrics.base import Metric
+from scorer.metrics.meteor import (
+    JVM_OPTIONS,
+    STATS_LENGTH,
+    additive_row,
+    meteor_from_totals,
+    parse_stats,
+)
+from scorer.references import ReferenceSet
+
+
+class MeteorFiles(Metric):
+    name = "METEOR"
+
+    def __init__(self, *, references: int | None = None) -> None:
+        if references is not None and (not isinstance(references, int) or references < 1):
+            raise ValueError(f"references must be a positive number (-r N), not {references!r}")
+        self.references = references
+        self.signature = (
+            f"METEOR|meteor-1.5|l:en|norm|r:{references or 'var'}|files"
+            f"|{implementation.signature_part()}|nlgboard:{__version__}"
+        )
+
+    def _selected(self, references: ReferenceSet) -> list[list[str]]:
+        return [list(item[: self.references]) for item in references]
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        return self.begin_statistics(hypotheses, references)()
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        selected = self._selected(references)
+        if implementation.uses_jar():
+            background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jvm-metric")
+            future = background.submit(jar_statistics, list(hypotheses), selected)
+            background.shutdown(wait=False)
+            return lambda: _rows(future.result())
+        from scorer.meteor.scoring import start_scoring_segments
+
+        finish = start_scoring_segments(list(zip(hypotheses, selected, strict=True)))
+        return lambda: _rows(finish())
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        return meteor_from_totals(totals)
+
+
+def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
+    rows = [additive_row(row) for row in stats]
+    return np.asarray(rows, dtype=float).reshape(len(rows), STATS_LENGTH)
+
+
+def jar_statistics(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[list[float]]:
+    """The jar's per-item statistics in its plain-text mode (``-ssOut``), on files laid out as
+    the WebNLG scripts write them: N reference lines per output, empty ones for the missing."""
+    if not hypotheses:
+        return []
+    count = max(len(refs) for refs in references)
+    jar = coco_file("meteor/meteor-1.5.jar")
+    with tempfile.TemporaryDirectory(prefix="nlgboard-meteor-") as folder:
+        hyp_file, ref_file = Path(folder) / "hypotheses", Path(folder) / "references"
+        hyp_file.write_text("".join(f"{text}\n" for text in hypotheses), encoding="utf-8")
+        lines = [line for refs in references for line in [*refs, *[""] * (count - len(refs))]]
+        ref_file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        command = [java_binary(), *JVM_OPTIONS, "-jar", str(jar), str(hyp_file), str(ref_file)]
+        command += ["-l", "en", "-norm", "-r", str(count), "-ssOut"]
+        result = subprocess.run(command, capture_output=True, cwd=jar.parent, check=False)
+    out = result.stdout.decode().splitlines()
+    if result.returncode != 0 or len(out) != len(hypotheses):
+        raise RuntimeError(
+            f"the METEOR jar gave {len(out)} lines for {len(hypotheses)} outputs: "
+            f"{result.stderr.decode()[-500:]}"
+        )
+    return [parse_stats(line) for line in out]
+
+
+@register("METEOR-files")
+def make_meteor_files(*, references: int | None = None) -> MeteorFiles:
+    return MeteorFiles(references=references)

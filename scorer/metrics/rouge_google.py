@@ -1,0 +1,80 @@
+"""ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum as Google's ``rouge-score`` package computes them
+(what GEM and summarisation tasks report), F-measure, 0-1.
+
+Per item, ``RougeScorer.score_multi``: each reference scored (its default tokeniser: lowercase,
+every run of characters other than ``a-z0-9`` a separator; the Porter stemmer with
+``use_stemmer``), the one with the highest F-measure kept (the first of equal ones). ROUGE-N
+counts clipped n-gram matches; ROUGE-L is the longest common subsequence; ROUGE-Lsum the
+summary-level LCS over sentences given one per line (an output here is one line, so it differs
+from ROUGE-L only where a text holds line breaks). The corpus figure is the mean over items (the
+package's bootstrap aggregator draws random resamples; its "mid" is not reproducible).
+
+These are not COCO's ``ROUGE_L`` (beta 1.2 on PTB tokens, the E2E figure), which keeps its id.
+
+Citation: Lin (2004), ROUGE: A package for automatic evaluation of summaries, ACL workshop;
+google-research/rouge (``rouge-score`` 0.1.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from scorer import __version__
+from scorer.metrics import register
+from scorer.metrics.base import MeanOfSegments
+from scorer.references import ReferenceSet
+
+ROUGE_TYPES = {
+    "ROUGE-1": "rouge1",
+    "ROUGE-2": "rouge2",
+    "ROUGE-L": "rougeL",
+    "ROUGE-Lsum": "rougeLsum",
+}
+
+
+class GoogleRouge(MeanOfSegments):
+    def __init__(self, name: str, *, use_stemmer: bool = False) -> None:
+        from importlib.metadata import version
+
+        self.name = name
+        self.rouge_type = ROUGE_TYPES[name]
+        self.use_stemmer = use_stemmer
+        self.signature = (
+            f"{name}|rouge-score:{version('rouge-score')}|F|stem:{'porter' if use_stemmer else 'no'}"
+            f"|tok:default|best-ref:F|mean|scale:0-1|nlgboard:{__version__}"
+        )
+
+    @cached_property
+    def _scorer(self) -> Any:
+        from rouge_score.rouge_scorer import RougeScorer
+
+        return RougeScorer([self.rouge_type], use_stemmer=self.use_stemmer)
+
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
+        scorer = self._scorer
+        return [
+            float(scorer.score_multi(list(refs), hyp)[self.rouge_type].fmeasure)
+            for hyp, refs in zip(hypotheses, references, strict=True)
+        ]
+
+
+@register("ROUGE-1")
+def make_rouge_1(*, use_stemmer: bool = False) -> GoogleRouge:
+    return GoogleRouge("ROUGE-1", use_stemmer=use_stemmer)
+
+
+@register("ROUGE-2")
+def make_rouge_2(*, use_stemmer: bool = False) -> GoogleRouge:
+    return GoogleRouge("ROUGE-2", use_stemmer=use_stemmer)
+
+
+@register("ROUGE-L")
+def make_rouge_l(*, use_stemmer: bool = False) -> GoogleRouge:
+    return GoogleRouge("ROUGE-L", use_stemmer=use_stemmer)
+
+
+@register("ROUGE-Lsum")
+def make_rouge_lsum(*, use_stemmer: bool = False) -> GoogleRouge:
+    return GoogleRouge("ROUGE-Lsum", use_stemmer=use_stemmer)

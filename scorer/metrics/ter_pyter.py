@@ -1,0 +1,110 @@
+"""TER as WebNLG+ 2020's ``eval.py`` computes it: ``pyter3`` per item, the minimum over the
+item's references, averaged over items (0-1).
+
+pyter's TER of an output h against a reference r (both split on whitespace):
+
+    while some shift of a word sequence of h lowers edit_distance(h, r): apply the best one
+    TER(h, r) = (shifts + edit_distance(h, r)) / |r|
+
+A candidate shift moves the longest common run that starts at h[i] = r[j] (i != j) to
+position j of h with the run taken out; the best is the largest drop in edit distance (word
+Levenshtein distance), ties going to the shifted word list that sorts last (pyter sorts
+(drop, words) pairs). ``eval.py`` scores an empty reference 1, and so a reference of no words
+(pyter would divide by zero, which it catches): reading ``references=N`` parallel files, an
+item with fewer than N references also meets N minus that many empty lines, so its TER is at
+most 1. The corpus figure is the plain mean of the items' minimum. A port (the edit distances by rapidfuzz); pyter3 is its test oracle.
+
+Citation: Snover et al. (2006), AMTA; pyter3 0.3 (Tanaka); Castro Ferreira et al. (2020),
+The 2020 bilingual, bi-directional WebNLG+ shared task, WebNLG+ workshop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rapidfuzz.distance import Levenshtein
+
+from scorer import __version__
+from scorer.metrics import register
+from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.multibleu import files_view
+from scorer.references import ReferenceSet
+
+
+def _pairs(hyp: Sequence[str], ref: Sequence[str]) -> Iterator[tuple[int, int, int]]:
+    """pyter's ``_findpairs``: (start in h, start in r, length of the common run)."""
+    for i in range(len(hyp)):
+        for j in range(len(ref)):
+            if i == j or hyp[i] != ref[j]:
+                continue
+            length = 1
+            while (
+                i + length < len(hyp)
+                and j + length < len(ref)
+                and hyp[i + length] == ref[j + length]
+            ):
+                length += 1
+            yield i, j, length
+
+
+def _best_shift(hyp: list[str], ref: list[str]) -> tuple[int, list[str]]:
+    before = Levenshtein.distance(hyp, ref)
+    best: tuple[int, list[str]] | None = None
+    for start, target, length in _pairs(hyp, ref):
+        shifted = hyp[:start] + hyp[start + length :]
+        shifted[target:target] = hyp[start : start + length]
+        candidate = (before - Levenshtein.distance(shifted, ref), shifted)
+        if best is None or candidate > best:
+            best = candidate
+    return best if best is not None else (0, hyp)
+
+
+def ter(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
+    """pyter's ``ter(inputwords, refwords)``; raises ZeroDivisionError for an empty reference."""
+    hyp, ref = list(hypothesis), list(reference)
+    shifts = 0
+    while True:
+        drop, shifted = _best_shift(hyp, ref)
+        if drop <= 0:
+            break
+        shifts += 1
+        hyp = shifted
+    return (shifts + Levenshtein.distance(hyp, ref)) / len(ref)
+
+
+def item_ter(hypothesis: str, references: Sequence[str], files: int | None = None) -> float:
+    """``eval.py``'s ``ter_score`` for one item: the minimum over its references, and over the
+    empty lines (each scored 1) that ``files`` parallel reference files give an item with
+    fewer references."""
+    words = hypothesis.split()
+    candidates = []
+    for reference in files_view(references, files):
+        ref_words = reference.split()
+        candidates.append(ter(words, ref_words) if reference and ref_words else 1.0)
+    return min(candidates)
+
+
+class PyterTER(MeanOfSegments):
+    name = "TER"
+    higher_is_better = False
+
+    def __init__(self, *, references: int | None = None) -> None:
+        if references is not None and (not isinstance(references, int) or references < 1):
+            raise ValueError(f"references must be a positive number of files, not {references!r}")
+        self.references = references
+        self.signature = (
+            f"TER|pyter3-0.3|webnlg2020-eval|min-over-refs|refs:"
+            f"{f'{references}-files' if references else 'var'}|mean|tok:whitespace|scale:0-1"
+            f"|nlgboard:{__version__}"
+        )
+
+    def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
+        return [
+            item_ter(h, refs, self.references)
+            for h, refs in zip(hypotheses, references, strict=True)
+        ]
+
+
+@register("TER-pyter")
+def make_pyter_ter(*, references: int | None = None) -> PyterTER:
+    return PyterTER(references=references)

@@ -1,0 +1,113 @@
+"""TER as tercom 7.25 computes it (WebNLG 2017's ``ter_eval.sh``), 0-1, through sacreBLEU's
+port of tercom (its tested re-implementation; tercom itself is a Java tool not shipped here).
+
+    TER = sum_i min_r edits(h_i, r) / sum_i mean_r |r|
+
+edits = word insertions, deletions, substitutions and shifts of word sequences (greedy shifts,
+beam 20, shift distance at most 50), per item against its closest reference, over the average
+length of the item's references. Options are tercom's flags: ``case_sensitive`` (``-s``; tercom
+lowercases by default), ``normalized`` (``-N``), ``no_punct`` (``-P``), ``asian_support``. The
+2017 script passed none of them; its reference file held each item's first three references,
+one per line, with the item's id.
+
+Citation: Snover, Dorr, Schwartz, Micciulla & Makhoul (2006), A study of translation edit rate
+with targeted human annotation, AMTA; Post (2018), sacreBLEU, WMT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+import numpy as np
+import sacrebleu
+from sacrebleu.metrics import TER as SacreTER
+
+from scorer import __version__, parallel
+from scorer.metrics import register
+from scorer.metrics.base import Metric
+from scorer.references import ReferenceSet
+
+Options = tuple[bool, bool, bool, bool]
+Work = tuple[Options, str, Sequence[str]]
+"""One item to score: the metric's options, the output, its references."""
+
+
+class TercomTER(Metric):
+    name = "TER"
+    higher_is_better = False
+
+    def __init__(
+        self,
+        *,
+        case_sensitive: bool = False,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+    ) -> None:
+        self.options = (case_sensitive, normalized, no_punct, asian_support)
+        self.signature = (
+            f"TER|tercom-7.25|sacrebleu:{sacrebleu.__version__}"
+            f"|case:{'mixed' if case_sensitive else 'lc'}|norm:{'yes' if normalized else 'no'}"
+            f"|punct:{'no' if no_punct else 'yes'}|asian:{'yes' if asian_support else 'no'}"
+            f"|nrefs:var|scale:0-1|nlgboard:{__version__}"
+        )
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
+        return self.begin_statistics(hypotheses, references)()
+
+    def begin_statistics(
+        self, hypotheses: Sequence[str], references: ReferenceSet
+    ) -> Callable[[], np.ndarray]:
+        """The shift search is slow in Python (about a second for a 60-word output): large
+        batches go to the scoring processes (``scorer.parallel``)."""
+        work: list[Work] = [
+            (self.options, hyp, refs) for hyp, refs in zip(hypotheses, references, strict=True)
+        ]
+        finish = parallel.start(segment_rows, work)
+        return lambda: np.asarray(finish(), dtype=float).reshape(len(work), 2)
+
+    def score_from_totals(self, totals: np.ndarray) -> float:
+        """Edits over reference words, as tercom and sacreBLEU (which then multiplies by 100)
+        compute it; with no reference words, 1 if anything was edited, else 0."""
+        edits, length = float(totals[0]), float(totals[1])
+        if length > 0:
+            return edits / length
+        return 1.0 if edits > 0 else 0.0
+
+
+@cache
+def _sacrebleu_ter(options: Options) -> SacreTER:
+    case_sensitive, normalized, no_punct, asian_support = options
+    return SacreTER(
+        case_sensitive=case_sensitive,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+    )
+
+
+def segment_rows(work: list[Work]) -> list[list[float]]:
+    """(best number of edits, average reference length) of each (options, output, references)."""
+    rows = []
+    for options, hypothesis, references in work:
+        ter = _sacrebleu_ter(options)
+        prepared = ter._extract_reference_info(references)
+        rows.append(ter._compute_segment_statistics(ter._preprocess_segment(hypothesis), prepared))
+    return rows
+
+
+@register("TER")
+def make_tercom_ter(
+    *,
+    case_sensitive: bool = False,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+) -> TercomTER:
+    return TercomTER(
+        case_sensitive=case_sensitive,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+    )

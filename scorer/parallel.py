@@ -1,0 +1,92 @@
+"""Scoring processes shared by the metrics that are slow in Python (METEOR's aligner, TER's
+shift search): a large batch is split over them while the caller computes other metrics.
+
+One single-process executor per core (``NLGBOARD_METEOR_PROCESSES``; the name predates TER),
+started on first use and kept as long as this process lives. Item i of a batch goes to process
+i mod n (long items, which test sets often keep together, are spread), so whatever a process
+prepared for a test set (METEOR's references) is there for the next batch. A process that dies costs time, not scores: the batch is redone here and new
+processes start for the next one.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+from typing import Any, TypeVar
+
+PARALLEL_FROM = 200
+"""Work items from which a batch is split over processes (below, it is quicker in process)."""
+PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
+
+_POOLS: list[ProcessPoolExecutor] = []
+_POOLS_LOCK = threading.Lock()
+
+Work = TypeVar("Work")
+
+
+def start(
+    function: Callable[[list[Work]], list[Any]], work: Sequence[Work]
+) -> Callable[[], list[Any]]:
+    """Start ``function`` (a module-level function: it is pickled by name) on shares of
+    ``work``; the returned function gives the concatenated results, in order. Small batches
+    run in this process when the result is asked for."""
+    pools = pools_for(function) if len(work) >= PARALLEL_FROM else []
+    if not pools:
+        return lambda: function(list(work))
+    count = len(pools)
+    try:
+        futures = [pool.submit(function, list(work[k::count])) for k, pool in enumerate(pools)]
+    except (BrokenProcessPool, RuntimeError):  # a process died, or the pools were shut down
+        _discard(pools)
+        return lambda: function(list(work))
+
+    def finish() -> list[Any]:
+        try:
+            shares = [future.result() for future in futures]
+        except BrokenProcessPool:  # a scoring process died (killed, out of memory): redo here
+            _discard(pools)
+            return function(list(work))
+        results: list[Any] = [None] * len(work)
+        for k, share in enumerate(shares):
+            results[k::count] = share
+        return results
+
+    return finish
+
+
+def pools_for(function: Callable[..., Any]) -> list[ProcessPoolExecutor]:
+    """The scoring processes (one executor each), started on first use: forked from this
+    process when it runs no other thread (the cheapest start), else from a fork server that
+    has imported ``function``'s module (forking a threaded process can copy a lock another
+    thread holds)."""
+    processes = int(os.environ.get(PROCESSES_VARIABLE) or os.cpu_count() or 1)
+    if processes < 2 or not hasattr(os, "fork"):
+        return []
+    with _POOLS_LOCK:
+        if not _POOLS:
+            context: BaseContext
+            if threading.active_count() == 1:
+                context = multiprocessing.get_context("fork")
+            else:
+                server = multiprocessing.get_context("forkserver")
+                server.set_forkserver_preload([function.__module__])
+                context = server
+            for _ in range(processes):
+                pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                atexit.register(pool.shutdown, wait=False, cancel_futures=True)
+                _POOLS.append(pool)
+        return list(_POOLS)
+
+
+def _discard(pools: list[ProcessPoolExecutor]) -> None:
+    with _POOLS_LOCK:
+        if pools == _POOLS:
+            _POOLS.clear()
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
