@@ -140,6 +140,7 @@ class TrackUploadForm(FlaskForm):
             SelectChoice("sr-shallow", "SR'18 shallow (CoNLL-U)"),
             SelectChoice("sr-deep", "SR'18 deep (CoNLL-U)"),
             SelectChoice("drs", "DRS-to-text (clauses or SBN)"),
+            SelectChoice("webnlg", "WebNLG 2017 (RDF triples, XML)"),
         ],
     )
     title = StringField("Title", validators=[Optional(), Length(max=200)])

@@ -25,6 +25,7 @@ from scorer.io.by_track import (
     read_sr18_outputs,
     read_sr18_references,
     read_webnlg2017_references,
+    read_webnlg_inputs,
     read_webnlg_outputs,
 )
 from scorer.metrics import get_metric
@@ -91,6 +92,9 @@ class Profile:
     ``seen`` gives seen and unseen)."""
     breakdowns: tuple[str, ...] = ()
     """Item attributes a breakdown may be asked for (WebNLG: ``category``, ``size``)."""
+    read_inputs: Callable[[bytes, str], list[str]] | None = None
+    """Reads a test-inputs file as systems get it (WebNLG's ``testdata_no_lex.xml``), for kinds
+    whose references file carries the inputs too: the two must list the same inputs."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
@@ -389,6 +393,7 @@ PROFILES["webnlg2017"] = Profile(
     normalise=webnlg2017_output,
     read_raw_outputs=read_webnlg_outputs,
     read_references=read_webnlg2017_references,
+    read_inputs=read_webnlg_inputs,
     primary_metric="BLEU",
     decimals=2,
     truncated_columns=frozenset({"METEOR", "TER"}),

@@ -1,8 +1,10 @@
-"""Importing a track's test set of any kind: the one entry point of the CLI and the organisers'
-form, above the per-kind importers (E2E and SR'18 in ``tracks``, DRS in ``drs``)."""
+"""Importing a track's test set of any kind: the one entry point of the CLI, the organisers'
+form and bundles, above the per-kind importers (E2E, SR'18 and the kinds read by their
+profile alone, WebNLG, in ``tracks``; DRS in ``drs``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -12,9 +14,9 @@ from app.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet
 from app.services import DomainError
 from app.services.drs import STANDARD, import_drs_test_set, removed_note
 from app.services.tracks import (
-    SR18_TITLES,
     TRACK_KINDS,
     import_e2e_track,
+    import_profile_read_test_set,
     import_sr18_test_set,
 )
 
@@ -28,6 +30,24 @@ class TrackOptions(NamedTuple):
 
     def as_kwargs(self) -> dict[str, Any]:
         return self._asdict()
+
+
+class ImportRequest(NamedTuple):
+    """One import, as the CLI, the organisers' form and a bundle give it."""
+
+    challenge: Challenge
+    slug: str
+    kind: str
+    language: str | None
+    inputs: tuple[bytes, str] | None
+    references: tuple[bytes, str] | None
+    subset: str | None
+    options: TrackOptions
+
+
+Importer = Callable[[Session, ImportRequest], tuple[TestSet, str]]
+"""Creates the track if new and adds one test set (or a subset of items); returns the test set
+and what it added beyond the items (a note, possibly empty)."""
 
 
 def import_test_set(
@@ -44,68 +64,113 @@ def import_test_set(
     deadline: datetime | None = None,
     daily_limit: int | None = DEFAULT_DAILY_LIMIT,
 ) -> tuple[TestSet, str]:
-    """One entry point for the CLI and the organisers' form: create a track (or add a
-    language's test set, or DRS items of a subset) from (data, filename) pairs; return the test
-    set and a one-line report."""
-    if kind not in TRACK_KINDS:
-        raise DomainError(f"kind must be one of {', '.join(sorted(TRACK_KINDS))}, got {kind!r}")
-    if subset and kind != "drs":
-        raise DomainError("subsets are for DRS tracks")
-    options = TrackOptions(title, deadline, daily_limit)
-    added = ""
-    if kind == "drs":
-        if not language or not inputs:
-            raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
-        test_set, count, removed = import_drs_test_set(
-            session,
-            challenge,
-            slug,
-            language,
-            inputs[0],
-            references[0] if references else None,
-            subset=subset or STANDARD,
-            inputs_name=inputs[1],
-            sentences_name=references[1] if references else inputs[1],
-            **options.as_kwargs(),
-        )
-        added = f"{count} {subset or STANDARD} items added; "
-        if removed:
-            added += removed_note(removed) + "; "
-    elif kind in SR18_TITLES:
-        if not language or not inputs or not references:
-            raise DomainError(
-                f"kind {kind} needs a language, the CoNLL-U inputs and the references"
-            )
-        test_set = import_sr18_test_set(
-            session,
-            challenge,
-            slug,
-            kind,
-            language,
-            inputs[0],
-            references[0],
-            inputs_name=inputs[1],
-            references_name=references[1],
-            **options.as_kwargs(),
-        )
-    else:
-        if not references:
-            raise DomainError("kind e2e needs the references (the mr,ref CSV)")
-        track = import_e2e_track(
-            session,
-            challenge,
-            slug,
-            references[0],
-            inputs[0] if inputs else None,
-            language=language or "en",
-            references_name=references[1],
-            inputs_name=inputs[1] if inputs else "inputs.csv",
-            **options.as_kwargs(),
-        )
-        test_set = track.test_sets[0]
+    """One entry point for the CLI, the organisers' form and bundles: create a track (or add a
+    language's test set, or items of a subset) from (data, filename) pairs with the kind's
+    importer (``IMPORTERS``); return the test set and a one-line report."""
+    importer = IMPORTERS.get(kind)
+    if importer is None or kind not in TRACK_KINDS:
+        raise DomainError(f"kind must be one of {', '.join(sorted(IMPORTERS))}, got {kind!r}")
+    if subset and kind not in SUBSET_KINDS:
+        raise DomainError(f"subsets are for {', '.join(sorted(SUBSET_KINDS))} tracks")
+    request = ImportRequest(
+        challenge, slug, kind, language, inputs, references, subset,
+        TrackOptions(title, deadline, daily_limit),
+    )  # fmt: skip
+    test_set, added = importer(session, request)
     n_refs = sum(len(item.references) for item in test_set.items)
     report = (
         f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
         f"{len(test_set.items)} items, {n_refs} references"
     )
     return test_set, report
+
+
+def _drs(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
+    language, inputs, references = request.language, request.inputs, request.references
+    if not language or not inputs:
+        raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
+    subset = request.subset or STANDARD
+    test_set, count, removed = import_drs_test_set(
+        session,
+        request.challenge,
+        request.slug,
+        language,
+        inputs[0],
+        references[0] if references else None,
+        subset=subset,
+        inputs_name=inputs[1],
+        sentences_name=references[1] if references else inputs[1],
+        **request.options.as_kwargs(),
+    )
+    added = f"{count} {subset} items added; "
+    if removed:
+        added += removed_note(removed) + "; "
+    return test_set, added
+
+
+def _sr18(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
+    language, inputs, references = request.language, request.inputs, request.references
+    if not language or not inputs or not references:
+        raise DomainError(
+            f"kind {request.kind} needs a language, the CoNLL-U inputs and the references"
+        )
+    test_set = import_sr18_test_set(
+        session,
+        request.challenge,
+        request.slug,
+        request.kind,
+        language,
+        inputs[0],
+        references[0],
+        inputs_name=inputs[1],
+        references_name=references[1],
+        **request.options.as_kwargs(),
+    )
+    return test_set, ""
+
+
+def _e2e(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
+    inputs, references = request.inputs, request.references
+    if not references:
+        raise DomainError("kind e2e needs the references (the mr,ref CSV)")
+    track = import_e2e_track(
+        session,
+        request.challenge,
+        request.slug,
+        references[0],
+        inputs[0] if inputs else None,
+        language=request.language or "en",
+        references_name=references[1],
+        inputs_name=inputs[1] if inputs else "inputs.csv",
+        **request.options.as_kwargs(),
+    )
+    return track.test_sets[0], ""
+
+
+def _profile_read(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
+    if not request.references:
+        raise DomainError(f"kind {request.kind} needs the references")
+    test_set = import_profile_read_test_set(
+        session,
+        request.challenge,
+        request.slug,
+        request.kind,
+        request.language or "en",
+        request.references,
+        request.inputs,
+        **request.options.as_kwargs(),
+    )
+    return test_set, ""
+
+
+IMPORTERS: dict[str, Importer] = {
+    "e2e": _e2e,
+    "sr-shallow": _sr18,
+    "sr-deep": _sr18,
+    "drs": _drs,
+    "webnlg": _profile_read,
+}
+"""Track kind -> its importer (CTFd's ``CHALLENGE_CLASSES`` shape): a new kind registers here."""
+
+SUBSET_KINDS = frozenset({"drs"})
+"""Kinds whose test sets grow by named subsets of items (PMB 5's long and compositional sets)."""

@@ -9,13 +9,28 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import DEFAULT_DAILY_LIMIT, Challenge, Item, Reference, TestSet, Track
+from app.models import (
+    DEFAULT_DAILY_LIMIT,
+    Challenge,
+    Item,
+    ItemSubset,
+    Reference,
+    TestSet,
+    Track,
+)
 from app.services import DomainError, add_unique
 from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
+from scorer.profiles import get_profile
 
-TRACK_KINDS = {"e2e": "e2e", "sr-shallow": "sr18", "sr-deep": "sr18", "drs": "drs"}
+TRACK_KINDS = {
+    "e2e": "e2e",
+    "sr-shallow": "sr18",
+    "sr-deep": "sr18",
+    "drs": "drs",
+    "webnlg": "webnlg2017",
+}
 """Task kind -> scorer profile."""
 
 MULTILINGUAL = "mul"
@@ -136,6 +151,82 @@ def import_e2e_track(
     session.add_all([track, test_set])
     stamp_content(session, test_set)
     return track
+
+
+def import_profile_read_test_set(
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    language: str,
+    references: tuple[bytes, str],
+    inputs: tuple[bytes, str] | None = None,
+    *,
+    title: str | None = None,
+    deadline: datetime | None = None,
+    daily_limit: int | None = DEFAULT_DAILY_LIMIT,
+) -> TestSet:
+    """A track whose references file says everything (WebNLG: each entry's triples, ``<lex>``
+    texts and attributes), read by the kind's profile as ``nlg-score`` reads it. The inputs file
+    teams get, when given, must list the same inputs in the same order. The profile's subset
+    attributes tag each item (``seen`` -> "seen" / "unseen"), and each subset is scored."""
+    profile = get_profile(TRACK_KINDS[kind])
+    items = profile.read_references(*references)
+    if inputs is not None and profile.read_inputs is not None:
+        _check_same_inputs(profile.read_inputs(*inputs), items, inputs[1], references[1])
+    if session.scalar(select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)):
+        raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
+    language = language_code(language)
+    track = Track(
+        challenge=challenge,
+        slug=check_slug(slug, "track"),
+        title=title or slug,
+        kind=kind,
+        language=language,
+        profile=profile.name,
+        deadline=deadline,
+        daily_limit=daily_limit,
+    )
+    digest = hashlib.sha256(references[0] + b"\x00" + (inputs[0] if inputs else b""))
+    test_set = TestSet(
+        track=track,
+        language=language,
+        source_sha256=digest.hexdigest(),
+        items=[
+            Item(
+                position=position,
+                input_text=item.input,
+                references=[Reference(position=k, text=t) for k, t in enumerate(item.references)],
+                subsets=[
+                    ItemSubset(name=value)
+                    for attribute in profile.subsets
+                    if (value := getattr(item, "attributes", {}).get(attribute))
+                ],
+            )
+            for position, item in enumerate(items)
+        ],
+    )
+    session.add_all([track, test_set])
+    stamp_content(session, test_set)
+    return test_set
+
+
+def _check_same_inputs(
+    inputs: list[str], items: list[e2e.ReferenceItem], inputs_name: str, references_name: str
+) -> None:
+    if len(inputs) != len(items):
+        raise InputError(
+            f"has {len(inputs)} inputs but {references_name} has {len(items)} items; they must "
+            "be the same test set",
+            filename=inputs_name,
+        )
+    for position, (given, item) in enumerate(zip(inputs, items, strict=True), 1):
+        if given != item.input:
+            raise InputError(
+                f"input {position} is not item {position} of {references_name} (same order, "
+                f"same triples): {given[:80]!r} vs {item.input[:80]!r}",
+                filename=inputs_name,
+            )
 
 
 def _order_by_inputs(

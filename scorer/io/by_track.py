@@ -185,6 +185,11 @@ def read_webnlg_outputs(data: bytes, inputs: Sequence[str] | None, filename: str
     return lines
 
 
+def read_webnlg_inputs(data: bytes, filename: str) -> list[str]:
+    """``testdata_no_lex.xml``: each entry's triple set on one line, in eid order."""
+    return [entry.input for entry in webnlg.read_inputs(data, filename)]
+
+
 WEBNLG2017_REFERENCES = 3
 """The 2017 evaluation scored BLEU, METEOR and TER on each entry's first 3 references."""
 

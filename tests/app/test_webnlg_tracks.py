@@ -1,0 +1,99 @@
+"""WebNLG tracks in the app: imported from the official XML files, uploads through the API, and
+the leaderboard's all / seen / unseen figures equal to ``nlg-score --profile webnlg2017``."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from app.db import session_scope
+from app.models import ItemSubset, Track
+from scorer.cli import main as nlg_score
+from tests.support.factories import organiser, participant, run_queue
+from tests.support.paths import DEMO_DATA
+
+WEBNLG = DEMO_DATA / "webnlg"
+API = "/api/v1/challenges/webnlg/tracks/test"
+
+
+@pytest.fixture
+def webnlg_track(runner):
+    assert runner.invoke(args=["challenge", "create", "webnlg", "--title", "WebNLG"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "webnlg", "test", "--kind", "webnlg",
+              "--inputs", str(WEBNLG / "test_no_lex.xml"),
+              "--refs", str(WEBNLG / "test_with_lex.xml")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_official_files_make_a_track_with_seen_and_unseen_items(webnlg_track, settings):
+    assert "6 items, 16 references" in webnlg_track  # the first 3 of each entry score
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        assert (track.kind, track.profile, track.daily_limit) == ("webnlg", "webnlg2017", 5)
+        names = [s.name for s in session.scalars(select(ItemSubset).order_by(ItemSubset.id))]
+    assert names == ["seen", "seen", "seen", "unseen", "unseen", "unseen"]
+
+
+def test_an_upload_scores_as_nlg_score_does_for_all_seen_and_unseen(
+    app, client, settings, webnlg_track
+):
+    token = participant(settings, "a@x.org", team="A")
+    upload = {"file": (io.BytesIO((WEBNLG / "team_output.txt").read_bytes()), "out.txt"),
+              "system": "triples2text"}  # fmt: skip
+    response = client.post(
+        f"{API}/submissions", data=upload, headers={"Authorization": f"Bearer {token}"},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 202, response.json
+    run_queue(app)
+    offline = CliRunner().invoke(
+        nlg_score,
+        ["--profile", "webnlg2017", "--refs", str(WEBNLG / "test_with_lex.xml"),
+         "--hyp", str(WEBNLG / "team_output.txt"), "--json"],
+    )  # fmt: skip
+    expected = json.loads(offline.output)
+    org = organiser(settings, "org@x.org", "webnlg")
+    board = client.get(f"{API}/leaderboard", headers={"Authorization": f"Bearer {org}"}).json
+    (row,) = board["rows"]
+    for metric in ("BLEU", "METEOR", "TER"):
+        assert row["scores"][metric] == pytest.approx(expected[metric], abs=1e-12), metric
+        for subset in ("seen", "unseen"):
+            got = row["subsets"][subset][metric]
+            assert got == pytest.approx(expected["subsets"][subset][metric], abs=1e-12)
+    assert board["subsets"] == {
+        "seen": {"items": 3, "paired_with_originals": 0},
+        "unseen": {"items": 3, "paired_with_originals": 0},
+    }
+
+
+def test_inputs_that_are_not_the_references_entries_are_refused(runner, tmp_path):
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    inputs = (WEBNLG / "test_no_lex.xml").read_text().replace("Plum_Dumpling", "Pear_Tart")
+    (tmp_path / "in.xml").write_text(inputs)
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg", "--inputs", str(tmp_path / "in.xml"),
+              "--refs", str(WEBNLG / "test_with_lex.xml")]
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "in.xml: input 2 is not item 2 of test_with_lex.xml" in result.output
+
+
+def test_a_line_short_is_refused_at_upload(client, settings, webnlg_track):
+    token = participant(settings, "a@x.org", team="A")
+    short = b"\n".join((WEBNLG / "team_output.txt").read_bytes().splitlines()[:5]) + b"\n"
+    response = client.post(
+        f"{API}/submissions", data={"file": (io.BytesIO(short), "out.txt"), "system": "s"},
+        headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert (
+        "expected 6 lines (one output per test entry, in eid order), found 5"
+        in (response.json["error"])
+    )
