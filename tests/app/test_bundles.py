@@ -306,3 +306,40 @@ def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, 
     assert page.status_code == 200 and "Imported challenge example: 3 track(s)" in page.text
     assert client.get("/organise/example/audit").status_code == 200
     assert "challenge import" in client.get("/organise/example/audit").text
+
+
+def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(app, client, settings, tmp_path):
+    from tests.support.factories import participant
+
+    webnlg = DEMO_DATA / "webnlg"
+    definition = {
+        "format": 1,
+        "challenge": {"slug": "webnlg", "title": "WebNLG 2017-style"},
+        "tracks": [{"slug": "test", "kind": "webnlg", "test_sets": [
+            {"language": "en", "inputs": "no_lex.xml", "references": "with_lex.xml"}]}],
+    }  # fmt: skip
+    files = {
+        "challenge.yaml": yaml.safe_dump(definition).encode(),
+        "no_lex.xml": (webnlg / "test_no_lex.xml").read_bytes(),
+        "with_lex.xml": (webnlg / "test_with_lex.xml").read_bytes(),
+    }
+    with session_scope(settings.database_url) as session:
+        import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), Bundle(files)
+        )
+    token = participant(settings, "a@x.org", team="A")
+    response = client.post(
+        "/api/v1/challenges/webnlg/tracks/test/submissions",
+        data={"file": (io.BytesIO((webnlg / "team_output.txt").read_bytes()), "o.txt"),
+              "system": "t2t"},
+        headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 202
+    run_queue(app)
+    other = make_settings(tmp_path / "other")
+    other_app = make_app(other, WTF_CSRF_ENABLED=False)
+    _import(other_app, other, _export(settings, "webnlg"))
+    run_queue(other_app)
+    before, after = _boards(settings, "webnlg"), _boards(other, "webnlg")
+    assert before[("test", "en", "org")][1][0][7].keys() == {"seen", "unseen"}
+    assert after == before
