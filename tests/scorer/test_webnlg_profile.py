@@ -124,13 +124,20 @@ def test_a_breakdown_the_profile_lacks_and_a_wrong_line_count_are_named(tmp_path
     result = run(tmp_path, "--breakdown", "colour")
     assert result.exit_code == 2
     assert "colour: profile webnlg2017 breaks down by category, size" in result.output
-    result = run(tmp_path, outputs=[*OUTPUTS, ""])
+    result = run(tmp_path, outputs=[*OUTPUTS, "one more"])
     assert result.exit_code == 2
     assert (
         "out.txt: expected 4 lines (one output per test entry, in eid order), found 5"
         in result.output
     )
-    assert "the extra lines at the end are empty" in result.output
+
+
+def test_blank_lines_after_the_last_output_are_ignored_as_the_script_ignores_them(tmp_path):
+    """evaluation.py reads every line but takes line k for entry Idk: blank lines after the
+    last entry's are scored as nothing, so a file a team ended with them is accepted."""
+    plain, padded = run(tmp_path, "--json"), run(tmp_path, "--json", outputs=[*OUTPUTS, "", " "])
+    assert padded.exit_code == 0, padded.output
+    assert padded.output == plain.output
 
 
 @pytest.mark.parametrize(
