@@ -37,7 +37,7 @@ def create_app(
     """
     from flask import Flask
 
-    from app import security
+    from app import security, track_kinds
     from app.extensions import close_db, csrf, login_manager
     from app.queue import RedisQueue
 
@@ -57,6 +57,7 @@ def create_app(
     app.config.update(config or {})
     app.extensions["nlgboard.settings"] = settings
     app.extensions["nlgboard.queue"] = queue
+    track_kinds.install(settings.database_url)
 
     login_manager.init_app(app)
     csrf.init_app(app)

@@ -28,7 +28,7 @@ from scorer.io.by_track import (
     read_webnlg_inputs,
     read_webnlg_outputs,
 )
-from scorer.metrics import get_metric
+from scorer.metrics import base_metric, get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
 from scorer.normalise import (
@@ -92,6 +92,9 @@ class Profile:
     ``seen`` gives seen and unseen)."""
     breakdowns: tuple[str, ...] = ()
     """Item attributes a breakdown may be asked for (WebNLG: ``category``, ``size``)."""
+    tokenisers: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
+    """Metric id -> how outputs and references are tokenised for that metric alone (WebNLG+
+    2020 runs METEOR and TER on NLTK's word tokens, BLEU and chrF++ on the texts as given)."""
     read_inputs: Callable[[bytes, str], list[str]] | None = None
     """Reads a test-inputs file as systems get it (WebNLG's ``testdata_no_lex.xml``), for kinds
     whose references file carries the inputs too: the two must list the same inputs."""
@@ -168,18 +171,30 @@ class Profile:
         ]
         # The slow metrics start first (in other processes), the others run meanwhile.
         started = {
-            name: get_metric(name).begin_statistics(outputs, references)
+            name: get_metric(name).begin_statistics(*self._prepared(name, outputs, references))
             for name in metrics
-            if name in SLOW_METRICS
+            if base_metric(name) in SLOW_METRICS
         }
         results = {
-            name: get_metric(name).segment_statistics(outputs, references)
+            name: get_metric(name).segment_statistics(*self._prepared(name, outputs, references))
             for name in metrics
             if name not in started
         }
         for name, finish in started.items():
             results[name] = finish()
         return {name: results[name] for name in metrics}
+
+    def _prepared(
+        self, metric_id: str, outputs: Sequence[str], references: ReferenceSet
+    ) -> tuple[Sequence[str], ReferenceSet]:
+        """What ``metric_id`` reads: the texts, or their tokens where the profile says so."""
+        tokenise = self.tokenisers.get(metric_id)
+        if tokenise is None:
+            return outputs, references
+        tokens = ReferenceSet(
+            ([tokenise(text) for text in refs] for refs in references), inputs=references.inputs
+        )
+        return [tokenise(text) for text in outputs], tokens
 
     def item_scores(self, statistics: dict[str, np.ndarray], metric_id: str) -> list[float]:
         """One metric computed on each item alone, from the stored per-item statistics."""
@@ -255,7 +270,7 @@ class Profile:
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
-        if METEOR_METRICS & set(self.metrics):
+        if METEOR_METRICS & {base_metric(m) for m in self.metrics}:
             from scorer.metrics.meteor import warm_up
 
             warm_up()
@@ -416,8 +431,19 @@ def metric_id(profile: Profile, wanted: str) -> str | None:
     return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
 
 
+PROFILE_LOADERS: list[Callable[[str], Profile | None]] = []
+"""Where a profile not built in is found by name (the board: track kinds organisers defined,
+stored with their tracks); each returns None for a name it does not know."""
+
+
 def get_profile(name: str) -> Profile:
     """Look a profile up by name, with the list of known names in the error."""
+    if name not in PROFILES:
+        for load in PROFILE_LOADERS:
+            found = load(name)
+            if found is not None:
+                PROFILES[name] = found
+                break
     try:
         return PROFILES[name]
     except KeyError:

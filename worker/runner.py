@@ -14,6 +14,7 @@ import time
 
 import redis
 
+from app import track_kinds
 from app.config import Settings
 from app.logs import configure_logging
 from app.queue import QUEUE_NAMES, RedisQueue
@@ -55,6 +56,7 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
             "REDIS_URL is not set: without Redis the embedded worker runs inside `nlgboard run`"
         )
     configure_logging()
+    track_kinds.install(settings.database_url)
     submission_queue = RedisQueue(settings.redis_url)
     warm_up_scorers()
     stop = start_recovery_loop(settings, submission_queue)

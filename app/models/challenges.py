@@ -77,6 +77,9 @@ class Track(Base):
     """Systems a team may enter in this track (None: no limit)."""
     max_primary: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
     """Primary systems per team (E2E: each team named one or two)."""
+    kind_definition: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """A kind an organiser defined from registry parts (``scorer.kinds``); None for the
+    built-in kinds. ``profile`` then names the profile built from it."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     challenge: Mapped[Challenge] = relationship(back_populates="tracks")

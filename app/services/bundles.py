@@ -53,11 +53,19 @@ from app.services.names import check_name
 from app.services.organising import LIMIT_MAX
 from app.services.submissions import SYSTEM_NAME_MAX
 from app.services.track_imports import import_test_set
-from app.services.tracks import TRACK_KINDS, check_slug, create_challenge, language_code
+from app.services.tracks import (
+    TRACK_KINDS,
+    check_slug,
+    create_challenge,
+    import_profile_read_test_set,
+    language_code,
+)
 from app.storage import Storage
 from app.testsets import stamp_content
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
+from scorer.kinds import KindError, build_profile
+from scorer.profiles import PROFILES
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -260,8 +268,9 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
     )
     about.done()
     report = ImportReport(slug)
+    kinds = _defined_kinds(root)
     for entry in root.items("tracks"):
-        track = _import_track(session, bundle, challenge, entry)
+        track = _import_track(session, bundle, challenge, entry, kinds)
         report.tracks.append(track.slug)
         report.items += sum(len(test_set.items) for test_set in track.test_sets)
     files: list[bytes] = []
@@ -275,18 +284,48 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
     return report, files
 
 
-def _import_track(session: Session, bundle: Bundle, challenge: Challenge, entry: _Reader) -> Track:
+def _defined_kinds(root: _Reader) -> dict[str, dict[str, Any]]:
+    """The bundle's own kinds (``kinds:``), each checked against the registries."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for entry in root.items("kinds"):
+        try:
+            profile = build_profile(entry.data, entry.where)
+        except KindError as error:
+            raise BundleError(f"{DEFINITION}: {error}") from None
+        except InputError as error:
+            raise BundleError(f"{DEFINITION}: {entry.where}: {error}") from None
+        name = str(entry.data["name"])
+        if name in kinds:
+            raise BundleError(f"{DEFINITION}: {entry.key('name')}: {name!r} is defined twice")
+        PROFILES.setdefault(profile.name, profile)
+        kinds[name] = dict(entry.data)
+    return kinds
+
+
+def _import_track(
+    session: Session,
+    bundle: Bundle,
+    challenge: Challenge,
+    entry: _Reader,
+    kinds: dict[str, dict[str, Any]],
+) -> Track:
     slug = check_slug(entry.get("slug", str), "track")
     kind = entry.get("kind", str)
-    if kind not in TRACK_KINDS:
+    if kind not in TRACK_KINDS and kind not in kinds:
+        known = sorted([*TRACK_KINDS, *kinds])
         raise BundleError(
-            f"{DEFINITION}: {entry.key('kind')}: unknown kind {kind!r} "
-            f"(known: {', '.join(sorted(TRACK_KINDS))})"
+            f"{DEFINITION}: {entry.key('kind')}: unknown kind {kind!r} (known: {', '.join(known)}"
+            "; a bundle defines its own under kinds:)"
         )
     title = entry.get("title", str, slug)
     track: Track | None = None
     for test_set in entry.items("test_sets"):
-        track = _import_test_set(session, bundle, challenge, slug, kind, title, test_set)
+        if kind in kinds and "items" not in test_set.data:
+            track = _import_defined(session, bundle, challenge, slug, kind, title, test_set, kinds)
+            continue
+        track = _import_test_set(
+            session, bundle, challenge, slug, kind, title, test_set, kinds.get(kind)
+        )
     if track is None:
         raise BundleError(f"{DEFINITION}: {entry.key('test_sets')}: the track has no test set")
     track.language = entry.get("language", str, track.language)
@@ -303,11 +342,12 @@ def _import_test_set(
     kind: str,
     title: str,
     entry: _Reader,
+    definition: dict[str, Any] | None = None,
 ) -> Track:
     language = language_code(entry.get("language", str))
     where = entry.where
     if "items" in entry.data:
-        track = _items_track(session, challenge, slug, kind, title, language)
+        track = _items_track(session, challenge, slug, kind, title, language, definition)
         _add_items(session, track, language, bundle, entry.get("items", str), entry.key("items"))
     else:
         inputs = entry.get("inputs", str, None)
@@ -364,6 +404,32 @@ def _import_test_set(
     return track
 
 
+def _import_defined(
+    session: Session,
+    bundle: Bundle,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    title: str,
+    entry: _Reader,
+    kinds: dict[str, dict[str, Any]],
+) -> Track:
+    """A test set of a kind the bundle defines: read by the profile built from it."""
+    language = language_code(entry.get("language", str))
+    references = _named(bundle, entry.get("references", str), entry.key("references"))
+    inputs = _named(bundle, entry.get("inputs", str, None), entry.key("inputs"))
+    entry.done()
+    assert references is not None
+    test_set = _refusing(
+        entry.where,
+        lambda: import_profile_read_test_set(
+            session, challenge, slug, kind, language, references, inputs,
+            title=title, definition=kinds[kind],
+        ),
+    )  # fmt: skip
+    return test_set.track
+
+
 def _refusing(where: str, create: Any) -> Any:
     """Run an importer, naming the definition's key in what it refuses."""
     try:
@@ -383,7 +449,13 @@ def _named(bundle: Bundle, path: str | None, where: str) -> tuple[bytes, str] | 
 
 
 def _items_track(
-    session: Session, challenge: Challenge, slug: str, kind: str, title: str, language: str
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    title: str,
+    language: str,
+    definition: dict[str, Any] | None = None,
 ) -> Track:
     """The track a test set in the board's item layout goes to, created on its first one."""
     session.flush()
@@ -397,7 +469,8 @@ def _items_track(
             title=title,
             kind=kind,
             language=language,
-            profile=TRACK_KINDS[kind],
+            profile=build_profile(definition).name if definition else TRACK_KINDS[kind],
+            kind_definition=definition,
         )
         session.add(track)
     elif track.kind != kind:
@@ -579,8 +652,11 @@ def export_bundle(
             "title": challenge.title,
             "description": challenge.description,
         },
-        "tracks": tracks,
     }
+    kinds = {t.kind: t.kind_definition for t in challenge.tracks if t.kind_definition}
+    if kinds:
+        definition["kinds"] = list(kinds.values())
+    definition["tracks"] = tracks
     if with_submissions:
         definition["systems"] = _systems(session, storage, challenge, files)
     text = yaml.safe_dump(definition, sort_keys=False, allow_unicode=True, width=100)

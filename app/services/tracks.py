@@ -22,7 +22,8 @@ from app.services import DomainError, add_unique
 from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
-from scorer.profiles import get_profile
+from scorer.kinds import build_profile
+from scorer.profiles import PROFILES, get_profile
 
 TRACK_KINDS = {
     "e2e": "e2e",
@@ -165,12 +166,17 @@ def import_profile_read_test_set(
     title: str | None = None,
     deadline: datetime | None = None,
     daily_limit: int | None = DEFAULT_DAILY_LIMIT,
+    definition: dict | None = None,
 ) -> TestSet:
     """A track whose references file says everything (WebNLG: each entry's triples, ``<lex>``
     texts and attributes), read by the kind's profile as ``nlg-score`` reads it. The inputs file
     teams get, when given, must list the same inputs in the same order. The profile's subset
-    attributes tag each item (``seen`` -> "seen" / "unseen"), and each subset is scored."""
-    profile = get_profile(TRACK_KINDS[kind])
+    attributes tag each item (``seen`` -> "seen" / "unseen"), and each subset is scored. With
+    ``definition`` the kind is one an organiser defined from registry parts (``scorer.kinds``),
+    kept with the track."""
+    profile = build_profile(definition) if definition else get_profile(TRACK_KINDS[kind])
+    if definition:
+        PROFILES.setdefault(profile.name, profile)
     items = profile.read_references(*references)
     if inputs is not None and profile.read_inputs is not None:
         _check_same_inputs(profile.read_inputs(*inputs), items, inputs[1], references[1])
@@ -186,6 +192,7 @@ def import_profile_read_test_set(
         profile=profile.name,
         deadline=deadline,
         daily_limit=daily_limit,
+        kind_definition=definition,
     )
     digest = hashlib.sha256(references[0] + b"\x00" + (inputs[0] if inputs else b""))
     test_set = TestSet(

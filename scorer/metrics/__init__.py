@@ -86,6 +86,11 @@ def metric_options(name: str) -> dict[str, Any]:
     }
 
 
+def base_metric(name: str) -> str:
+    """The registered factory behind ``name`` (a preset's base; a factory is its own)."""
+    return _PRESETS[name][0] if name in _PRESETS else name
+
+
 def known_metrics() -> list[str]:
     """Every id, presets included."""
     _load_builtin()

@@ -343,3 +343,95 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(app, client, se
     before, after = _boards(settings, "webnlg"), _boards(other, "webnlg")
     assert before[("test", "en", "org")][1][0][7].keys() == {"seen", "unseen"}
     assert after == before
+
+
+def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app, runner, settings):
+    """WebNLG+ 2020's scoring as a definition: the leaderboard's figures are those of the
+    registry's metrics run on the same texts, METEOR and TER on NLTK's word tokens."""
+    from scorer.kinds import TOKENISERS
+    from scorer.metrics import get_metric
+    from scorer.references import ReferenceSet
+
+    result = runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg")])
+    assert result.exit_code == 0, result.output
+    webnlg = DEMO_DATA / "webnlg"
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        assert track.kind == "webnlg2020-en" and track.profile.startswith("webnlg2020-en@")
+        _, (row,) = leaderboard(session, track, viewer=ORGANISERS)
+    from scorer.io.by_track import read_webnlg_outputs
+    from scorer.kinds import _webnlg_references
+
+    items = _webnlg_references((webnlg / "test_with_lex.xml").read_bytes(), "refs.xml")
+    outputs = read_webnlg_outputs(
+        (webnlg / "team_output.txt").read_bytes(), [i.input for i in items], "out.txt"
+    )
+    refs = [list(item.references[:4]) for item in items]
+    nltk = TOKENISERS["nltk"]
+    expected = {
+        "BLEU": get_metric("BLEU-multibleu-detok", references=4).corpus_score(outputs, refs),
+        "chrF++": get_metric("chrF++").corpus_score(outputs, refs),
+        "TER": get_metric("TER-pyter", references=4).corpus_score(
+            [nltk(o) for o in outputs], ReferenceSet([[nltk(r) for r in rs] for rs in refs])
+        ),
+    }
+    for column, score in expected.items():
+        assert row.scores[column] == pytest.approx(score.value, abs=1e-12), column
+    assert set(row.scores) == {"BLEU", "chrF++", "TER", "METEOR"}
+    assert set(row.subsets) == {"seen", "unseen"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        (
+            {"name": "k", "reader": "csv-of-sorts", "metrics": ["chrF++"]},
+            "kinds[0].reader: unknown reader 'csv-of-sorts' (known: e2e-csv, webnlg-xml)",
+        ),
+        (
+            {"name": "k", "reader": "webnlg-xml", "metrics": ["BLEU-magic"]},
+            "kinds[0].metrics[0].metric: unknown metric 'BLEU-magic'",
+        ),
+        (
+            {
+                "name": "k",
+                "reader": "webnlg-xml",
+                "metrics": [{"metric": "chrF++", "options": {"beta": 2, "gamma": 1}}],
+            },
+            "kinds[0].metrics[0].options.gamma: not an option of chrF++",
+        ),
+        (
+            {"name": "k", "reader": "webnlg-xml", "normalisation": "shout", "metrics": ["chrF++"]},
+            "kinds[0].normalisation: unknown 'shout'",
+        ),
+        (
+            {"name": "e2e", "reader": "webnlg-xml", "metrics": ["chrF++"]},
+            "kinds[0].name: 'e2e' is taken by a built-in kind",
+        ),
+        (
+            {"name": "k", "reader": {"name": "webnlg-xml", "colour": 1}, "metrics": ["chrF++"]},
+            "kinds[0].reader.colour: not an option of webnlg-xml",
+        ),
+    ],
+)
+def test_a_kind_built_from_unknown_parts_is_refused_naming_the_key(app, settings, kind, message):
+    bundle = _bundle(kinds=[kind])
+    queue, storage = app.extensions["nlgboard.queue"], storage_for(settings)
+    with session_scope(settings.database_url) as session, pytest.raises(BundleError) as refused:
+        import_bundle(session, queue, storage, bundle)
+    assert f"challenge.yaml: {message}" in str(refused.value)
+
+
+def test_a_defined_kind_is_found_by_any_process_and_round_trips(app, runner, settings, tmp_path):
+    from scorer.profiles import PROFILES, get_profile
+
+    assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg")]).exit_code == 0
+    with session_scope(settings.database_url) as session:
+        name = session.scalars(select(Track)).one().profile
+    built = PROFILES.pop(name)  # as a worker process that never saw the bundle
+    assert get_profile(name).metrics == built.metrics
+    other = make_settings(tmp_path / "other")
+    other_app = make_app(other, WTF_CSRF_ENABLED=False)
+    _import(other_app, other, _export(settings, "webnlg-plus-example"))
+    run_queue(other_app)
+    assert _boards(other, "webnlg-plus-example") == _boards(settings, "webnlg-plus-example")
