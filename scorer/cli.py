@@ -20,6 +20,26 @@ from scorer.profiles import PROFILES, Profile, described_signature, get_profile,
 from scorer.references import ReferenceSet
 
 
+def _find_profile(name: str, kinds_path: Path | None) -> Profile:
+    """A built-in profile, or the kind ``name`` defined in ``kinds_path``."""
+    from scorer.kinds import KindError, build_profile, read_kinds
+
+    if kinds_path is not None:
+        try:
+            defined = read_kinds(kinds_path.read_bytes(), kinds_path.name)
+            if name in defined:
+                return build_profile(defined[name], f"{kinds_path.name}: kind {name}")
+        except KindError as error:
+            raise click.BadParameter(str(error), param_hint="--kinds") from None
+    if name not in PROFILES:
+        raise click.BadParameter(
+            f"unknown profile {name!r}; built in: {', '.join(sorted(PROFILES))}"
+            + ("" if kinds_path else "; a kind defined in a bundle needs --kinds FILE"),
+            param_hint="--profile",
+        )
+    return get_profile(name)
+
+
 def _restrict(profile: Profile, metrics: str | None) -> Profile:
     if not metrics:
         return profile
@@ -37,7 +57,19 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
 
 
 @click.command()
-@click.option("--profile", "profile_name", required=True, type=click.Choice(sorted(PROFILES)))
+@click.option(
+    "--profile",
+    "profile_name",
+    required=True,
+    help=f"A built-in kind ({', '.join(sorted(PROFILES))}) or one of --kinds FILE.",
+)
+@click.option(
+    "--kinds",
+    "kinds_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list) whose "
+    "kinds PROFILE may name: the leaderboard's numbers for a kind organisers defined.",
+)
 @click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--hyp", "hyp_path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -70,6 +102,7 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
 )
 def main(
     profile_name: str,
+    kinds_path: Path | None,
     refs_path: Path,
     hyp_path: Path,
     as_json: bool,
@@ -86,7 +119,7 @@ def main(
         implementation.current()
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    profile = _restrict(get_profile(profile_name), metrics)
+    profile = _restrict(_find_profile(profile_name, kinds_path), metrics)
     unknown = [name for name in breakdowns if name not in profile.breakdowns]
     if unknown:
         raise click.BadParameter(

@@ -69,13 +69,13 @@ READERS: dict[str, Reader] = {
 ``<lex>``; attributes category, size, eid, seen) and the E2E ``mr,ref`` CSV."""
 
 
-def _nltk_words(text: str) -> str:
+def nltk_words(text: str) -> str:
     from nltk.tokenize import NLTKWordTokenizer
 
     return " ".join(NLTKWordTokenizer().tokenize(text))
 
 
-TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": _nltk_words}
+TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": nltk_words}
 """Per-metric tokens: ``nltk`` is NLTK's word tokeniser (its Treebank rules) on the whole text,
 as ``nltk.word_tokenize`` without punkt's sentence split (its data is not installed here)."""
 
@@ -248,3 +248,22 @@ def check_definition(definition: Mapping[str, Any], where: str = "kind") -> Prof
         return build_profile(definition, where)
     except InputError as error:
         raise KindError(f"{where}: {error}") from None
+
+
+def read_kinds(data: bytes, filename: str) -> dict[str, Mapping[str, Any]]:
+    """The ``kinds:`` of a YAML file (a bundle's ``challenge.yaml``): name -> definition."""
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(data.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as error:
+        raise KindError(f"{filename}: not a YAML file ({error})") from None
+    entries = loaded.get("kinds") if isinstance(loaded, Mapping) else None
+    if not isinstance(entries, list):
+        raise KindError(f"{filename}: no kinds: list")
+    found: dict[str, Mapping[str, Any]] = {}
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            raise KindError(f"{filename}: kinds[{index}].name: missing (a name)")
+        found[entry["name"]] = entry
+    return found

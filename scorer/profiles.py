@@ -260,7 +260,9 @@ class Profile:
 
     def column_signature(self, name: str) -> str:
         """The full signature stored with a score of the column ``name``."""
-        return f"{self.signature_of(name)}|profile:{self.name}|norm:{self.normalisation}"
+        tokenise = self.tokenisers.get(self.metric_ids.get(name, ""))
+        tokens = f"|tokens:{tokenise.__name__}" if tokenise is not None else ""
+        return f"{self.signature_of(name)}{tokens}|profile:{self.name}|norm:{self.normalisation}"
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""

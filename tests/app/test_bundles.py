@@ -435,3 +435,27 @@ def test_a_defined_kind_is_found_by_any_process_and_round_trips(app, runner, set
     _import(other_app, other, _export(settings, "webnlg-plus-example"))
     run_queue(other_app)
     assert _boards(other, "webnlg-plus-example") == _boards(settings, "webnlg-plus-example")
+
+
+def test_nlg_score_gives_a_defined_kinds_leaderboard_numbers_offline(app, runner, settings):
+    import json
+
+    from click.testing import CliRunner
+
+    from scorer.cli import main as nlg_score
+
+    webnlg = DEMO_DATA / "webnlg"
+    assert runner.invoke(args=["challenge", "import", str(webnlg)]).exit_code == 0
+    offline = CliRunner().invoke(
+        nlg_score,
+        ["--profile", "webnlg2020-en", "--kinds", str(webnlg / "challenge.yaml"), "--json",
+         "--refs", str(webnlg / "test_with_lex.xml"), "--hyp", str(webnlg / "team_output.txt")],
+    )  # fmt: skip
+    assert offline.exit_code == 0, offline.output
+    expected = json.loads(offline.output)
+    with session_scope(settings.database_url) as session:
+        _, (row,) = leaderboard(session, session.scalars(select(Track)).one(), viewer=ORGANISERS)
+    assert row.scores == {k: v for k, v in expected.items() if k in row.scores}
+    assert row.signatures == expected["signature"]
+    assert row.subsets == expected["subsets"]
+    assert "tokens:nltk_words" in row.signatures["METEOR"]
