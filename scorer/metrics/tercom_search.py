@@ -11,8 +11,8 @@ last row to the end; the other cells are infinite, which changes the distance wh
 lengths differ (a truncated output). Two things make it fast, neither changes a number:
 
 * the beam is computed bit-parallel (Myers 1999, Hyyrö 2003: one row is a pair of integers
-  holding its +1/-1 steps), the band's edges handled by feeding the step row values that can
-  never win, and the alignment read back from the rows with the port's tie-breaking
+  holding its +1/-1 steps), the band's edges handled by feeding the step values that can
+  never be the strict best, and the alignment read back from the rows with the port's tie-breaking
   (substitution or match, then deletion, then insertion);
 * a candidate's distance is the plain Levenshtein distance (rapidfuzz) when that is below the
   cost of any path through a cell outside the beam (so some best path stays inside and the
@@ -131,7 +131,15 @@ class _Search:
         return shifts + distance
 
     def _rows(self, words: str, rows: list[Row]) -> list[Row]:
-        """``rows`` (the beam's first rows) continued with a row per word of ``words``."""
+        """``rows`` (the beam's first rows) continued with a row per word of ``words``.
+
+        One step of Hyyrö's edit-distance recurrence on the columns from lo - 1 (shifted down
+        to bit 0), given values that can never be the strict best where the port has an
+        infinite cell: left of lo, the step's own +1 boundary (diagonal + 2); above lo when
+        the row before starts at lo, a -1 step (the port's cell has only the way from above);
+        past the row before's beam, its steps are 0 (its last value repeats, so the way from
+        above costs the diagonal + 1); further right, only insertions (forced +1 steps).
+        """
         windows, equal, full = self.windows, self.equal, self.full
         previous = rows[-1]
         i = len(rows)
@@ -146,12 +154,10 @@ class _Search:
                 shift = lo - 1
                 below = (1 << shift) - 1
                 corner = previous.first + (plus & below).bit_count() - (minus & below).bit_count()
-            else:  # it is not: a step of -1 there makes it never the best way to cell lo
+            else:  # it is not: a -1 step there makes it never the best way to cell lo
                 shift = lo - 1
                 corner = previous.first + 1
                 minus |= 1 << shift
-            if before_hi <= self.m:  # the row before ends: steps of +1 make it never best
-                plus |= full ^ ((1 << (before_hi - 1)) - 1)
             mask = full >> shift
             vp, vn, eq = plus >> shift, minus >> shift, equal.get(word, 0) >> shift
             d0 = ((((eq & vp) + vp) ^ vp) | eq | vn) & mask
