@@ -229,6 +229,10 @@ def dev_entries() -> list[ET.Element]:
     return _entries("dev")
 
 
+def train_entries() -> list[ET.Element]:
+    return _entries("train")
+
+
 def test_like_xml(seed: int, unseen_per_category: int = 25, odd_references: float = 0.03) -> bytes:
     """A ``testdata_with_lex.xml`` from the dev entries and relabelled train entries."""
     rng = random.Random(seed)
