@@ -22,6 +22,10 @@ from scorer.profiles import get_profile
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""
 
+MIN_SUBSET_ITEMS = 30
+"""Below this many items a subset's scores are per-item figures in all but name (the DRS
+demo's polarity challenge set is one sentence: its chrF is that sentence's chrF)."""
+
 
 @dataclass(frozen=True)
 class Viewer:
@@ -49,6 +53,12 @@ class Viewer:
         each one is an oracle on its reference (DIST's edit distance rebuilds a sentence in a
         few dozen uploads), so teams get them only once the test results are published."""
         return (self.is_organiser and not self.publication) or track.outputs_public
+
+    def sees_subset_scores_of(self, track: Track, items: int) -> bool:
+        """A subset's scores on top of ``sees_scores_of``: an aggregate like the headline from
+        ``MIN_SUBSET_ITEMS`` items; on fewer, figures of a handful of references, with the
+        rule of per-item figures."""
+        return items >= MIN_SUBSET_ITEMS or self.sees_item_figures_of(track)
 
     def sees_exact_scores_of(self, track: Track) -> bool:
         """In the test phase, until the results are published, a team gets its scores as the
