@@ -10,6 +10,7 @@ uploads per team and day.
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from sqlalchemy import select
@@ -28,6 +29,7 @@ from tests.support.factories import (
 from tests.support.tracks import DEMO_DRS, DRS_API, demo_drs_track, post, upload_drs
 
 E2E_API = "/api/v1/challenges/demo/tracks/main"
+E2E_PAGE = "/challenges/demo/tracks/main"
 DRS_PAGE = "/challenges/drs/tracks/gen"
 SR18_OUTPUT = (
     b"The chef cooks fresh pasta .\nOur cat sleeps on the sofa .\n"
@@ -207,3 +209,28 @@ def test_a_subset_of_enough_items_is_an_aggregate_like_the_headline(app, setting
     track.is_published = True
     assert team.sees_subset_scores_of(track, 1)
 
+
+def test_a_test_phase_bar_chart_draws_no_bootstrap_interval(app, client, settings, monkeypatch):
+    """The bars' 95% intervals are percentiles of the exact resampled scores, drawn to a
+    millionth of a pixel: a team read its test-phase score far finer than the rounded one it
+    is shown (and so could probe the references with it)."""
+    drawn = []
+
+    def bars(column, labels, values, intervals, baselines):  # what would be drawn
+        drawn.append((values, intervals))
+        return json.dumps(labels).encode()
+
+    monkeypatch.setattr("app.exports.metric_bars", bars)
+    demo_track(settings)
+    _set_tracks(settings, phase="test")
+    token = participant(settings, "a@x.org", team="A")
+    assert _e2e_upload(client, token).status_code == 202
+    run_queue(app)
+    login(client, "a@x.org")
+    assert client.get(f"{E2E_PAGE}/plots/bars.svg").status_code == 200
+    (values, intervals), = drawn
+    assert values == [round(values[0], 4)] and intervals == [None]
+
+    _set_tracks(settings, phase="test", is_published=True)
+    assert client.get(f"{E2E_PAGE}/plots/bars.svg").status_code == 200
+    assert drawn[-1][1][0] is not None and drawn[-1][1][0][0] < drawn[-1][0][0]
