@@ -50,8 +50,9 @@ class BoundedIntConverter(IntegerConverter):
 
 
 def form_id(value: str | None) -> int | None:
-    """A positive id from a form field, or None (missing, not a number, out of range)."""
-    if value is None or not value.isdigit() or len(value) > 19:
+    """A positive id from a form field, or None (missing, not a number, out of range).
+    ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises."""
+    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 19:
         return None
     number = int(value)
     return number if 0 < number <= MAX_ID else None
