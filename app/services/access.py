@@ -74,11 +74,18 @@ class Viewer:
         return {column: profile.published(column, value) for column, value in scores.items()}
 
     def sees_system(self, track: Track, system: System) -> bool:
-        """A system's page (its name, team and submission times): to whoever sees its scores,
-        and to its own team even while the organisers hide the team's scores from it. Before
-        publication nobody else learns that it exists."""
+        """A system's page (its name, team and submission times): to its own team (even
+        while the organisers hide the team's scores from it) and the organisers; to others
+        while the leaderboard would list it: its scores are shown to them and one of its
+        submissions has scores and is not withdrawn. Before publication, or once withdrawn,
+        nobody else learns that it exists."""
         own = system.team_id is not None and system.team_id == self.team_id
-        return own or self.sees_scores_of(track, system)
+        if own or (self.is_organiser and not self.publication):
+            return True
+        return self.sees_scores_of(track, system) and any(
+            submission.withdrawn_at is None and submission.scores
+            for submission in system.submissions
+        )
 
     def sees_reference_statistics(self, track: Track) -> bool:
         """Figures computed from a track's hidden references as a whole (their lengths,
