@@ -9,6 +9,9 @@ import os
 
 import pytest
 
+from app.db import session_scope
+from app.models import Role
+from app.services.accounts import create_user
 from tests.conftest import make_app, make_settings
 from tests.support.factories import demo_track, login, organiser, participant
 from tests.support.servers import create_database
@@ -28,6 +31,8 @@ def board(postgres, tmp_path):
     demo_track(settings)
     organiser(settings, "org@x.org", "demo")
     token = participant(settings, "a@x.org", team="A")
+    with session_scope(settings.database_url) as session:
+        create_user(session, "admin@x.org", "password123", Role.ADMIN)
     return app, token
 
 
@@ -65,3 +70,34 @@ def test_a_nul_in_an_address_is_refused_not_500(board, nul):
     )
     assert api.status_code == 404
     assert client.get(f"/challenges/demo/tracks/main?lang={nul}").status_code == 404
+
+
+FORMS = [
+    ("anonymous", "/login", {"email": "a\x00@x.org", "password": "password123"}),
+    ("anonymous", "/register", {"email": "n\x00@x.org", "password": "a passphrase of words",
+                                "confirm": "a passphrase of words"}),
+    ("a@x.org", "/team/join", {"join-name": "A\x00", "join-join_code": "x"}),
+    ("org@x.org", "/organise/demo", {"action": "edit", "edit-title": "T\x00"}),
+    ("org@x.org", "/organise/demo", {"action": "edit", "edit-title": "T",
+                                     "edit-description": "\x00"}),
+    ("org@x.org", "/organise/demo/tracks/main", {"settings-title": "T\x00",
+                                                 "settings-phase": "test",
+                                                 "settings-max_primary": "2"}),
+    ("org@x.org", "/challenges/demo/tracks/main/human", {"new-name": "q", "new-method": "rankme",
+                                                         "new-criterion": "quality",
+                                                         "new-systems": "a\x00"}),
+    ("admin@x.org", "/organise/accounts", {"email": "a\x00@x.org", "role": "organiser"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("who", "url", "fields"), FORMS, ids=[f[1] for f in FORMS])
+def test_a_nul_in_a_form_field_is_refused_naming_the_field(board, who, url, fields):
+    """PostgreSQL stores no NUL: a form value holding one (an e-mail to log in with, a team to
+    join, a title) reached a query or a commit and answered HTTP 500."""
+    app, _token = board
+    client = app.test_client()
+    if who != "anonymous":
+        login(client, who)
+    answer = client.post(url, data=fields, follow_redirects=True)
+    assert answer.status_code < 500, answer.status_code
+    assert "U+0000" in answer.get_data(as_text=True)
