@@ -106,25 +106,30 @@ def _svg(data: bytes) -> Response:
 
 @bp.get(TRACK + "/plots/bars.svg")
 def bars_plot(slug: str, track_slug: str):
-    """Each system's score on one metric with its 95% bootstrap interval."""
+    """Each system's score on one metric, with its 95% bootstrap interval where the scores
+    are shown exactly: the interval's ends are percentiles of the exact resampled scores, a
+    finer probe of the references than the rounded score a team sees before publication."""
     track = _track(slug, track_slug)
     language = _language(track)
     profile = get_profile(track.profile)
-    metrics, rows = leaderboard(db(), track, viewer=_publication(track), language=language)
+    viewer = _publication(track)
+    metrics, rows = leaderboard(db(), track, viewer=viewer, language=language)
     column = request.args.get("metric") or profile.primary_metric
     rows = [row for row in rows if column in row.scores]
     if column not in metrics or not rows:
         abort(404)
     rows.sort(key=lambda row: row.scores[column], reverse=profile.higher_is_better(column))
+    intervals = viewer.sees_exact_scores_of(track)
     key = [
         track.id,
         language,
         column,
+        intervals,
         [(r.submission_id, r.system, r.scores[column]) for r in rows],
     ]
 
     def make() -> bytes:
-        resampled = resampled_rows(db(), profile, rows, column, file_cache())
+        resampled = resampled_rows(db(), profile, rows, column, file_cache()) if intervals else {}
         return metric_bars(
             column,
             [r.system for r in rows],

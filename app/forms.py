@@ -19,10 +19,25 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 
 from app.services.organising import LIMIT_MAX
 
+class BoardForm(FlaskForm):
+    """Every form of the board. A text with a NUL character is refused, naming the field:
+    nothing here holds one, and PostgreSQL cannot store one (psycopg raised, from a login's
+    e-mail to a challenge's title: HTTP 500)."""
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for field in self:
+            if isinstance(field.data, str) and "\x00" in field.data:
+                at = field.data.index("\x00") + 1
+                field.errors = [*field.errors, f"holds a NUL character (U+0000) at character {at}"]
+                valid = False
+        return valid
+
+
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
 
-class RegisterForm(FlaskForm):
+class RegisterForm(BoardForm):
     email = EmailField("E-mail", validators=[DataRequired(), EMAIL])
     password = PasswordField(
         "Password",
@@ -34,21 +49,21 @@ class RegisterForm(FlaskForm):
     )
 
 
-class LoginForm(FlaskForm):
+class LoginForm(BoardForm):
     email = EmailField("E-mail", validators=[DataRequired()])
     password = PasswordField("Password", validators=[DataRequired()])
 
 
-class CreateTeamForm(FlaskForm):
+class CreateTeamForm(BoardForm):
     name = StringField("Team name", validators=[DataRequired(), Length(min=2, max=100)])
 
 
-class JoinTeamForm(FlaskForm):
+class JoinTeamForm(BoardForm):
     name = StringField("Team name", validators=[DataRequired(), Length(max=100)])
     join_code = StringField("Join code", validators=[DataRequired(), Length(max=32)])
 
 
-class UploadForm(FlaskForm):
+class UploadForm(BoardForm):
     system = StringField("System name", validators=[DataRequired(), Length(max=100)])
     language = SelectField("Language", choices=[], validate_choice=True, default="")
     file = FileField(
@@ -56,11 +71,11 @@ class UploadForm(FlaskForm):
     )
 
 
-class ActionForm(FlaskForm):
+class ActionForm(BoardForm):
     """A button-only form (e.g. mark primary): just the CSRF token."""
 
 
-class CampaignNaming(FlaskForm):
+class CampaignNaming(BoardForm):
     """What every human-evaluation campaign has: a URL-safe name and a method."""
 
     name = StringField(
@@ -104,14 +119,14 @@ class ImportJudgementsForm(CampaignNaming):
     file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
 
 
-class LinksForm(FlaskForm):
+class LinksForm(BoardForm):
     count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])
 
 
 SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*\Z", message="Lower-case letters, digits and hyphens.")
 
 
-class ChallengeForm(FlaskForm):
+class ChallengeForm(BoardForm):
     title = StringField("Title", validators=[DataRequired(), Length(max=200)])
     description = TextAreaField(
         "Description (Markdown: paragraphs, lists, [links](https://…) to data, rules, papers)",
@@ -129,7 +144,7 @@ class NewChallengeForm(ChallengeForm):
     slug = StringField("Slug (in URLs)", validators=[DataRequired(), Length(max=64), SLUG])
 
 
-class TrackUploadForm(FlaskForm):
+class TrackUploadForm(BoardForm):
     """A new track, or a further language / DRS subset of one: the CLI's ``track import``."""
 
     slug = StringField("Track slug", validators=[DataRequired(), Length(max=64), SLUG])
@@ -150,7 +165,7 @@ class TrackUploadForm(FlaskForm):
     subset = StringField("DRS subset (default standard)", validators=[Optional(), Length(max=64)])
 
 
-class TrackSettingsForm(FlaskForm):
+class TrackSettingsForm(BoardForm):
     title = StringField("Title", validators=[DataRequired(), Length(max=200)])
     phase = SelectField(
         "Phase",
@@ -174,13 +189,13 @@ class TrackSettingsForm(FlaskForm):
     hide_own_scores = BooleanField("Test phase: hide a team's own scores from it too")
 
 
-class BaselineForm(FlaskForm):
+class BaselineForm(BoardForm):
     name = StringField("Baseline name", validators=[DataRequired(), Length(max=100)])
     language = StringField("Language (multilingual tracks)", validators=[Optional(), Length(max=3)])
     file = FileField("Output file (or a zip per language)", validators=[FileRequired()])
 
 
-class RoleForm(FlaskForm):
+class RoleForm(BoardForm):
     """An admin gives an existing account a role (the CLI's ``user role``)."""
 
     email = StringField("Account e-mail", validators=[DataRequired(), Length(max=254)])

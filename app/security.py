@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, Response, make_response, render_template, request
+from flask import Flask, Response, abort, make_response, render_template, request
 from flask_login import current_user
 from werkzeug.routing import IntegerConverter
 
@@ -36,8 +36,9 @@ def secure_cookies() -> bool:
     return os.environ.get(SECURE_COOKIES_ENV, "1") != "0"
 
 
-MAX_ID = 2**63 - 1
-"""Ids are the database's signed 64-bit integers."""
+MAX_ID = 2**31 - 1
+"""Ids are the database's INTEGER columns: 32 bits on PostgreSQL (``integer out of range``
+past this), whatever SQLite would store."""
 
 
 class BoundedIntConverter(IntegerConverter):
@@ -50,8 +51,9 @@ class BoundedIntConverter(IntegerConverter):
 
 
 def form_id(value: str | None) -> int | None:
-    """A positive id from a form field, or None (missing, not a number, out of range)."""
-    if value is None or not value.isdigit() or len(value) > 19:
+    """A positive id from a form field, or None (missing, not a number, out of range).
+    ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises."""
+    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 19:
         return None
     number = int(value)
     return number if 0 < number <= MAX_ID else None
@@ -75,6 +77,13 @@ def install(app: Flask) -> None:
         REMEMBER_COOKIE_SECURE=secure,
         REMEMBER_COOKIE_SAMESITE="Lax",
     )
+
+    @app.before_request
+    def refuse_nul_paths() -> None:
+        """No slug, name or token holds NUL, and PostgreSQL text cannot (psycopg raises, an
+        HTTP 500): a path with one names nothing here."""
+        if "\x00" in request.path:
+            abort(404)
 
     @app.after_request
     def add_headers(response: Response) -> Response:

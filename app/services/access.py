@@ -22,6 +22,10 @@ from scorer.profiles import get_profile
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""
 
+MIN_SUBSET_ITEMS = 30
+"""Below this many items a subset's scores are per-item figures in all but name (the DRS
+demo's polarity challenge set is one sentence: its chrF is that sentence's chrF)."""
+
 
 @dataclass(frozen=True)
 class Viewer:
@@ -50,6 +54,12 @@ class Viewer:
         few dozen uploads), so teams get them only once the test results are published."""
         return (self.is_organiser and not self.publication) or track.outputs_public
 
+    def sees_subset_scores_of(self, track: Track, items: int) -> bool:
+        """A subset's scores on top of ``sees_scores_of``: an aggregate like the headline from
+        ``MIN_SUBSET_ITEMS`` items; on fewer, figures of a handful of references, with the
+        rule of per-item figures."""
+        return items >= MIN_SUBSET_ITEMS or self.sees_item_figures_of(track)
+
     def sees_exact_scores_of(self, track: Track) -> bool:
         """In the test phase, until the results are published, a team gets its scores as the
         published table prints them (``Profile.published``), not a float's every digit: with
@@ -64,11 +74,18 @@ class Viewer:
         return {column: profile.published(column, value) for column, value in scores.items()}
 
     def sees_system(self, track: Track, system: System) -> bool:
-        """A system's page (its name, team and submission times): to whoever sees its scores,
-        and to its own team even while the organisers hide the team's scores from it. Before
-        publication nobody else learns that it exists."""
+        """A system's page (its name, team and submission times): to its own team (even
+        while the organisers hide the team's scores from it) and the organisers; to others
+        while the leaderboard would list it: its scores are shown to them and one of its
+        submissions has scores and is not withdrawn. Before publication, or once withdrawn,
+        nobody else learns that it exists."""
         own = system.team_id is not None and system.team_id == self.team_id
-        return own or self.sees_scores_of(track, system)
+        if own or (self.is_organiser and not self.publication):
+            return True
+        return self.sees_scores_of(track, system) and any(
+            submission.withdrawn_at is None and submission.scores
+            for submission in system.submissions
+        )
 
     def sees_reference_statistics(self, track: Track) -> bool:
         """Figures computed from a track's hidden references as a whole (their lengths,

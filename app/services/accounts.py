@@ -186,7 +186,8 @@ def create_team(session: Session, user: User, name: str) -> Team:
 def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
     _require_no_team(user)
     team = session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))
-    if team is None or not hmac.compare_digest(team.join_code, join_code.strip()):
+    given = join_code.strip().encode()  # compare_digest takes str of ASCII only
+    if team is None or not hmac.compare_digest(team.join_code.encode(), given):
         raise DomainError("no team with that name and join code")
     session.add(Membership(user=user, team=team))
     session.flush()

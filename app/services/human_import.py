@@ -115,7 +115,7 @@ def parse_target(text: str) -> Target:
     cleaned = text.strip()
     if cleaned in (REFERENCES, EXTERNAL):
         return cleaned
-    if cleaned.isdigit() and len(cleaned) < 10:
+    if cleaned.isascii() and cleaned.isdigit() and len(cleaned) < 10:  # not "²", int() fails
         return int(cleaned)
     raise DomainError(f"{text!r} is not a system id, {REFERENCES!r} or {EXTERNAL!r}")
 

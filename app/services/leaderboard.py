@@ -137,9 +137,14 @@ def leaderboard(
         for system in shown
         if system.id in latest
     ]
+    sizes = scored_subset_sizes(session, track, language) if any(r.subsets for r in rows) else {}
     for row in rows:
         row.scores = viewer.shown_scores(track, row.scores)
-        row.subsets = {name: viewer.shown_scores(track, v) for name, v in row.subsets.items()}
+        row.subsets = {
+            name: viewer.shown_scores(track, values)
+            for name, values in row.subsets.items()
+            if viewer.sees_subset_scores_of(track, sizes.get(name, 0))
+        }
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -301,7 +306,7 @@ def subset_tables(
     language: str | None,
 ) -> tuple[list[ChallengeSetTable], list[SubsetTable]]:
     """The test set's challenge sets (Orig vs Chal) and other named subsets, with each
-    leaderboard row's scores on them."""
+    leaderboard row's scores on them: those with scores the rows' viewer may read."""
     test_set = track.test_set_for(language)
     if test_set is None:
         return [], []
@@ -324,11 +329,25 @@ def subset_tables(
                 )
                 for row in rows
             ]
-            challenges.append(ChallengeSetTable(name, size, paired, metrics, table_rows))
+            if any(row.pairs for row in table_rows):
+                challenges.append(ChallengeSetTable(name, size, paired, metrics, table_rows))
         else:
             table = [(row.system, row.subsets[name]) for row in rows if name in row.subsets]
-            others.append(SubsetTable(name, size, metrics, table))
+            if table:
+                others.append(SubsetTable(name, size, metrics, table))
     return challenges, others
+
+
+def scored_subset_sizes(session: Session, track: Track, language: str | None) -> dict[str, int]:
+    """Name of each stored subset score (``tense``, ``tense:orig``, ``tense:chal``) -> the
+    items it is computed on (``testsets.load_subsets``)."""
+    test_set = track.test_set_for(language)
+    if test_set is None:
+        return {}
+    sizes = {}
+    for name, (size, paired) in subset_sizes(session, test_set.id).items():
+        sizes.update({name: size, f"{name}{ORIG}": paired, f"{name}{CHAL}": paired})
+    return sizes
 
 
 def subset_sizes(session: Session, test_set_id: int) -> dict[str, tuple[int, int]]:

@@ -57,7 +57,8 @@ def metric_bars(
     intervals: Sequence[tuple[float, float] | None],
     baselines: Sequence[bool],
 ) -> bytes:
-    """One horizontal bar per system (best at the top) with its 95% bootstrap interval."""
+    """One horizontal bar per system (best at the top) with its 95% bootstrap interval, where
+    one is given."""
     count = len(labels)
     figure = _figure(figsize=(6.4, 0.9 + 0.32 * count))
     axes = figure.add_subplot()
@@ -79,7 +80,8 @@ def metric_bars(
                 linewidth=1,
             )
     axes.set_yticks(positions, labels)
-    axes.set_xlabel(f"{column} (bars: 95% bootstrap interval, {SAMPLES} resamples)")
+    drawn = any(interval is not None for interval in intervals)
+    axes.set_xlabel(f"{column} (bars: 95% bootstrap interval, {SAMPLES} resamples)" if drawn else column)
     axes.spines[["top", "right"]].set_visible(False)
     figure.tight_layout()
     return _svg(figure)

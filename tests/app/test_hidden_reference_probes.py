@@ -10,6 +10,7 @@ uploads per team and day.
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from sqlalchemy import select
@@ -25,9 +26,11 @@ from tests.support.factories import (
     run_queue,
     sr18_tracks,
 )
-from tests.support.tracks import DEMO_DRS, demo_drs_track, post, upload_drs
+from tests.support.tracks import DEMO_DRS, DRS_API, demo_drs_track, post, upload_drs
 
 E2E_API = "/api/v1/challenges/demo/tracks/main"
+E2E_PAGE = "/challenges/demo/tracks/main"
+DRS_PAGE = "/challenges/drs/tracks/gen"
 SR18_OUTPUT = (
     b"The chef cooks fresh pasta .\nOur cat sleeps on the sofa .\n"
     b"Visitors liked the old bridge .\nrained all day .\n"
@@ -149,3 +152,85 @@ def test_cli_track_import_takes_the_default_or_no_limit(runner, settings, tmp_pa
     with session_scope(settings.database_url) as session:
         limits = {t.slug: t.daily_limit for t in session.scalars(select(Track))}
     assert limits == {"a": DEFAULT_DAILY_LIMIT, "b": None, "c": 9}
+
+
+def test_a_tiny_subsets_scores_wait_for_publication_like_per_item_figures(
+    app, client, settings, runner
+):
+    """The DRS demo's polarity challenge set is one sentence (and its original): its chrF,
+    BLEU... are that sentence's per-item figures, which the outputs page hides. They reached
+    the team in the test phase (API and page), and everyone in the development phase."""
+    demo_drs_track(runner)
+    token = participant(settings, "a@x.org", team="A")
+    team = {"Authorization": f"Bearer {token}"}
+    output = (DEMO_DRS / "team_output.txt").read_bytes()
+    assert post(client, token, output, "en_out.txt", "char", "en", url=DRS_API).status_code == 202
+    run_queue(app)
+    board = client.get(f"{DRS_API}/leaderboard").json  # development phase: scores public
+    assert board["rows"] and board["rows"][0]["scores"]
+    assert board["rows"][0]["subsets"] == {}
+    assert 'id="challenge-polarity"' not in client.get(DRS_PAGE).get_data(as_text=True)
+
+    _set_tracks(settings, phase="test")
+    (row,) = client.get(f"{DRS_API}/leaderboard", headers=team).json["rows"]
+    assert row["scores"] and row["subsets"] == {}
+    login(client, "a@x.org")
+    page = client.get(DRS_PAGE).get_data(as_text=True)
+    assert ">char</a>" in page and 'id="challenge-polarity"' not in page
+    assert 'id="challenge-tense"' not in page
+
+    _set_tracks(settings, phase="test", is_published=True)
+    (row,) = client.get(f"{DRS_API}/leaderboard", headers=team).json["rows"]
+    assert set(row["subsets"]) == {"tense", "tense:orig", "polarity", "polarity:orig"}
+    assert 'id="challenge-polarity"' in client.get(DRS_PAGE).get_data(as_text=True)
+
+
+def test_organisers_read_a_tiny_subsets_scores_before_publication(app, client, settings, runner):
+    demo_drs_track(runner)
+    upload_drs(client, settings, (DEMO_DRS / "team_output.txt").read_bytes())
+    run_queue(app)
+    _set_tracks(settings, phase="test")
+    organiser(settings, "org@x.org", "drs")
+    login(client, "org@x.org")
+    page = client.get(DRS_PAGE).get_data(as_text=True)
+    assert 'id="challenge-polarity"' in page and 'id="challenge-tense"' in page
+
+
+def test_a_subset_of_enough_items_is_an_aggregate_like_the_headline(app, settings):
+    """Thirty items or more: the team reads its subset scores in the test phase, rounded as
+    the headline."""
+    from app.services.access import MIN_SUBSET_ITEMS, Viewer
+
+    track = Track(phase="test", is_published=False, hide_own_scores=False, profile="drs")
+    team = Viewer(team_id=1)
+    assert not team.sees_subset_scores_of(track, MIN_SUBSET_ITEMS - 1)
+    assert team.sees_subset_scores_of(track, MIN_SUBSET_ITEMS)
+    assert Viewer(is_organiser=True).sees_subset_scores_of(track, 1)
+    track.is_published = True
+    assert team.sees_subset_scores_of(track, 1)
+
+
+def test_a_test_phase_bar_chart_draws_no_bootstrap_interval(app, client, settings, monkeypatch):
+    """The bars' 95% intervals are percentiles of the exact resampled scores, drawn to a
+    millionth of a pixel: a team read its test-phase score far finer than the rounded one it
+    is shown (and so could probe the references with it)."""
+    drawn = []
+
+    def bars(column, labels, values, intervals, baselines):  # what would be drawn
+        drawn.append((values, intervals))
+        return json.dumps(labels).encode()
+
+    monkeypatch.setattr("app.exports.metric_bars", bars)
+    demo_track(settings)
+    _set_tracks(settings, phase="test")
+    token = participant(settings, "a@x.org", team="A")
+    assert _e2e_upload(client, token).status_code == 202
+    run_queue(app)
+    login(client, "a@x.org")
+    assert client.get(f"{E2E_PAGE}/plots/bars.svg").status_code == 200
+    (values, intervals), = drawn
+    assert values == [round(values[0], 4)] and intervals == [None]
+
+    _set_tracks(settings, phase="test", is_published=True)
+    assert client.get(f"{E2E_PAGE}/plots/bars.svg").status_code == 200
+    assert drawn[-1][1][0] is not None and drawn[-1][1][0][0] < drawn[-1][0][0]

@@ -428,3 +428,16 @@ def test_annotators_open_only_the_campaigns_of_their_own_challenge(
     assert member.get("/annotate/1").status_code == 200
     # issue 22, finding 5: a unit id past the database's integers is a 400, not a 500
     assert member.post("/annotate/1", data={"unit": str(2**63)}).status_code == 400
+
+
+@pytest.mark.parametrize("unit", ["²", "¹", "٣", "-1", "0", "9" * 20, "1e3", "x"])
+def test_an_annotators_unit_that_is_no_id_is_refused_not_500(app, settings, track_with_systems, unit):
+    """A posted unit of superscript digits passed ``isdigit`` and failed ``int``: HTTP 500."""
+    with session_scope(settings.database_url) as session:
+        campaign_id = create(session, name="quality", method="rankme", criterion="quality").id
+    client = app.test_client()
+    login(client, "ann@example.org")
+    url = f"/annotate/{campaign_id}"
+    assert client.get(url).status_code == 200
+    answer = client.post(url, data={"unit": unit, **{f"score-{k}": "50" for k in range(5)}})
+    assert answer.status_code == 400

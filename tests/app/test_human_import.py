@@ -222,3 +222,17 @@ def test_the_web_import_previews_then_stores_the_confirmed_mapping(app, settings
     assert (
         json.dumps(event.details["mapping"]) and event.details["mapping"]["epsilon"] == "external"
     )
+
+
+@pytest.mark.parametrize("target", ["²", "¹²", "①", "-1", "1.0", "", "9" * 30])
+def test_a_mapping_that_is_no_system_id_is_refused_not_500(app, settings, board, target):
+    """``"²".isdigit()`` is true but ``int("²")`` fails: the confirmation answered HTTP 500."""
+    ids, path = board
+    staff = app.test_client()
+    login(staff, "org@x.org")
+    html = web_preview(staff, path).get_data(as_text=True)
+    token = re.search(r'name="preview" value="([^"]+)"', html).group(1)
+    fields = {f"map-{k}": target or "external" for k in range(4)}
+    answer = staff.post(f"{TRACK}/human/import/confirm", data={"preview": token, **fields})
+    assert answer.status_code == 400
+    assert stored(settings) == (0, 0)

@@ -129,3 +129,27 @@ def test_two_teams_systems_of_one_name_are_two_rows_everywhere(app, settings, tw
     ]  # fmt: skip
     for url in ("", "/export.csv", "/export.json", "/export.tex", "/plots/bars.svg?metric=BLEU"):
         assert client.get(f"{TRACK}{url}").status_code == 200, url
+
+
+def test_a_withdrawn_systems_page_is_gone_with_it(app, settings, two_teams):
+    """Withdrawn means gone from every public view; ``/systems/<id>`` still showed the name
+    and team of a system whose every submission was withdrawn (in the development phase, and
+    once the test results were out), to the public and to other teams."""
+    page = f"/systems/{system_id(settings, 'marlin')}"
+    with session_scope(settings.database_url) as session:
+        for submission in session.scalars(select(models.Submission)):
+            if submission.system.name == "marlin":
+                submission.withdrawn_at = models.utcnow()
+    team_b, team_a, staff = (app.test_client() for _ in range(3))
+    login(team_b, "b@x.org")
+    login(team_a, "a@x.org")
+    login(staff, "org@x.org")
+    for phase, published in (("development", False), ("test", True)):
+        set_track(settings, phase=phase, is_published=published)
+        assert app.test_client().get(page).status_code == 404
+        assert team_b.get(page).status_code == 404
+        for own in (team_a, staff):  # its team restores it from there; organisers keep it
+            shown = own.get(page)
+            assert shown.status_code == 200 and "marlin" in shown.get_data(as_text=True)
+    quokka = app.test_client().get(f"/systems/{system_id(settings, 'quokka')}")
+    assert quokka.status_code == 200
