@@ -12,8 +12,8 @@ passed none of them; its reference file held each item's first three references,
 with the item's id.
 
 The text goes through sacreBLEU's tercom tokeniser; the edits are counted by
-``scorer.metrics.tercom_search``, which reproduces sacreBLEU's ``lib_ter`` edit for edit some
-40 times faster (sacreBLEU is its oracle in the differential tests).
+``scorer.metrics.tercom_search``, which reproduces sacreBLEU's ``lib_ter`` edit for edit about
+50 times faster (``benchmarks/ter_speed.py``; sacreBLEU is its oracle in the differential tests).
 
 Citation: Snover, Dorr, Schwartz, Micciulla & Makhoul (2006), A study of translation edit rate
 with targeted human annotation, AMTA; Post (2018), sacreBLEU, WMT.
