@@ -19,6 +19,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 
 from app.services.organising import LIMIT_MAX
 
+
 class BoardForm(FlaskForm):
     """Every form of the board. A text with a NUL character is refused, naming the field:
     nothing here holds one, and PostgreSQL cannot store one (psycopg raised, from a login's

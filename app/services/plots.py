@@ -81,7 +81,9 @@ def metric_bars(
             )
     axes.set_yticks(positions, labels)
     drawn = any(interval is not None for interval in intervals)
-    axes.set_xlabel(f"{column} (bars: 95% bootstrap interval, {SAMPLES} resamples)" if drawn else column)
+    axes.set_xlabel(
+        f"{column} (bars: 95% bootstrap interval, {SAMPLES} resamples)" if drawn else column
+    )
     axes.spines[["top", "right"]].set_visible(False)
     figure.tight_layout()
     return _svg(figure)

@@ -228,7 +228,7 @@ def test_a_test_phase_bar_chart_draws_no_bootstrap_interval(app, client, setting
     run_queue(app)
     login(client, "a@x.org")
     assert client.get(f"{E2E_PAGE}/plots/bars.svg").status_code == 200
-    (values, intervals), = drawn
+    ((values, intervals),) = drawn
     assert values == [round(values[0], 4)] and intervals == [None]
 
     _set_tracks(settings, phase="test", is_published=True)

@@ -431,7 +431,9 @@ def test_annotators_open_only_the_campaigns_of_their_own_challenge(
 
 
 @pytest.mark.parametrize("unit", ["²", "¹", "٣", "-1", "0", "9" * 20, "1e3", "x"])
-def test_an_annotators_unit_that_is_no_id_is_refused_not_500(app, settings, track_with_systems, unit):
+def test_an_annotators_unit_that_is_no_id_is_refused_not_500(
+    app, settings, track_with_systems, unit
+):
     """A posted unit of superscript digits passed ``isdigit`` and failed ``int``: HTTP 500."""
     with session_scope(settings.database_url) as session:
         campaign_id = create(session, name="quality", method="rankme", criterion="quality").id

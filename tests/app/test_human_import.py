@@ -227,7 +227,7 @@ def test_the_web_import_previews_then_stores_the_confirmed_mapping(app, settings
 @pytest.mark.parametrize("target", ["²", "¹²", "①", "-1", "1.0", "", "9" * 30])
 def test_a_mapping_that_is_no_system_id_is_refused_not_500(app, settings, board, target):
     """``"²".isdigit()`` is true but ``int("²")`` fails: the confirmation answered HTTP 500."""
-    ids, path = board
+    _ids, path = board
     staff = app.test_client()
     login(staff, "org@x.org")
     html = web_preview(staff, path).get_data(as_text=True)

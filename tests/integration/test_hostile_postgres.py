@@ -45,7 +45,9 @@ def test_ids_past_postgresqls_integers_are_404(board, number):
         assert client.get(url).status_code == 404, url
     for url in (f"/systems/{number}/primary", f"/submissions/{number}/withdraw"):
         assert client.post(url).status_code == 404, url
-    answer = client.get(f"/api/v1/submissions/{number}", headers={"Authorization": f"Bearer {token}"})
+    answer = client.get(
+        f"/api/v1/submissions/{number}", headers={"Authorization": f"Bearer {token}"}
+    )
     assert answer.status_code == 404
 
 
