@@ -13,9 +13,9 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from scorer.errors import InputError
 from scorer.io import webnlg
 from scorer.io.by_track import (
     read_e2e_outputs,
@@ -69,10 +69,17 @@ READERS: dict[str, Reader] = {
 ``<lex>``; attributes category, size, eid, seen) and the E2E ``mr,ref`` CSV."""
 
 
+@lru_cache(maxsize=1 << 16)
 def nltk_words(text: str) -> str:
+    """Memoised: a worker tokenises the same references for every submission to a test set."""
+    return " ".join(_nltk_tokenizer().tokenize(text))
+
+
+@lru_cache(maxsize=1)
+def _nltk_tokenizer() -> Any:
     from nltk.tokenize import NLTKWordTokenizer
 
-    return " ".join(NLTKWordTokenizer().tokenize(text))
+    return NLTKWordTokenizer()
 
 
 TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": nltk_words}
@@ -88,18 +95,22 @@ KIND_KEYS = {
 
 
 def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile:
-    """The profile a definition describes; its name carries a digest of the definition, so
-    two definitions under one name never share scores or signatures."""
+    """The profile a definition describes, registered under its name and a digest of the
+    definition (two definitions under one name never share scores or signatures); a definition
+    already built is looked up, not checked and built again."""
     _known_keys(definition, KIND_KEYS, where)
     name = _text(definition, "name", where)
     if name in PROFILES or "@" in name or "/" in name:
         raise KindError(f"{where}.name: {name!r} is taken by a built-in kind or has @ or /")
+    digest = definition_digest(definition)
+    built = PROFILES.get(f"{name}@{digest}")
+    if built is not None:  # this very definition, already checked and registered
+        return built
     reader, reader_options = _reader(definition.get("reader"), f"{where}.reader")
     normalisation = _normalisation(definition.get("normalisation", "none"), where)
     keep = definition.get("references")
     if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool) or keep < 1):
         raise KindError(f"{where}.references: the number of references that count, 1 or more")
-    digest = definition_digest(definition)
     metrics, tokenisers = _metrics(definition.get("metrics"), f"{name}@{digest}", where)
     shown = [get_metric(m).name for m in metrics]
     if len(set(shown)) != len(shown):
@@ -127,7 +138,7 @@ def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile
         ]
 
     label = normalisation.name + (f"|refs:first-{keep}" if keep else "") + f"|kind:{digest}"
-    return Profile(
+    profile = Profile(
         name=f"{name}@{digest}",
         metrics=tuple(metrics),
         normalisation=label,
@@ -142,6 +153,8 @@ def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile
         breakdowns=tuple(_texts(definition, "breakdowns", where)),
         tokenisers=tokenisers,
     )
+    PROFILES[profile.name] = profile
+    return profile
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -240,14 +253,6 @@ def _metrics(
             tokenisers[metric_id] = TOKENISERS[tokens]
         ids.append(metric_id)
     return ids, tokenisers
-
-
-def check_definition(definition: Mapping[str, Any], where: str = "kind") -> Profile:
-    """``build_profile``, with a reader's refusal of its options turned into a KindError."""
-    try:
-        return build_profile(definition, where)
-    except InputError as error:
-        raise KindError(f"{where}: {error}") from None
 
 
 def read_kinds(data: bytes, filename: str) -> dict[str, Mapping[str, Any]]:

@@ -65,7 +65,6 @@ from app.testsets import stamp_content
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
 from scorer.kinds import KindError, build_profile
-from scorer.profiles import PROFILES
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -240,9 +239,8 @@ def import_bundle(
     try:
         if by is not None and by.role not in (Role.ORGANISER, Role.ADMIN):
             raise DomainError("only organisers and admins create challenges")
-        report, files = _create(session, bundle)
-        challenge = session.scalars(select(Challenge).where(Challenge.slug == report.challenge))
-        challenge_id = challenge.one().id
+        report, files, challenge = _create(session, bundle)
+        challenge_id = challenge.id
         if by is not None:
             session.add(ChallengeOrganiser(challenge_id=challenge_id, user_id=by.id))
         record(session, by, "challenge import", report.challenge, challenge_id,
@@ -259,7 +257,7 @@ def import_bundle(
     return report
 
 
-def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]]:
+def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes], Challenge]:
     root = load_definition(bundle)
     about = _Reader(root.get("challenge", dict), "challenge")
     slug = check_slug(about.get("slug", str), "challenge")
@@ -281,7 +279,7 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
     root.done()
     if not report.tracks:
         raise BundleError(f"{DEFINITION}: tracks: the challenge needs at least one track")
-    return report, files
+    return report, files, challenge
 
 
 def _defined_kinds(root: _Reader) -> dict[str, dict[str, Any]]:
@@ -289,7 +287,7 @@ def _defined_kinds(root: _Reader) -> dict[str, dict[str, Any]]:
     kinds: dict[str, dict[str, Any]] = {}
     for entry in root.items("kinds"):
         try:
-            profile = build_profile(entry.data, entry.where)
+            build_profile(entry.data, entry.where)  # checked and registered
         except KindError as error:
             raise BundleError(f"{DEFINITION}: {error}") from None
         except InputError as error:
@@ -297,7 +295,6 @@ def _defined_kinds(root: _Reader) -> dict[str, dict[str, Any]]:
         name = str(entry.data["name"])
         if name in kinds:
             raise BundleError(f"{DEFINITION}: {entry.key('name')}: {name!r} is defined twice")
-        PROFILES.setdefault(profile.name, profile)
         kinds[name] = dict(entry.data)
     return kinds
 

@@ -23,7 +23,7 @@ from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
 from scorer.kinds import build_profile
-from scorer.profiles import PROFILES, get_profile
+from scorer.profiles import get_profile
 
 TRACK_KINDS = {
     "e2e": "e2e",
@@ -175,8 +175,6 @@ def import_profile_read_test_set(
     ``definition`` the kind is one an organiser defined from registry parts (``scorer.kinds``),
     kept with the track."""
     profile = build_profile(definition) if definition else get_profile(TRACK_KINDS[kind])
-    if definition:
-        PROFILES.setdefault(profile.name, profile)
     items = profile.read_references(*references)
     if inputs is not None and profile.read_inputs is not None:
         _check_same_inputs(profile.read_inputs(*inputs), items, inputs[1], references[1])
