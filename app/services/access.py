@@ -52,7 +52,7 @@ class Viewer:
         """Per-item figures computed against the hidden references (DIST, chrF, slot errors):
         each one is an oracle on its reference (DIST's edit distance rebuilds a sentence in a
         few dozen uploads), so teams get them only once the test results are published."""
-        return (self.is_organiser and not self.publication) or track.outputs_public
+        return self._working_view or track.outputs_public
 
     def sees_subset_scores_of(self, track: Track, items: int) -> bool:
         """A subset's scores on top of ``sees_scores_of``: an aggregate like the headline from
@@ -64,7 +64,7 @@ class Viewer:
         """In the test phase, until the results are published, a team gets its scores as the
         published table prints them (``Profile.published``), not a float's every digit: with
         the daily quota, that bounds what its uploads learn of the hidden references."""
-        return (self.is_organiser and not self.publication) or track.scores_public
+        return self._working_view or track.scores_public
 
     def shown_scores(self, track: Track, scores: dict[str, float]) -> dict[str, float]:
         """``scores`` (column -> value) as this viewer may read them."""
@@ -80,7 +80,7 @@ class Viewer:
         submissions has scores and is not withdrawn. Before publication, or once withdrawn,
         nobody else learns that it exists."""
         own = system.team_id is not None and system.team_id == self.team_id
-        if own or (self.is_organiser and not self.publication):
+        if own or self._working_view:
             return True
         return self.sees_scores_of(track, system) and any(
             submission.withdrawn_at is None and submission.scores
@@ -93,10 +93,15 @@ class Viewer:
         return self.is_organiser or track.scores_public
 
     def sees_names_of(self, system: System) -> bool:
-        return (self.is_organiser and not self.publication) or not system.is_anonymous
+        return self._working_view or not system.is_anonymous
 
     @property
     def sees_withdrawn(self) -> bool:
+        return self._working_view
+
+    @property
+    def _working_view(self) -> bool:
+        """An organiser's own view, not a publication they make (exports, plots)."""
         return self.is_organiser and not self.publication
 
     def for_publication(self) -> Viewer:
