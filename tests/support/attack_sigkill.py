@@ -83,7 +83,11 @@ class KilledBoard:
                  str(self.port)],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
-        wait_for_port(self.port, timeout=60)
+        try:
+            wait_for_port(self.port, timeout=60)
+        except TimeoutError as error:  # say why the board did not come up
+            log_tail = (self.folder / "board.log").read_text(errors="replace")[-3000:]
+            raise TimeoutError(f"{error}; the board's log ends:\n{log_tail}") from None
 
     def kill(self) -> None:
         assert self.process is not None
