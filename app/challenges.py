@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 from flask import Blueprint, Response, abort, render_template, request
 from flask_login import current_user
 from sqlalchemy import select
@@ -22,7 +19,6 @@ from app.services import DomainError
 from app.services.access import can_see_outputs, can_see_submission, viewer_of
 from app.services.challenge_page import glossaries, track_facts
 from app.services.columns import add_human_scores, beats_baseline, columns, headline_scores
-from app.services.csv_cells import csv_cell
 from app.services.home import summaries
 from app.services.human_results import human_tables
 from app.services.leaderboard import (
@@ -38,8 +34,8 @@ from app.services.rank_groups import assign_rank_groups
 from app.services.tracks import get_challenge, get_track
 from app.statistics import unpack_statistics
 from scorer import dlevel
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
-from scorer.profiles import get_profile
 from scorer.textstats import STATISTICS
 
 bp = Blueprint("challenges", __name__)
@@ -131,8 +127,8 @@ def track(slug: str, track_slug: str):
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>/inputs")
 def inputs(slug: str, track_slug: str):
-    """The test inputs to generate from: E2E as a one-column ``mr`` CSV (the published
-    testset layout), CoNLL-U trees or DRSs as blocks separated by blank lines."""
+    """The test inputs to generate from, as the kind's reader writes them (E2E: a one-column
+    ``mr`` CSV, the published testset layout; CoNLL-U trees or DRSs: blocks)."""
     try:
         found = get_track(db(), slug, track_slug)
     except DomainError:
@@ -141,16 +137,8 @@ def inputs(slug: str, track_slug: str):
     test_set = found.test_set_for(language) if language else None
     if test_set is None:
         abort(404)
-    texts = [item.input_text for item in test_set.items]
-    if found.kind == "e2e":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["mr"])
-        writer.writerows([csv_cell(text)] for text in texts)
-        body, suffix, mimetype = buffer.getvalue(), "csv", "text/csv"
-    else:
-        body = "\n\n".join(text.strip("\n") for text in texts) + "\n"
-        suffix, mimetype = ("conllu" if found.profile == "sr18" else "txt"), "text/plain"
+    written = get_profile(found.profile).write_inputs([item.input_text for item in test_set.items])
+    body, suffix, mimetype = written.body, written.suffix, written.mimetype
     name = f"{slug}-{track_slug}-{test_set.language}-inputs.{suffix}"
     return Response(
         body,

@@ -32,7 +32,7 @@ from app.services.plots import (
 )
 from app.services.rank_groups import resampled_rows
 from app.services.tracks import get_challenge, get_track
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 bp = Blueprint("exports", __name__)
 TRACK = "/challenges/<slug>/tracks/<track_slug>"

@@ -1,5 +1,5 @@
 """Track kinds organisers defined, found by their profile's name in whichever process scores or
-shows a track (``scorer.profiles.PROFILE_LOADERS``): the definition is stored with the track."""
+shows a track (``scorer.kinds.PROFILE_LOADERS``): the definition is stored with the track."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.db import session_scope
 from app.models import Track
-from scorer.kinds import build_profile
-from scorer.profiles import PROFILE_LOADERS, Profile
+from scorer.kinds import PROFILE_LOADERS, Profile, build_profile
 
 _INSTALLED: set[str] = set()
 

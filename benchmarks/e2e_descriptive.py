@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorer import dlevel
 from scorer.io.e2e import read_dataset_csv
-from scorer.profiles import describe_e2e, describe_references, get_profile
+from scorer.kinds import describe_e2e, describe_references, get_profile
 from scorer.references import ReferenceSet
 from scorer.semantics.e2e_slots import categories, check_output, slot_error_rate
 from scorer.textstats import STATISTICS

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.io.e2e import read_dataset_csv
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 from scorer.similarity import similarity_matrix
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 from app.services.plots import metric_bars
 from app.services.rank_groups import metric_ids_for, rank_groups, resample
 from scorer.io.e2e import read_dataset_csv, read_outputs
+from scorer.kinds import get_profile
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from scorer.similarity import overlap_profile
 

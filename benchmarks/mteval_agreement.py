@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.io.e2e import read_dataset_csv
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric, mteval
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.e2e_cases import OUTPUT_LAYOUTS, REFERENCE_LAYOUTS, generate
 from tests.support.mteval_oracle import differing_segments, run_oracle

@@ -32,7 +32,7 @@ from score_e2e import PeakMemory, cold_run
 
 from scorer import embeddings
 from scorer.io.drs import read_sbn_file
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "drs"
 DEV = DATA / "pmb5.0.0_en_sbn" / "seq2seq" / "dev" / "standard.sbn"

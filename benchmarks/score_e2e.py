@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from typing import Self
 
 from scorer.io.e2e import read_dataset_csv, read_outputs
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.io.sr18 import read_sentences
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.references import LastResult, PreparedCache
 
 DEV = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "sr18" / "dev"

@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from score_e2e import cold_run
 
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.webnlg_cases import ORACLE_2017, lex_texts, outputs, test_like_xml
 from tests.support.webnlg_oracle import NATSORT_STAND_IN, SUBMISSIONS

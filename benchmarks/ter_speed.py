@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from sacrebleu.metrics import TER
 
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
 from scorer.metrics.ter_tercom import segment_rows
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.webnlg_cases import lex_texts, outputs, test_like_xml
 

@@ -15,8 +15,8 @@ from scorer.errors import InputError
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import subsets_by
 from scorer.java import JavaMissing
+from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
-from scorer.profiles import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.references import ReferenceSet
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.profiles import Profile
+from scorer.kinds import Profile
 
 MEANINGS: dict[str, str] = {
     "BLEU": (

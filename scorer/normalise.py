@@ -82,15 +82,17 @@ class Normalisation:
     reference: Callable[[str], str]
 
 
-def _unchanged(text: str) -> str:
+def unchanged(text: str) -> str:
+    """References as the file has them (metrics that do their own case and tokens)."""
     return text
 
 
 NORMALISATIONS: dict[str, Normalisation] = {
-    "e2e": Normalisation("e2e", normalise_e2e, _unchanged),
-    "sr18": Normalisation("sr18", normalise_sr18, _unchanged),
-    "drs": Normalisation("drs", collapse_whitespace, _unchanged),
+    "e2e": Normalisation("e2e", normalise_e2e, unchanged),
+    "sr18": Normalisation("sr18", normalise_sr18, unchanged),
+    "drs": Normalisation("drs", collapse_whitespace, unchanged),
     "webnlg2017": Normalisation("webnlg2017", webnlg2017_output, webnlg2017_reference),
+    "none": Normalisation("none", unchanged, unchanged),
 }
 """Normalisations by name, for track definitions. The E2E, SR'18 and DRS profiles prepare only
 the outputs (their metrics do their own case and token handling on both sides)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorer.profiles import Profile
+from scorer.kinds import Profile
 
 SAMPLES = 1000
 SEED = 12345

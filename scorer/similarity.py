@@ -16,8 +16,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scorer.kinds import Profile, random_references
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import Profile, random_references
 from scorer.references import ReferenceSet
 from scorer.semantics.e2e_slots import delexicalise
 

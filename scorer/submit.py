@@ -21,7 +21,7 @@ import requests
 
 from scorer.errors import InputError
 from scorer.io.archive import is_zip
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 SPINNER = "|/-\\"
 TOKEN_ENV = "NLGBOARD_TOKEN"

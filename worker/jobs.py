@@ -47,8 +47,8 @@ from app.statistics import pack_statistics
 from app.storage import storage_for
 from app.testsets import TestSetCache
 from scorer.errors import InputError
+from scorer.kinds import Profile, describe_references, described_signature, get_profile
 from scorer.metrics.base import MetricScore
-from scorer.profiles import Profile, describe_references, described_signature, get_profile
 from scorer.references import ReferenceSet
 
 log = logging.getLogger(__name__)

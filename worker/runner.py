@@ -33,7 +33,7 @@ SR'18 tracks need not start METEOR's JVMs or the embedding model."""
 def warm_up_scorers() -> None:
     """Load the profiles' heavy parts (METEOR's JVMs and paraphrase table, the embedding
     model) before any job."""
-    from scorer.profiles import PROFILES
+    from scorer.kinds import PROFILES
 
     wanted = {name.strip() for name in os.environ.get(WARM_UP_ENV, "").split(",") if name.strip()}
     for name, profile in PROFILES.items():

@@ -12,7 +12,7 @@ from flask.cli import AppGroup
 from app.services.tracks import TRACK_KINDS
 from baselines import manifest, registry
 from scorer.errors import InputError
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 
 NAMES = click.Choice(sorted(registry.BASELINES))

@@ -17,7 +17,7 @@ from app.models import (
     Track,
     User,
 )
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import TEST, Item, Submission, SubmissionStatus, System, TestSet, Track
 from scorer.glossary import Entry, glossary
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 
 @dataclass(frozen=True)

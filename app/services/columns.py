@@ -12,8 +12,8 @@ from app.services.access import Viewer
 from app.services.campaigns import track_campaigns
 from app.services.human_subjects import stored_subjects
 from app.services.leaderboard import LeaderboardRow
+from scorer.kinds import Profile, described_signature, get_profile
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import Profile, described_signature, get_profile
 
 WORD_OVERLAP = "word overlap"
 SEMANTIC = "semantic accuracy"

@@ -18,7 +18,7 @@ from app.services.csv_cells import csv_cell
 from app.services.leaderboard import LeaderboardRow, default_language, leaderboard
 from app.services.names import printable
 from app.services.overview import Overview
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 CONTEXT_FIELDS = ("challenge", "track", "language", "phase")
 ROW_FIELDS = ("rank", "group", "system", "team", "baseline", "primary", "late", "architecture")

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.services.access import Viewer
 from app.services.leaderboard import leaderboard
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 
 @dataclass(frozen=True)

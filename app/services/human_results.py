@@ -24,7 +24,7 @@ from app.services.leaderboard import leaderboard
 from scorer.errors import InputError
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
-from scorer.profiles import Profile, get_profile
+from scorer.kinds import Profile, get_profile
 
 EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
 

@@ -22,7 +22,7 @@ from app.services import DomainError
 from app.services.access import ANONYMOUS, PUBLIC, Viewer
 from app.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 from scorer.implementation import comparable
-from scorer.profiles import Profile, get_profile
+from scorer.kinds import Profile, get_profile
 from scorer.references import ReferenceSet
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from app.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.services.access import ANONYMOUS, PUBLIC, Viewer
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 KIND_ORDER = {"sr-shallow": 0, "sr-deep": 1}
 """Column groups left to right; kinds not listed follow, in creation order."""

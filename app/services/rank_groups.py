@@ -24,8 +24,8 @@ from app.models import SubmissionStatistics, Track
 from app.services.file_cache import FileCache
 from app.services.leaderboard import LeaderboardRow
 from app.statistics import unpack_statistics
+from scorer.kinds import Profile, get_profile
 from scorer.metrics import normalised_average as norm_avg
-from scorer.profiles import Profile, get_profile
 from scorer.significance import SAMPLES, SEED, resample_weights
 
 ALPHA = 0.05

@@ -40,7 +40,7 @@ from app.storage import Storage
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
 from scorer.io.languages import language_from_filename
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 SYSTEM_NAME_MAX = 100
 

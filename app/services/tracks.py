@@ -21,18 +21,8 @@ from app.models import (
 from app.services import DomainError, add_unique
 from app.testsets import load_references, load_subsets, stamp_content
 from scorer.errors import InputError
-from scorer.io import conllu, drs, e2e, sr18
-from scorer.kinds import build_profile
-from scorer.profiles import get_profile
-
-TRACK_KINDS = {
-    "e2e": "e2e",
-    "sr-shallow": "sr18",
-    "sr-deep": "sr18",
-    "drs": "drs",
-    "webnlg": "webnlg2017",
-}
-"""Task kind -> scorer profile."""
+from scorer.io import conllu, e2e, sr18
+from scorer.kinds import TRACK_KINDS, build_profile, get_profile
 
 MULTILINGUAL = "mul"
 """Track.language of a track with one test set per language (ISO 639-2 "multiple languages")."""
@@ -331,16 +321,6 @@ def multilingual_track(
     return track
 
 
-def training_texts(kind: str, data: bytes, filename: str) -> list[str]:
-    """The texts of a track's training file: E2E's ``mr,ref`` CSV (every reference), a DRS
-    SBN file (its text column) or one sentence per line (a PMB ``.raw`` file)."""
-    if kind == "e2e":
-        return [ref for item in e2e.read_dataset_csv(data, filename) for ref in item.references]
-    if kind == "drs" and drs.looks_like_sbn(data):
-        return [item.text or "" for item in drs.read_sbn_file(data, filename)]
-    return sr18.read_sentences(data, filename)
-
-
 def store_split_report(
     session: Session, track: Track, language: str, data: bytes, filename: str
 ) -> dict:
@@ -349,7 +329,10 @@ def store_split_report(
     test_set = track.test_set_for(language_code(language))
     if test_set is None:
         raise DomainError(f"track {track.slug!r} has no {language!r} test set")
-    trains = [text for text in training_texts(track.kind, data, filename) if text.strip()]
+    read = get_profile(track.profile).training_texts
+    if read is None:
+        raise DomainError(f"track {track.slug!r}: its kind reads no training files")
+    trains = [text for text in read(data, filename) if text.strip()]
     if not trains:
         raise InputError("has no training texts", filename=filename)
     item_ids, references = load_references(session, test_set.id)

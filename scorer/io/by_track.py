@@ -1,5 +1,5 @@
 """What each kind of track reads: outputs checked against the test inputs (one per input, in
-test order) and references, for the track profiles (``scorer.profiles``) to plug in."""
+test order) and references, for the track profiles (``scorer.kinds``) to plug in."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from scorer.errors import InputError
 from scorer.io import drs, e2e, sr18, webnlg
 from scorer.io.differences import first_difference
-from scorer.io.items import Item
 from scorer.io.text import decode_text, split_lines
-from scorer.normalise import first_references, normalise_e2e, webnlg2017_reference
+from scorer.normalise import normalise_e2e
 
 
 def _needed(inputs: Sequence[str] | None, filename: str) -> Sequence[str]:
@@ -171,14 +170,25 @@ def read_drs_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
 
 def read_webnlg_outputs(data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
     """One output per line, line k for entry ``Idk`` (as evaluation.py pairs them)."""
+    return read_line_outputs(data, inputs, filename, "one output per test entry, in eid order")
+
+
+def read_line_outputs(
+    data: bytes,
+    inputs: Sequence[str] | None,
+    filename: str,
+    expected: str = "one output per test item, in test order",
+) -> list[str]:
+    """One output per line, one line per test input; blank lines after the last are dropped
+    (the official scripts read them as no item)."""
     inputs = _needed(inputs, filename)
     lines = split_lines(decode_text(data, filename))
     if len(lines) > len(inputs) and not "".join(lines[len(inputs) :]).strip():
-        lines = lines[: len(inputs)]  # blank lines after the last: the script scores them as none
+        lines = lines[: len(inputs)]
     if len(lines) != len(inputs):
         raise InputError(
-            f"expected {len(inputs)} lines (one output per test entry, in eid order), "
-            f"found {len(lines)}",
+            f"expected {len(inputs)} lines ({expected}), found {len(lines)}"
+            + _count_hint(lines, len(inputs), "line"),
             filename=filename,
         )
     return lines
@@ -187,24 +197,3 @@ def read_webnlg_outputs(data: bytes, inputs: Sequence[str] | None, filename: str
 def read_webnlg_inputs(data: bytes, filename: str) -> list[str]:
     """``testdata_no_lex.xml``: each entry's triple set on one line, in eid order."""
     return [entry.input for entry in webnlg.read_inputs(data, filename)]
-
-
-WEBNLG2017_REFERENCES = 3
-"""The 2017 evaluation scored BLEU, METEOR and TER on each entry's first 3 references."""
-
-
-def read_webnlg2017_references(data: bytes, filename: str) -> list[e2e.ReferenceItem]:
-    """``testdata_with_lex.xml`` (or a train/dev file): entries with their first 3 ``<lex>``
-    normalised as evaluation.py writes them, and the attributes of the 2017 subsets."""
-    entries = webnlg.read_references(data, filename)
-    items = webnlg.as_items(entries, webnlg.SEEN_CATEGORIES_2017)
-    return [
-        Item(
-            item.input,
-            first_references(
-                [webnlg2017_reference(text) for text in item.references], WEBNLG2017_REFERENCES
-            ),
-            item.attributes,
-        )
-        for item in items
-    ]

@@ -348,7 +348,7 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(app, client, se
 def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app, runner, settings):
     """WebNLG+ 2020's scoring as a definition: the leaderboard's figures are those of the
     registry's metrics run on the same texts, METEOR and TER on NLTK's word tokens."""
-    from scorer.kinds import TOKENISERS
+    from scorer.kinds.parts import TOKENISERS
     from scorer.metrics import get_metric
     from scorer.references import ReferenceSet
 
@@ -360,9 +360,9 @@ def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app,
         assert track.kind == "webnlg2020-en" and track.profile.startswith("webnlg2020-en@")
         _, (row,) = leaderboard(session, track, viewer=ORGANISERS)
     from scorer.io.by_track import read_webnlg_outputs
-    from scorer.kinds import _webnlg_references
+    from scorer.kinds.parts import webnlg_references
 
-    items = _webnlg_references((webnlg / "test_with_lex.xml").read_bytes(), "refs.xml")
+    items = webnlg_references((webnlg / "test_with_lex.xml").read_bytes(), "refs.xml")
     outputs = read_webnlg_outputs(
         (webnlg / "team_output.txt").read_bytes(), [i.input for i in items], "out.txt"
     )
@@ -386,7 +386,7 @@ def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app,
     [
         (
             {"name": "k", "reader": "csv-of-sorts", "metrics": ["chrF++"]},
-            "kinds[0].reader: unknown reader 'csv-of-sorts' (known: e2e-csv, webnlg-xml)",
+            "kinds[0].reader: unknown reader 'csv-of-sorts' (known: conllu, csv, drs, e2e-csv, jsonl, lines, webnlg-xml)",
         ),
         (
             {"name": "k", "reader": "webnlg-xml", "metrics": ["BLEU-magic"]},
@@ -423,7 +423,7 @@ def test_a_kind_built_from_unknown_parts_is_refused_naming_the_key(app, settings
 
 
 def test_a_defined_kind_is_found_by_any_process_and_round_trips(app, runner, settings, tmp_path):
-    from scorer.profiles import PROFILES, get_profile
+    from scorer.kinds import PROFILES, get_profile
 
     assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg")]).exit_code == 0
     with session_scope(settings.database_url) as session:

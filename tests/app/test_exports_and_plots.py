@@ -14,7 +14,7 @@ from app.models import TEST
 from app.models import TestSet as StoredTestSet
 from app.services.plots import STYLE
 from app.services.rank_groups import p_value, rank_groups, resample
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.significance import paired_bootstrap
 from tests.support.board import TRACK, set_track, upload
 from tests.support.factories import login, run_queue

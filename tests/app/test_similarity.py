@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 from scorer.similarity import REFERENCE_ROWS, SimilarityMatrix, overlap_profile, similarity_matrix
 from tests.support.factories import GOOD_OUTPUT, demo_track

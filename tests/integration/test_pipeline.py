@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from app.db import session_scope
 from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
 from app.services.tracks import create_challenge, import_e2e_track
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import DEMO_DATA, E2E_DATA

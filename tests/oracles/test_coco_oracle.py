@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from scorer.io.e2e import read_dataset_csv
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.coco_oracle import prepare, run_coco
 from tests.support.e2e_cases import OUTPUT_LAYOUTS, REFERENCE_LAYOUTS, generate

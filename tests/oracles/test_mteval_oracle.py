@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.io.e2e import read_dataset_csv
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric, mteval
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.e2e_cases import OUTPUT_LAYOUTS, REFERENCE_LAYOUTS, Case, generate
 from tests.support.mteval_oracle import differing_segments, run_oracle, same_to_4_decimals

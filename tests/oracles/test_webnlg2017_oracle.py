@@ -27,10 +27,10 @@ import pytest
 from sacrebleu.metrics import TER
 
 from scorer.io.items import subsets_by
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
 from scorer.metrics.meteor import additive_row, meteor_from_totals
 from scorer.metrics.multibleu import HYP_LENGTH, ORDER, REF_LENGTH, bleu_from_totals
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.paths import require_binary, shared_file
 from tests.support.webnlg_cases import ORACLE_2017

@@ -8,7 +8,7 @@ from scorer.io.e2e import (
     read_outputs,
     read_references,
 )
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from tests.support.paths import e2e_file
 
 CSV = (

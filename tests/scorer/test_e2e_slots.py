@@ -126,7 +126,7 @@ def test_ser_is_errors_over_mr_slots():
 
 
 def test_ser_columns_fall_as_systems_improve():
-    from scorer.profiles import get_profile
+    from scorer.kinds import get_profile
 
     e2e = get_profile("e2e")
     assert not e2e.higher_is_better("SER") and not e2e.higher_is_better("A+M%")
@@ -237,7 +237,7 @@ def test_stored_ser_from_the_scorer_with_the_old_rating_rules_is_marked_older():
     """SER and its category shares moved with the rating rules: a score signed before them
     must show as an older scorer's until rescored."""
     from scorer.implementation import comparable
-    from scorer.profiles import get_profile
+    from scorer.kinds import get_profile
 
     e2e = get_profile("e2e")
     old = "SER|e2e-slot-error-script|sets per slot|repeat:rating-low|nlgboard:0.2.0|scale:%|profile:e2e|norm:e2e-v2:ws+quotes|tables:e2e-metrics-fixes"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.glossary import MEANINGS, glossary
-from scorer.profiles import PROFILES
+from scorer.kinds import PROFILES
 
 
 @pytest.mark.parametrize("name", sorted(PROFILES))

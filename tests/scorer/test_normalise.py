@@ -1,7 +1,7 @@
 import pytest
 
+from scorer.kinds import get_profile
 from scorer.normalise import normalise_e2e, normalise_sr18
-from scorer.profiles import get_profile
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scorer.errors import InputError
 from scorer.human import judgements
 from scorer.io import conllu, drs, e2e, sr18
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.semantics.e2e_slots import parse_mr
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from scorer.significance import paired_bootstrap, resample_weights
 
 

@@ -10,7 +10,7 @@ from scorer.errors import InputError
 from scorer.io.archive import MAX_ENTRIES, read_zip
 from scorer.io.conllu import read_trees
 from scorer.io.sr18 import read_sentences
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 
 ROW = "{id}\t{form}\t_\tNOUN\t_\t_\t{head}\tdep\t_\t_"
 

@@ -6,7 +6,7 @@ import pytest
 
 from scorer.io.conllu import read_trees
 from scorer.io.sr18 import read_sentences
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from tests.support.paths import sr18_file
 from tests.support.tracks import DEEP_INPUTS, SHALLOW_INPUTS
 from tests.support.tracks import SR18_DEV_SIZES as DEV_SIZES

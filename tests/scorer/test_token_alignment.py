@@ -4,8 +4,8 @@ the real local model on real sentences (CI installs the semantic extra)."""
 import numpy as np
 import pytest
 
+from scorer.kinds import get_profile
 from scorer.metrics.token_alignment import continuous, discrete, greedy
-from scorer.profiles import get_profile
 from tests.support.paths import require_semantic
 
 A, B = np.array([1.0, 0.0]), np.array([0.0, 1.0])

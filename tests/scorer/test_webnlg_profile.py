@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from scorer.cli import main
+from scorer.kinds import get_profile, truncate
 from scorer.metrics import get_metric
-from scorer.profiles import get_profile, truncate
 from scorer.references import ReferenceSet
 
 ENTRIES = [

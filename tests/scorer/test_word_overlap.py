@@ -10,8 +10,8 @@ import math
 import pytest
 
 from scorer.io.e2e import read_dataset_csv, read_grouped_references
+from scorer.kinds import get_profile
 from scorer.metrics import get_metric
-from scorer.profiles import get_profile
 from scorer.references import ReferenceSet
 from tests.support.paths import e2e_file, require_binary
 

@@ -262,15 +262,15 @@ def _subset_items(rows: Rows) -> dict[tuple[int, str], int]:
 
 
 def _item_metric_names(profile_name: str) -> list[str]:
+    from scorer.kinds import get_profile
     from scorer.metrics import get_metric
-    from scorer.profiles import get_profile
 
     profile = get_profile(profile_name)
     return [get_metric(m).name for m in profile.item_metrics]
 
 
 def decimals_of(profile_name: str, column: str) -> int:
-    from scorer.profiles import get_profile
+    from scorer.kinds import get_profile
 
     profile = get_profile(profile_name)
     return profile.column_decimals.get(column, profile.decimals)

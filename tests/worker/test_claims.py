@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from app.db import session_scope
 from app.models import Score, Submission, SubmissionStatus, utcnow
-from scorer.profiles import get_profile
+from scorer.kinds import get_profile
 from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue

@@ -1,13 +1,10 @@
-"""Track profiles: how a track's outputs are read, normalised and which metrics score them.
-
-A registry keyed by profile name (``e2e``, ``sr18``, ``drs``), so the web
-app, the worker and ``nlg-score`` resolve the same behaviour from one name.
-"""
+"""A scoring profile: everything that decides a track's numbers (how outputs and references
+are read and normalised, which metrics score them, how the tables print them). Profiles are
+built from kind definitions (``scorer.kinds.definitions``), the built-in ones included."""
 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
@@ -17,26 +14,9 @@ import numpy as np
 
 from scorer.errors import InputError
 from scorer.io import e2e
-from scorer.io.by_track import (
-    read_drs_outputs,
-    read_drs_references,
-    read_e2e_outputs,
-    read_e2e_references,
-    read_sr18_outputs,
-    read_sr18_references,
-    read_webnlg2017_references,
-    read_webnlg_inputs,
-    read_webnlg_outputs,
-)
 from scorer.metrics import base_metric, get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
-from scorer.normalise import (
-    collapse_whitespace,
-    normalise_e2e,
-    normalise_sr18,
-    webnlg2017_output,
-)
 from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
@@ -44,6 +24,8 @@ log = logging.getLogger(__name__)
 MAX_OUTPUT_CHARS = 5_000
 """Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
 longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
+
+EMBEDDING_METRICS = frozenset({"F_BERT", "F_DISC", "F_CONT"})
 
 SLOW_METRICS = frozenset({"METEOR", "METEOR-x100", "METEOR-files", "METEOR-webnlg2017", "TER"})
 """Metrics computed in other processes (the jar's JVMs, or forked Python scorers): started
@@ -55,6 +37,15 @@ PUBLISHED_DECIMALS = 4
 BLEU 0.6593, NIST 8.6094...)."""
 
 PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr", "METEOR-x100", "ROUGE_L-x100"})
+
+
+@dataclass(frozen=True)
+class InputsFile:
+    """A test set's inputs as a file to download."""
+
+    body: str
+    suffix: str
+    mimetype: str = "text/plain"
 
 
 @dataclass(frozen=True)
@@ -98,6 +89,12 @@ class Profile:
     read_inputs: Callable[[bytes, str], list[str]] | None = None
     """Reads a test-inputs file as systems get it (WebNLG's ``testdata_no_lex.xml``), for kinds
     whose references file carries the inputs too: the two must list the same inputs."""
+    inputs_file: Callable[[Sequence[str]], InputsFile] | None = None
+    """Writes the test inputs as teams download them (E2E: the one-column ``mr`` CSV)."""
+    training_texts: Callable[[bytes, str], list[str]] | None = None
+    """Reads the texts of a training file (for the overlap report of a test set)."""
+    track_kinds: tuple[str, ...] = ()
+    """The track kinds (``--kind`` of the board) this built-in profile scores."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
@@ -106,6 +103,13 @@ class Profile:
         if column in self.truncated_columns:
             return truncate(value, decimals)
         return round(value, decimals)
+
+    def write_inputs(self, texts: Sequence[str]) -> InputsFile:
+        """The test inputs as teams download them: as the kind's reader writes them, else
+        blocks separated by a blank line."""
+        if self.inputs_file is not None:
+            return self.inputs_file(texts)
+        return InputsFile("\n\n".join(text.strip("\n") for text in texts) + "\n", "txt")
 
     @cached_property
     def metric_ids(self) -> dict[str, str]:
@@ -289,164 +293,5 @@ def truncate(value: float, decimals: int) -> float:
     return float(Decimal(repr(value)).quantize(exponent, rounding=ROUND_DOWN))
 
 
-def annotate_slot_errors(
-    outputs: Sequence[str], references: ReferenceSet
-) -> list[list[str]] | None:
-    """Each output's slot errors, described for people (None without MRs)."""
-    if references.inputs is None:
-        return None
-    from scorer.metrics.ser import slot_checks
-
-    return [
-        [error.describe() for error in check.errors] for check in slot_checks(outputs, references)
-    ]
-
-
-def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, float] | None:
-    """Lexical statistics and D-levels of texts, one per test item, names delexicalised with the
-    item's MR. D-levels are left out (with a warning) where the link parser is not installed."""
-    if references.inputs is None:
-        return None
-    from scorer import dlevel
-    from scorer.semantics.e2e_slots import delexicalise
-    from scorer.textstats import text_statistics
-
-    delexicalised = [delexicalise(mr, t) for mr, t in zip(references.inputs, texts, strict=True)]
-    result = text_statistics(delexicalised)
-    if dlevel.available():
-        result.update(dlevel.distribution(dlevel.text_levels(delexicalised)))
-    else:
-        log.warning("D-level left out: the link grammar parser is not installed")
-    return result
-
-
-def described_signature() -> str:
-    """The signature of what describe_e2e computes on this machine."""
-    from scorer import dlevel
-    from scorer.textstats import signature
-
-    return signature() + (f"|{dlevel.signature()}" if dlevel.available() else "")
-
-
-REFERENCE_SEED = 2018
-
-
-def random_references(references: ReferenceSet) -> list[str]:
-    """One reference per item, drawn with the fixed seed: the E2E paper's "test set rand"."""
-    rng = random.Random(REFERENCE_SEED)
-    return [rng.choice(refs) for refs in references]
-
-
-def describe_references(profile: Profile, references: ReferenceSet) -> dict[str, dict[str, float]]:
-    """The two reference rows of E2E Tables 9-10: every reference ("test set all") and one
-    reference per item drawn with a fixed seed ("test set rand")."""
-    if profile.describe is None or references.inputs is None:
-        return {}
-    pairs = [
-        (mr, ref) for mr, refs in zip(references.inputs, references, strict=True) for ref in refs
-    ]
-    flat = ReferenceSet(([ref] for _, ref in pairs), inputs=[mr for mr, _ in pairs])
-    drawn = random_references(references)
-    return {
-        "test set all": profile.describe([ref for _, ref in pairs], flat) or {},
-        "test set rand": profile.describe(drawn, references) or {},
-    }
-
-
 def _needs_inputs(metric_id: str) -> bool:
     return getattr(get_metric(metric_id), "needs_inputs", False)
-
-
-SER_METRICS = ("SER", "OK%", "A%", "M%", "A+M%")
-SR18_METRICS = ("BLEU-sr18", "NIST-sr18", "DIST", "DIST_char", "coverage")
-DRS_METRICS = ("BLEU-sacre", "METEOR-x100", "ROUGE_L-x100", "chrF", "F_BERT", "F_DISC", "F_CONT")
-EMBEDDING_METRICS = frozenset({"F_BERT", "F_DISC", "F_CONT"})
-WEBNLG2017_METRICS = ("BLEU-webnlg2017", "METEOR-webnlg2017", "TER")
-
-PROFILES: dict[str, Profile] = {
-    "e2e": Profile(
-        name="e2e",
-        metrics=("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", *SER_METRICS),
-        normalisation="e2e-v2:ws+quotes|tables:e2e-metrics-fixes",
-        normalise=normalise_e2e,
-        read_raw_outputs=read_e2e_outputs,
-        read_references=read_e2e_references,
-        derived=(norm_avg.NAME,),
-        derived_after="CIDEr",
-        annotate=annotate_slot_errors,
-        describe=describe_e2e,
-        primary_metric=norm_avg.NAME,
-        column_decimals=dict.fromkeys(SER_METRICS, 2),
-    ),
-    "sr18": Profile(
-        name="sr18",
-        metrics=SR18_METRICS,
-        normalisation="sr18-v1:lc+ws",
-        normalise=normalise_sr18,
-        read_raw_outputs=read_sr18_outputs,
-        read_references=read_sr18_references,
-        primary_metric="BLEU",
-        item_metrics=("DIST",),
-        decimals=2,
-    ),
-    "drs": Profile(
-        name="drs",
-        metrics=DRS_METRICS,
-        normalisation="drs-v1:ws",
-        normalise=collapse_whitespace,
-        read_raw_outputs=read_drs_outputs,
-        read_references=read_drs_references,
-        primary_metric="BLEU",
-        item_metrics=("chrF",),
-        decimals=2,
-        column_decimals=dict.fromkeys(EMBEDDING_METRICS, 4),
-    ),
-}
-
-PROFILES["webnlg2017"] = Profile(
-    name="webnlg2017",
-    metrics=WEBNLG2017_METRICS,
-    normalisation="webnlg2017-v1:unidecode+lc+split-nonword|refs:first-3",
-    normalise=webnlg2017_output,
-    read_raw_outputs=read_webnlg_outputs,
-    read_references=read_webnlg2017_references,
-    read_inputs=read_webnlg_inputs,
-    primary_metric="BLEU",
-    decimals=2,
-    truncated_columns=frozenset({"METEOR", "TER"}),
-    subsets=("seen",),
-    breakdowns=("category", "size"),
-)
-"""The WebNLG Challenge 2017 as its evaluation scripts scored it: all / seen / unseen entries
-(per category and triple-set size on request); BLEU (multi-bleu.perl -lc), METEOR 1.5
-(-l en -norm -r 3) and TER (tercom 7.25) on each entry's first 3 references, outputs and
-references normalised as evaluation.py writes them. The published tables print BLEU rounded to
-2 decimals (the script's own ``%.2f``) and METEOR and TER cut to 2 (the jar and tercom print
-full precision; the challenge report's tables show 2 decimals, read here as truncated)."""
-
-PROFILES["sr-shallow"] = PROFILES["sr-deep"] = PROFILES["sr18"]
-"""``nlg-score --profile`` also takes the SR'18 track kinds; both score as ``sr18``."""
-
-
-def metric_id(profile: Profile, wanted: str) -> str | None:
-    """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
-    return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
-
-
-PROFILE_LOADERS: list[Callable[[str], Profile | None]] = []
-"""Where a profile not built in is found by name (the board: track kinds organisers defined,
-stored with their tracks); each returns None for a name it does not know."""
-
-
-def get_profile(name: str) -> Profile:
-    """Look a profile up by name, with the list of known names in the error."""
-    if name not in PROFILES:
-        for load in PROFILE_LOADERS:
-            found = load(name)
-            if found is not None:
-                PROFILES[name] = found
-                break
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise KeyError(f"unknown profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None

@@ -11,93 +11,58 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from scorer.io import webnlg
-from scorer.io.by_track import (
-    read_e2e_outputs,
-    read_e2e_references,
-    read_webnlg_inputs,
-    read_webnlg_outputs,
-)
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
+from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
+from scorer.kinds.parts import READERS, TOKENISERS, Reader
+from scorer.kinds.profile import Profile
 from scorer.metrics import UnknownMetric, get_metric, metric_options, register_preset
-from scorer.normalise import NORMALISATIONS, Normalisation
-from scorer.profiles import PROFILES, Profile
+from scorer.metrics import normalised_average as norm_avg
+from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
 
 
 class KindError(ValueError):
     """A definition refused: ``str()`` names the key and says what is known there."""
 
 
-@dataclass(frozen=True)
-class Reader:
-    """How a kind's files are read: the references file (each item's input, references and
-    attributes), the inputs file teams get (checked against it), and an output file."""
+PROFILES: dict[str, Profile] = {}
+"""Every profile by name: the built-in kinds (``built_in.yaml``, loaded by ``scorer.kinds``),
+their track-kind aliases, and each organiser's definition built so far (``name@digest``)."""
 
-    references: Callable[..., list[ReferenceItem]]
-    outputs: Callable[[bytes, Sequence[str] | None, str], list[str]]
-    inputs: Callable[[bytes, str], list[str]] | None = None
-    options: tuple[str, ...] = ()
-
-
-def _webnlg_references(
-    data: bytes,
-    filename: str,
-    *,
-    seen_categories: Sequence[str] = tuple(webnlg.SEEN_CATEGORIES_2017),
-    language: str | None = None,
-) -> list[ReferenceItem]:
-    entries = webnlg.read_references(data, filename, language=language)
-    return list(webnlg.as_items(entries, seen_categories))
-
-
-READERS: dict[str, Reader] = {
-    "webnlg-xml": Reader(
-        _webnlg_references,
-        read_webnlg_outputs,
-        read_webnlg_inputs,
-        options=("seen_categories", "language"),
-    ),
-    "e2e-csv": Reader(read_e2e_references, read_e2e_outputs),
-}
-"""Readers by name: WebNLG's benchmark XML (``<entry category eid size>``, ``<mtriple>``,
-``<lex>``; attributes category, size, eid, seen) and the E2E ``mr,ref`` CSV."""
-
-
-@lru_cache(maxsize=1 << 16)
-def nltk_words(text: str) -> str:
-    """Memoised: a worker tokenises the same references for every submission to a test set."""
-    return " ".join(_nltk_tokenizer().tokenize(text))
-
-
-@lru_cache(maxsize=1)
-def _nltk_tokenizer() -> Any:
-    from nltk.tokenize import NLTKWordTokenizer
-
-    return NLTKWordTokenizer()
-
-
-TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": nltk_words}
-"""Per-metric tokens: ``nltk`` is NLTK's word tokeniser (its Treebank rules) on the whole text,
-as ``nltk.word_tokenize`` without punkt's sentence split (its data is not installed here)."""
-
-UNCHANGED = Normalisation("none", lambda text: text, lambda text: text)
+DERIVED = {norm_avg.NAME: norm_avg.SIGNATURE}
+"""Columns computed from other columns (E2E's normalised average of its five metrics)."""
 
 KIND_KEYS = {
-    "name", "title", "reader", "normalisation", "references", "metrics", "subsets",
-    "breakdowns", "primary", "decimals", "truncate",
-}  # fmt: skip
+    "name",
+    "title",
+    "reader",
+    "normalisation",
+    "references",
+    "metrics",
+    "subsets",
+    "breakdowns",
+    "primary",
+    "decimals",
+    "truncate",
+    "column_decimals",
+    "derived",
+    "derived_after",
+    "annotate",
+    "describe",
+    "item_metrics",
+}
+BUILT_IN_KEYS = {"signature", "track_kinds"}
+"""Keys only the built-in definitions have: the normalisation label their stored scores carry
+(kept from before kinds were data) and the board's track kinds they score."""
 
 
 def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile:
-    """The profile a definition describes, registered under its name and a digest of the
-    definition (two definitions under one name never share scores or signatures); a definition
-    already built is looked up, not checked and built again."""
+    """The profile an organiser's definition describes, registered under its name and a digest
+    of the definition (two definitions under one name never share scores or signatures); a
+    definition already built is looked up, not checked and built again."""
     _known_keys(definition, KIND_KEYS, where)
     name = _text(definition, "name", where)
     if name in PROFILES or "@" in name or "/" in name:
@@ -106,55 +71,121 @@ def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile
     built = PROFILES.get(f"{name}@{digest}")
     if built is not None:  # this very definition, already checked and registered
         return built
+    profile = _profile(definition, f"{name}@{digest}", where, label=None)
+    PROFILES[profile.name] = profile
+    return profile
+
+
+def build_built_in(definition: Mapping[str, Any], where: str) -> Profile:
+    """A built-in kind: the same parts and checks, under its plain name and its own label."""
+    _known_keys(definition, KIND_KEYS | BUILT_IN_KEYS, where)
+    name = _text(definition, "name", where)
+    return _profile(definition, name, where, label=_text(definition, "signature", where))
+
+
+def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | None) -> Profile:
     reader, reader_options = _reader(definition.get("reader"), f"{where}.reader")
     normalisation = _normalisation(definition.get("normalisation", "none"), where)
     keep = definition.get("references")
     if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool) or keep < 1):
         raise KindError(f"{where}.references: the number of references that count, 1 or more")
-    metrics, tokenisers = _metrics(definition.get("metrics"), f"{name}@{digest}", where)
+    metrics, tokenisers = _metrics(definition.get("metrics"), name, where)
     shown = [get_metric(m).name for m in metrics]
     if len(set(shown)) != len(shown):
         raise KindError(f"{where}.metrics: two metrics show as the same column: {shown}")
+    derived = tuple(_texts(definition, "derived", where))
+    if set(derived) - set(DERIVED):
+        raise KindError(
+            f"{where}.derived: unknown {sorted(set(derived) - set(DERIVED))} "
+            f"(known: {', '.join(sorted(DERIVED))})"
+        )
+    derived_after = definition.get("derived_after")
+    if derived_after is not None and derived_after not in metrics:
+        raise KindError(f"{where}.derived_after: {derived_after!r} is not one of {metrics}")
+    columns = [*shown, *derived]
     primary = definition.get("primary", shown[0])
-    if primary not in shown:
-        raise KindError(f"{where}.primary: {primary!r} is not one of the columns {shown}")
+    if primary not in columns:
+        raise KindError(f"{where}.primary: {primary!r} is not one of the columns {columns}")
     subsets = tuple(_texts(definition, "subsets", where))
     truncate = frozenset(_texts(definition, "truncate", where))
-    if truncate - set(shown):
-        raise KindError(f"{where}.truncate: {sorted(truncate - set(shown))} are not columns")
-    decimals = definition.get("decimals", 4)
-    if not isinstance(decimals, int) or isinstance(decimals, bool) or not 0 <= decimals <= 8:
-        raise KindError(f"{where}.decimals: 0 to 8")
+    if truncate - set(columns):
+        raise KindError(f"{where}.truncate: {sorted(truncate - set(columns))} are not columns")
+    decimals = _decimals(definition.get("decimals", 4), f"{where}.decimals")
+    column_decimals = definition.get("column_decimals") or {}
+    if not isinstance(column_decimals, Mapping) or set(column_decimals) - set(columns):
+        raise KindError(f"{where}.column_decimals: a mapping of columns {columns} to decimals")
+    item_metrics = tuple(_texts(definition, "item_metrics", where))
+    if set(item_metrics) - set(metrics):
+        raise KindError(
+            f"{where}.item_metrics: {sorted(set(item_metrics) - set(metrics))} "
+            f"are not among the metrics {metrics}"
+        )
+    annotate = _named(definition.get("annotate"), ANNOTATIONS, f"{where}.annotate")
+    describe = _named(definition.get("describe"), DESCRIPTIONS, f"{where}.describe")
+    bound = reader.bound(reader_options)
+    if label is None:
+        label = normalisation.name + (f"|refs:first-{keep}" if keep else "")
+        label += f"|kind:{name.rpartition('@')[2]}"
+    return Profile(
+        name=name,
+        metrics=tuple(metrics),
+        normalisation=label,
+        normalise=normalisation.output,
+        read_raw_outputs=bound.outputs,
+        read_references=_references_reader(bound, normalisation, keep),
+        read_inputs=bound.inputs,
+        inputs_file=bound.inputs_file,
+        training_texts=bound.training_texts,
+        derived=derived,
+        derived_after=derived_after,
+        describe=describe,
+        annotate=annotate,
+        primary_metric=primary,
+        item_metrics=item_metrics,
+        decimals=decimals,
+        column_decimals={
+            str(k): _decimals(v, f"{where}.column_decimals.{k}") for k, v in column_decimals.items()
+        },
+        truncated_columns=truncate,
+        subsets=subsets,
+        breakdowns=tuple(_texts(definition, "breakdowns", where)),
+        tokenisers=tokenisers,
+        track_kinds=tuple(_texts(definition, "track_kinds", where)),
+    )
+
+
+def _references_reader(
+    reader: Reader, normalisation: Normalisation, keep: int | None
+) -> Callable[[bytes, str], list[ReferenceItem]]:
+    """The reader's items, references normalised and cut to the first ``keep``."""
+    if keep is None and normalisation.reference is unchanged:
+        return reader.references
 
     def read_references(data: bytes, filename: str) -> list[ReferenceItem]:
-        items = reader.references(data, filename, **reader_options)
         return [
             Item(
                 item.input,
                 tuple(normalisation.reference(text) for text in item.references[:keep]),
                 getattr(item, "attributes", {}),
             )
-            for item in items
+            for item in reader.references(data, filename)
         ]
 
-    label = normalisation.name + (f"|refs:first-{keep}" if keep else "") + f"|kind:{digest}"
-    profile = Profile(
-        name=f"{name}@{digest}",
-        metrics=tuple(metrics),
-        normalisation=label,
-        normalise=normalisation.output,
-        read_raw_outputs=reader.outputs,
-        read_references=read_references,
-        read_inputs=reader.inputs,
-        primary_metric=primary,
-        decimals=decimals,
-        truncated_columns=truncate,
-        subsets=subsets,
-        breakdowns=tuple(_texts(definition, "breakdowns", where)),
-        tokenisers=tokenisers,
-    )
-    PROFILES[profile.name] = profile
-    return profile
+    return read_references
+
+
+def _decimals(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 8:
+        raise KindError(f"{where}: 0 to 8")
+    return value
+
+
+def _named(value: Any, registry: Mapping[str, Any], where: str) -> Any:
+    if value is None:
+        return None
+    if value not in registry:
+        raise KindError(f"{where}: unknown {value!r} (known: {', '.join(sorted(registry))})")
+    return registry[value]
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -202,10 +233,8 @@ def _reader(value: Any, where: str) -> tuple[Reader, dict[str, Any]]:
 
 
 def _normalisation(value: Any, where: str) -> Normalisation:
-    if value == UNCHANGED.name:
-        return UNCHANGED
     if value not in NORMALISATIONS:
-        known = ", ".join(sorted([*NORMALISATIONS, UNCHANGED.name]))
+        known = ", ".join(sorted(NORMALISATIONS))
         raise KindError(f"{where}.normalisation: unknown {value!r} (known: {known})")
     return NORMALISATIONS[value]
 

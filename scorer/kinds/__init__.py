@@ -1,0 +1,79 @@
+"""Track kinds: what decides a track's numbers, as data. A kind is a definition composed from
+registries of verified parts (readers, normalisations, metrics with options, tokenisers,
+analyses); a definition becomes a scoring ``Profile``. The built-in kinds (E2E, SR'18, DRS,
+WebNLG 2017) are definitions too (``built_in.yaml``); organisers define theirs in a challenge
+bundle. The web app, the worker and ``nlg-score`` resolve a profile from one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+
+from scorer.kinds.analyses import (
+    describe_e2e,
+    describe_references,
+    described_signature,
+    random_references,
+)
+from scorer.kinds.definitions import (
+    PROFILES,
+    KindError,
+    build_built_in,
+    build_profile,
+    definition_digest,
+    read_kinds,
+)
+from scorer.kinds.profile import InputsFile, Profile, truncate
+
+
+def _load_built_in() -> None:
+    """The built-in kinds, under their names and their track kinds' names (``sr-shallow`` and
+    ``sr-deep`` score as ``sr18``)."""
+    filename = "built_in.yaml"
+    data = resources.files(__package__).joinpath(filename).read_bytes()
+    for name, definition in read_kinds(data, filename).items():
+        profile = build_built_in(definition, f"{filename}: {name}")
+        PROFILES[profile.name] = profile
+        for kind in profile.track_kinds:
+            PROFILES.setdefault(kind, profile)
+
+
+_load_built_in()
+
+BUILT_IN = tuple(PROFILES)
+"""Names ``nlg-score --profile`` and the board know without a definition."""
+
+TRACK_KINDS = {kind: p.name for p in PROFILES.values() for kind in p.track_kinds}
+"""The board's track kinds -> the built-in profile that scores each."""
+
+PROFILE_LOADERS: list[Callable[[str], Profile | None]] = []
+"""Where a profile not built in is found by name (the board: track kinds organisers defined,
+stored with their tracks); each returns None for a name it does not know."""
+
+
+def get_profile(name: str) -> Profile:
+    """Look a profile up by name, with the list of known names in the error."""
+    if name not in PROFILES:
+        for load in PROFILE_LOADERS:
+            found = load(name)
+            if found is not None:
+                PROFILES[name] = found
+                break
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise KeyError(f"unknown profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
+
+
+def metric_id(profile: Profile, wanted: str) -> str | None:
+    """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
+    return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
+
+
+__all__ = [
+    "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "InputsFile", "KindError",
+    "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
+    "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
+    "truncate",
+]  # fmt: skip

@@ -1,0 +1,243 @@
+"""The verified parts a kind is composed of, by name: readers of test sets and outputs, and
+per-metric tokenisers. (Normalisations are ``scorer.normalise.NORMALISATIONS``, metrics
+``scorer.metrics``, analyses ``scorer.kinds.analyses``.) A new part registers here, never as a
+branch on a kind's name elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any
+
+from scorer.io import conllu, drs, e2e, records, sr18, webnlg
+from scorer.io.by_track import (
+    read_drs_outputs,
+    read_drs_references,
+    read_e2e_outputs,
+    read_e2e_references,
+    read_line_outputs,
+    read_sr18_outputs,
+    read_sr18_references,
+    read_webnlg_inputs,
+    read_webnlg_outputs,
+)
+from scorer.io.e2e import ReferenceItem
+from scorer.kinds.profile import InputsFile
+from scorer.normalise import Normalisation
+
+References = Callable[..., list[ReferenceItem]]
+Outputs = Callable[[bytes, Sequence[str] | None, str], list[str]]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How a kind's files are read: the references file (each item's input, references and
+    attributes), the inputs file teams get (checked against it), an output file, a training
+    file's texts, and how the inputs are written for teams to download. ``options`` are the
+    keys a definition may set; the callables take them as keywords."""
+
+    references: References
+    outputs: Outputs
+    training_texts: Callable[..., list[str]]
+    inputs_file: Callable[..., InputsFile]
+    inputs: Callable[..., list[str]] | None = None
+    options: tuple[str, ...] = ()
+
+    def bound(self, options: dict[str, Any]) -> Reader:
+        """This reader with a definition's options given to every part that reads them."""
+        if not options:
+            return self
+        return Reader(
+            partial(self.references, **options),
+            self.outputs,
+            partial(self.training_texts, **options),
+            partial(self.inputs_file, **options),
+            partial(self.inputs, **options) if self.inputs else None,
+            self.options,
+        )
+
+
+def blocks_file(suffix: str) -> Callable[..., InputsFile]:
+    """Inputs as blocks separated by a blank line (CoNLL-U trees, DRSs, WebNLG triple sets)."""
+
+    def write(texts: Sequence[str], **_: Any) -> InputsFile:
+        return InputsFile("\n\n".join(text.strip("\n") for text in texts) + "\n", suffix)
+
+    return write
+
+
+def e2e_inputs_file(texts: Sequence[str], **_: Any) -> InputsFile:
+    """The published testset layout: a one-column ``mr`` CSV."""
+    return InputsFile(records.write_csv_inputs(texts, "mr"), "csv", "text/csv")
+
+
+def e2e_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
+    return [ref for item in e2e.read_dataset_csv(data, filename) for ref in item.references]
+
+
+def drs_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
+    """A DRS SBN file's text column, or one sentence per line (a PMB ``.raw`` file)."""
+    if drs.looks_like_sbn(data):
+        return [item.text or "" for item in drs.read_sbn_file(data, filename)]
+    return sr18.read_sentences(data, filename)
+
+
+def sentences(data: bytes, filename: str, **_: Any) -> list[str]:
+    return sr18.read_sentences(data, filename)
+
+
+def conllu_inputs(data: bytes, filename: str, **_: Any) -> list[str]:
+    return [tree.text for tree in conllu.read_trees(data, filename)]
+
+
+def drs_inputs(data: bytes, filename: str, **_: Any) -> list[str]:
+    if drs.looks_like_sbn(data):
+        return [item.drs for item in drs.read_sbn_file(data, filename)]
+    return [item.drs for item in drs.read_clause_file(data, filename)]
+
+
+def webnlg_references(
+    data: bytes,
+    filename: str,
+    *,
+    seen_categories: Sequence[str] = tuple(webnlg.SEEN_CATEGORIES_2017),
+    language: str | None = None,
+) -> list[ReferenceItem]:
+    entries = webnlg.read_references(data, filename, language=language)
+    return list(webnlg.as_items(entries, seen_categories))
+
+
+def webnlg_training_texts(
+    data: bytes, filename: str, *, language: str | None = None, **_: Any
+) -> list[str]:
+    """Every ``<lex>`` of a training file."""
+    entries = webnlg.read_references(data, filename, language=language)
+    return [text for entry in entries for text in entry.references]
+
+
+def webnlg_inputs(data: bytes, filename: str, **_: Any) -> list[str]:
+    return read_webnlg_inputs(data, filename)
+
+
+def line_references(data: bytes, filename: str, **_: Any) -> list[ReferenceItem]:
+    return list(records.line_items(data, filename))
+
+
+def lines(data: bytes, filename: str, **_: Any) -> list[str]:
+    return records.read_lines(data, filename)
+
+
+def lines_file(texts: Sequence[str], **_: Any) -> InputsFile:
+    return InputsFile("".join(text.replace("\n", " ") + "\n" for text in texts), "txt")
+
+
+def jsonl_training_texts(
+    data: bytes, filename: str, *, references: str = "references", **options: Any
+) -> list[str]:
+    items = records.jsonl_items(data, filename, references=references, **_only(options, "input"))
+    return [text for item in items for text in item.references]
+
+
+def jsonl_inputs(data: bytes, filename: str, *, input: str = "input", **_: Any) -> list[str]:
+    return records.jsonl_inputs(data, filename, input=input)
+
+
+def jsonl_file(texts: Sequence[str], *, input: str = "input", **_: Any) -> InputsFile:
+    return InputsFile(records.write_jsonl_inputs(texts, input), "jsonl")
+
+
+def jsonl_references(data: bytes, filename: str, **options: Any) -> list[ReferenceItem]:
+    return list(records.jsonl_items(data, filename, **options))
+
+
+def csv_references(data: bytes, filename: str, **options: Any) -> list[ReferenceItem]:
+    return list(records.csv_items(data, filename, **options))
+
+
+def csv_training_texts(data: bytes, filename: str, **options: Any) -> list[str]:
+    items = records.csv_items(data, filename, **_only(options, "input", "references", "delimiter"))
+    return [text for item in items for text in item.references]
+
+
+def csv_inputs(data: bytes, filename: str, **options: Any) -> list[str]:
+    return records.csv_inputs(data, filename, **_only(options, "input", "delimiter"))
+
+
+def csv_file(
+    texts: Sequence[str], *, input: str = "input", delimiter: str = "comma", **_: Any
+) -> InputsFile:
+    tab = records.DELIMITERS.get(delimiter) == "\t"
+    return InputsFile(
+        records.write_csv_inputs(texts, input, delimiter),
+        "tsv" if tab else "csv",
+        "text/tab-separated-values" if tab else "text/csv",
+    )
+
+
+def _only(options: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {key: options[key] for key in keys if key in options}
+
+
+READERS: dict[str, Reader] = {
+    "e2e-csv": Reader(read_e2e_references, read_e2e_outputs, e2e_training_texts, e2e_inputs_file),
+    "conllu": Reader(
+        read_sr18_references, read_sr18_outputs, sentences, blocks_file("conllu"), conllu_inputs
+    ),
+    "drs": Reader(
+        read_drs_references, read_drs_outputs, drs_training_texts, blocks_file("txt"), drs_inputs
+    ),
+    "webnlg-xml": Reader(
+        webnlg_references,
+        read_webnlg_outputs,
+        webnlg_training_texts,
+        blocks_file("txt"),
+        webnlg_inputs,
+        options=("seen_categories", "language"),
+    ),
+    "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
+    "jsonl": Reader(
+        jsonl_references,
+        read_line_outputs,
+        jsonl_training_texts,
+        jsonl_file,
+        jsonl_inputs,
+        options=("input", "references", "attributes"),
+    ),
+    "csv": Reader(
+        csv_references,
+        read_line_outputs,
+        csv_training_texts,
+        csv_file,
+        csv_inputs,
+        options=("input", "references", "attributes", "delimiter"),
+    ),
+}
+"""Readers by name. References files: ``e2e-csv`` the E2E ``mr,ref`` table; ``conllu`` SR'18
+(inputs CoNLL-U trees, references one sentence per line or ``# text =`` blocks); ``drs`` DRS
+clause or SBN files with their sentences; ``webnlg-xml`` WebNLG's benchmark XML (attributes
+category, size, eid, seen); ``lines`` one reference per line; ``jsonl`` JSON Lines with named
+``input``/``references``/attribute fields; ``csv`` a CSV or TSV table, one row per reference,
+with named columns. Outputs are one text per line (E2E also its CSV, SR'18 and DRS also
+``# text =`` blocks)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def nltk_words(text: str) -> str:
+    """Memoised: a worker tokenises the same references for every submission to a test set."""
+    return " ".join(_nltk_tokenizer().tokenize(text))
+
+
+@lru_cache(maxsize=1)
+def _nltk_tokenizer() -> Any:
+    from nltk.tokenize import NLTKWordTokenizer
+
+    return NLTKWordTokenizer()
+
+
+TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": nltk_words}
+"""Per-metric tokens: ``nltk`` is NLTK's word tokeniser (its Treebank rules) on the whole text,
+as ``nltk.word_tokenize`` without punkt's sentence split (its data is not installed here)."""
+
+UNCHANGED = Normalisation("none", lambda text: text, lambda text: text)
