@@ -56,6 +56,13 @@ def track() -> None:
     help="DRS: tag the items with this subset (default standard; also long, "
     "compositional-substitution, compositional-extension).",
 )
+@click.option(
+    "--train",
+    "train_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="WebNLG: the edition's training file; its categories are the seen ones "
+    "(default: the 2017 split).",
+)
 @click.option("--title", default=None)
 @click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
 @click.option(
@@ -73,6 +80,7 @@ def track_import(
     inputs_path: Path | None,
     refs_path: Path | None,
     subset: str | None,
+    train_path: Path | None,
     title: str | None,
     deadline: datetime | None,
     daily_limit: int | None,
@@ -99,8 +107,9 @@ def track_import(
                 title=title,
                 deadline=deadline,
                 daily_limit=daily_limit or None,
+                train=(train_path.read_bytes(), train_path.name) if train_path else None,
             )
-            files = [p.name for p in (inputs_path, refs_path) if p]
+            files = [p.name for p in (inputs_path, refs_path, train_path) if p]
             record(session, None, "test set import", f"{track_slug} ({test_set.language})",
                    found.id, report=report, files=files)  # fmt: skip
             session.commit()

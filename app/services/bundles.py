@@ -349,6 +349,7 @@ def _import_test_set(
     else:
         inputs = entry.get("inputs", str, None)
         references = entry.get("references", str, None)
+        train = entry.get("train", str, None)
         test_set, _ = _refusing(
             where,
             lambda: import_test_set(
@@ -360,6 +361,7 @@ def _import_test_set(
                 inputs=_named(bundle, inputs, entry.key("inputs")),
                 references=_named(bundle, references, entry.key("references")),
                 title=title,
+                train=_named(bundle, train, entry.key("train")),
             ),
         )
         track = test_set.track
@@ -636,7 +638,7 @@ def export_bundle(
             {
                 "slug": track.slug,
                 "title": track.title,
-                "kind": track.kind,
+                "kind": track.kind,  # a defined kind's name (kinds: below)
                 "language": track.language,
                 "settings": _settings(track),
                 "test_sets": test_sets,

@@ -19,6 +19,7 @@ from app.services.tracks import (
     import_profile_read_test_set,
     import_sr18_test_set,
 )
+from scorer.kinds import KindError, trained_variant
 
 
 class TrackOptions(NamedTuple):
@@ -43,6 +44,7 @@ class ImportRequest(NamedTuple):
     references: tuple[bytes, str] | None
     subset: str | None
     options: TrackOptions
+    train: tuple[bytes, str] | None = None
 
 
 Importer = Callable[[Session, ImportRequest], tuple[TestSet, str]]
@@ -63,18 +65,22 @@ def import_test_set(
     title: str | None = None,
     deadline: datetime | None = None,
     daily_limit: int | None = DEFAULT_DAILY_LIMIT,
+    train: tuple[bytes, str] | None = None,
 ) -> tuple[TestSet, str]:
     """One entry point for the CLI, the organisers' form and bundles: create a track (or add a
     language's test set, or items of a subset) from (data, filename) pairs with the kind's
-    importer (``IMPORTERS``); return the test set and a one-line report."""
+    importer (``IMPORTERS``); return the test set and a one-line report. ``train``, a training
+    file, says which items are seen (WebNLG: its categories), where the kind's reader can."""
     importer = IMPORTERS.get(kind)
     if importer is None or kind not in TRACK_KINDS:
         raise DomainError(f"kind must be one of {', '.join(sorted(IMPORTERS))}, got {kind!r}")
     if subset and kind not in SUBSET_KINDS:
         raise DomainError(f"subsets are for {', '.join(sorted(SUBSET_KINDS))} tracks")
+    if train is not None and importer is not _profile_read:
+        raise DomainError(f"kind {kind} takes no training file (--train is for webnlg)")
     request = ImportRequest(
         challenge, slug, kind, language, inputs, references, subset,
-        TrackOptions(title, deadline, daily_limit),
+        TrackOptions(title, deadline, daily_limit), train,
     )  # fmt: skip
     test_set, added = importer(session, request)
     n_refs = sum(len(item.references) for item in test_set.items)
@@ -150,6 +156,14 @@ def _e2e(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
 def _profile_read(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
     if not request.references:
         raise DomainError(f"kind {request.kind} needs the references")
+    definition, seen = None, ""
+    if request.train is not None:
+        try:
+            definition = trained_variant(request.kind, *request.train)
+        except KindError as error:
+            raise DomainError(str(error)) from None
+        count = len(definition["reader"]["seen_categories"])
+        seen = f"{count} seen categories from {request.train[1]}; "
     test_set = import_profile_read_test_set(
         session,
         request.challenge,
@@ -158,9 +172,10 @@ def _profile_read(session: Session, request: ImportRequest) -> tuple[TestSet, st
         request.language or "en",
         request.references,
         request.inputs,
+        definition=definition,
         **request.options.as_kwargs(),
     )
-    return test_set, ""
+    return test_set, seen
 
 
 IMPORTERS: dict[str, Importer] = {

@@ -175,7 +175,7 @@ def import_profile_read_test_set(
         challenge=challenge,
         slug=check_slug(slug, "track"),
         title=title or slug,
-        kind=kind,
+        kind=definition["name"] if definition else kind,
         language=language,
         profile=profile.name,
         deadline=deadline,

@@ -7,8 +7,9 @@ bundle. The web app, the worker and ``nlg-score`` resolve a profile from one nam
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
+from typing import Any
 
 from scorer.kinds.analyses import (
     describe_e2e,
@@ -17,6 +18,7 @@ from scorer.kinds.analyses import (
     random_references,
 )
 from scorer.kinds.definitions import (
+    BUILT_IN_KEYS,
     PROFILES,
     KindError,
     build_built_in,
@@ -24,7 +26,10 @@ from scorer.kinds.definitions import (
     definition_digest,
     read_kinds,
 )
+from scorer.kinds.parts import READERS
 from scorer.kinds.profile import InputsFile, Profile, truncate
+
+_BUILT_IN_DEFINITIONS: dict[str, Mapping[str, Any]] = {}
 
 
 def _load_built_in() -> None:
@@ -33,6 +38,7 @@ def _load_built_in() -> None:
     filename = "built_in.yaml"
     data = resources.files(__package__).joinpath(filename).read_bytes()
     for name, definition in read_kinds(data, filename).items():
+        _BUILT_IN_DEFINITIONS[name] = definition
         profile = build_built_in(definition, f"{filename}: {name}")
         PROFILES[profile.name] = profile
         for kind in profile.track_kinds:
@@ -66,6 +72,30 @@ def get_profile(name: str) -> Profile:
         raise KeyError(f"unknown profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
+def variant(name: str, suffix: str, **reader_options: Any) -> dict[str, Any]:
+    """The definition of the built-in kind ``name`` (or of a track kind's profile) with options
+    given to its reader, as an organiser's kind ``{name}-{suffix}`` (WebNLG: the seen categories
+    of another edition's training file). Its scores are those of the built-in kind; only what
+    the options change (the subsets) differs."""
+    base = _BUILT_IN_DEFINITIONS[get_profile(name).name]
+    definition = {key: value for key, value in base.items() if key not in BUILT_IN_KEYS}
+    reader = base["reader"]
+    reader = dict(reader) if isinstance(reader, Mapping) else {"name": reader}
+    definition["reader"] = {**reader, **reader_options}
+    definition["name"] = f"{base['name']}-{suffix}"
+    return definition
+
+
+def trained_variant(name: str, data: bytes, filename: str) -> dict[str, Any]:
+    """``variant`` of the kind ``name`` whose subsets follow a training file (``--train``)."""
+    base = _BUILT_IN_DEFINITIONS[get_profile(name).name]
+    reader_name = base["reader"]["name"] if isinstance(base["reader"], Mapping) else base["reader"]
+    seen_in = READERS[reader_name].seen_in
+    if seen_in is None:
+        raise KindError(f"kind {name}: its reader ({reader_name}) takes no training file")
+    return variant(name, "split", **seen_in(data, filename))
+
+
 def metric_id(profile: Profile, wanted: str) -> str | None:
     """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
     return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
@@ -75,5 +105,5 @@ __all__ = [
     "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
     "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
-    "truncate",
+    "trained_variant", "truncate", "variant",
 ]  # fmt: skip

@@ -44,6 +44,8 @@ class Reader:
     inputs_file: Callable[..., InputsFile]
     inputs: Callable[..., list[str]] | None = None
     options: tuple[str, ...] = ()
+    seen_in: Callable[[bytes, str], dict[str, Any]] | None = None
+    """The reader's options that a training file sets (WebNLG: which categories are seen)."""
 
     def bound(self, options: dict[str, Any]) -> Reader:
         """This reader with a definition's options given to every part that reads them."""
@@ -56,6 +58,7 @@ class Reader:
             partial(self.inputs_file, **options),
             partial(self.inputs, **options) if self.inputs else None,
             self.options,
+            self.seen_in,
         )
 
 
@@ -115,6 +118,11 @@ def webnlg_training_texts(
     """Every ``<lex>`` of a training file."""
     entries = webnlg.read_references(data, filename, language=language)
     return [text for entry in entries for text in entry.references]
+
+
+def webnlg_seen_in(data: bytes, filename: str) -> dict[str, Any]:
+    """A training file's categories are the seen ones (the 2017 split's rule)."""
+    return {"seen_categories": sorted(webnlg.categories(data, filename))}
 
 
 def webnlg_inputs(data: bytes, filename: str, **_: Any) -> list[str]:
@@ -195,6 +203,7 @@ READERS: dict[str, Reader] = {
         blocks_file("txt"),
         webnlg_inputs,
         options=("seen_categories", "language"),
+        seen_in=webnlg_seen_in,
     ),
     "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
     "jsonl": Reader(

@@ -308,20 +308,28 @@ def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, 
     assert "challenge import" in client.get("/organise/example/audit").text
 
 
-def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(app, client, settings, tmp_path):
+@pytest.mark.parametrize("train", [None, "train.xml"])
+def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(
+    app, client, settings, tmp_path, train
+):
+    """With the 2017 split, and with the seen categories of a training file (``train:``)."""
     from tests.support.factories import participant
 
     webnlg = DEMO_DATA / "webnlg"
+    test_set = {"language": "en", "inputs": "no_lex.xml", "references": "with_lex.xml"}
+    if train:
+        test_set["train"] = train
     definition = {
         "format": 1,
         "challenge": {"slug": "webnlg", "title": "WebNLG 2017-style"},
-        "tracks": [{"slug": "test", "kind": "webnlg", "test_sets": [
-            {"language": "en", "inputs": "no_lex.xml", "references": "with_lex.xml"}]}],
-    }  # fmt: skip
+        "tracks": [{"slug": "test", "kind": "webnlg", "test_sets": [test_set]}],
+    }
+    lex = (webnlg / "test_with_lex.xml").read_bytes()
     files = {
         "challenge.yaml": yaml.safe_dump(definition).encode(),
         "no_lex.xml": (webnlg / "test_no_lex.xml").read_bytes(),
-        "with_lex.xml": (webnlg / "test_with_lex.xml").read_bytes(),
+        "with_lex.xml": lex,
+        "train.xml": lex.replace(b'category="Airport"', b'category="Elsewhere"'),
     }
     with session_scope(settings.database_url) as session:
         import_bundle(
@@ -343,6 +351,12 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(app, client, se
     before, after = _boards(settings, "webnlg"), _boards(other, "webnlg")
     assert before[("test", "en", "org")][1][0][7].keys() == {"seen", "unseen"}
     assert after == before
+    profiles = []
+    for board in (settings, other):
+        with session_scope(board.database_url) as session:
+            profiles.append(session.scalars(select(Track.profile)).one())
+    assert profiles[0] == profiles[1]
+    assert profiles[0].startswith("webnlg2017-split@" if train else "webnlg2017")
 
 
 def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app, runner, settings):

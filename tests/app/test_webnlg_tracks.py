@@ -97,3 +97,36 @@ def test_a_line_short_is_refused_at_upload(client, settings, webnlg_track):
         "expected 6 lines (one output per test entry, in eid order), found 5"
         in (response.json["error"])
     )
+
+
+def test_a_training_file_says_which_categories_are_seen(runner, settings, tmp_path):
+    """Another edition's split: the categories of its training file are the seen ones, and
+    everything else scores as the 2017 kind does."""
+    train = (WEBNLG / "test_with_lex.xml").read_text()
+    (tmp_path / "train.xml").write_text(train.replace('category="Food"', 'category="Elsewhere"'))
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg",
+              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(tmp_path / "train.xml")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "seen categories from train.xml" in result.output
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        assert track.kind == "webnlg2017-split" and track.profile.startswith("webnlg2017-split@")
+        seen = track.kind_definition["reader"]["seen_categories"]
+        items = track.test_sets[0].items
+        subsets = {i.input_text.split(" | ")[0]: i.subsets[0].name for i in items}
+    assert "Food" not in seen and "Elsewhere" in seen
+    assert len(set(subsets.values())) == 2
+
+
+def test_a_training_file_is_refused_for_a_kind_that_reads_none(runner, tmp_path):
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "e2e",
+              "--refs", str(DEMO_DATA / "references.csv"),
+              "--train", str(DEMO_DATA / "references.csv")]
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "kind e2e takes no training file" in result.output
