@@ -7,7 +7,7 @@ comma := ,
 EXTRAS ?= server,$(or $(NLGBOARD_EXTRAS),test)
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: run test check lint install clean
+.PHONY: run test test-all check lint install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,7 +59,12 @@ $(AXE):
 
 # Everything on both cores in one run: the tests that start real servers and workers mostly
 # wait on them, so they overlap with the CPU-bound ones (each process has its own servers).
+# The exhaustive sweeps (whole corpora against the slowest official tools, the whole attack in
+# process) add ~15 CPU-minutes; make test runs a sample of each, make test-all everything.
 test: lint $(AXE)
+	$(BIN)/pytest -n 2 --dist worksteal -m "not exhaustive" $(UNIT) tests/oracles tests/integration tests/browser
+
+test-all: lint $(AXE)
 	$(BIN)/pytest -n 2 --dist worksteal $(UNIT) tests/oracles tests/integration tests/browser
 
 # The inner loop: lint and the tests without servers, less the slow ones (full-size real data,

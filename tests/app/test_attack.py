@@ -68,6 +68,7 @@ def test_the_public_and_two_teams_read_nothing_hidden(board, settings, monkeypat
 
 
 @pytest.mark.slow
+@pytest.mark.exhaustive  # ~5 min; python benchmarks/attack.py runs it against a live server
 def test_the_whole_attack_finds_no_500_and_no_unauthorised_read(board, settings):
     _app, found, world = board
     report = attack_all(found, world, settings.database_url, "test", str(settings.instance_path))

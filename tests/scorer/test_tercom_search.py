@@ -286,7 +286,11 @@ def test_generated_outputs_of_webnlg_dev_references():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("entries_of", [dev_entries, train_entries], ids=["dev", "train"])
+@pytest.mark.parametrize(
+    "entries_of",
+    [dev_entries, pytest.param(train_entries, marks=pytest.mark.exhaustive)],
+    ids=["dev", "train"],
+)
 def test_generated_outputs_of_every_webnlg_entry(entries_of):
     references = webnlg_references(entries_of, 0, 2)
     pairs = every_pair(shift_outputs(references, 2), references)
@@ -294,8 +298,9 @@ def test_generated_outputs_of_every_webnlg_entry(entries_of):
 
 
 @pytest.mark.slow
-def test_rotated_long_sequences():
-    assert not differing_pairs(list(rotated_pairs(80, 5)))
+@pytest.mark.parametrize("count", [8, pytest.param(80, marks=pytest.mark.exhaustive)])
+def test_rotated_long_sequences(count):
+    assert not differing_pairs(list(rotated_pairs(count, 5)))
 
 
 @pytest.mark.slow
