@@ -415,7 +415,11 @@ def _import_defined(
 ) -> Track:
     """A test set of a kind the bundle defines: read by the profile built from it."""
     language = language_code(entry.get("language", str))
-    references = _named(bundle, entry.get("references", str), entry.key("references"))
+    named = entry.get("references", (str, list))
+    if isinstance(named, list):
+        references = _zipped(bundle, named, entry.key("references"))
+    else:
+        references = _named(bundle, named, entry.key("references"))
     inputs = _named(bundle, entry.get("inputs", str, None), entry.key("inputs"))
     entry.done()
     assert references is not None
@@ -439,6 +443,18 @@ def _refusing(where: str, create: Any) -> Any:
         raise
     except DomainError as error:
         raise BundleError(f"{DEFINITION}: {where}: {error}") from None
+
+
+def _zipped(bundle: Bundle, paths: list[Any], where: str) -> tuple[bytes, str]:
+    """Several reference files (parallel ``reference0..N``) as one zip, in the order given
+    (named 0, 1, ... so the reader keeps that order)."""
+    if not paths or not all(isinstance(path, str) for path in paths):
+        raise BundleError(f"{DEFINITION}: {where}: expected a file or a list of files")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for index, path in enumerate(paths):
+            archive.writestr(f"{index:03d}-{PurePosixPath(path).name}", bundle.read(path, where))
+    return buffer.getvalue(), "references.zip"
 
 
 def _named(bundle: Bundle, path: str | None, where: str) -> tuple[bytes, str] | None:

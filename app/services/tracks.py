@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from datetime import datetime
@@ -167,7 +168,10 @@ def import_profile_read_test_set(
     profile = build_profile(definition) if definition else get_profile(TRACK_KINDS[kind])
     items = profile.read_references(*references)
     if inputs is not None and profile.read_inputs is not None:
-        _check_same_inputs(profile.read_inputs(*inputs), items, inputs[1], references[1])
+        given = profile.read_inputs(*inputs)
+        if not any(item.input for item in items):  # parallel reference files hold none
+            items = _with_inputs(items, given, inputs[1], references[1])
+        _check_same_inputs(given, items, inputs[1], references[1])
     if session.scalar(select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)):
         raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
     language = language_code(language)
@@ -204,6 +208,22 @@ def import_profile_read_test_set(
     session.add_all([track, test_set])
     stamp_content(session, test_set)
     return test_set
+
+
+def _with_inputs(
+    items: list[e2e.ReferenceItem], inputs: list[str], inputs_name: str, references_name: str
+) -> list[e2e.ReferenceItem]:
+    """Items whose references file holds no inputs take them from the inputs file, line by
+    line (the two must have as many items)."""
+    if len(inputs) != len(items):
+        raise InputError(
+            f"has {len(inputs)} inputs but {references_name} has {len(items)} items; they must "
+            "be the same test set",
+            filename=inputs_name,
+        )
+    return [
+        dataclasses.replace(item, input=given) for item, given in zip(items, inputs, strict=True)
+    ]
 
 
 def _check_same_inputs(

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from scorer.io import conllu, drs, e2e, records, sr18, webnlg
+from scorer.io import conllu, drs, e2e, layouts, records, sr18, webnlg
+from scorer.io.archive import is_zip, read_zip
 from scorer.io.by_track import (
     read_drs_outputs,
     read_drs_references,
@@ -24,6 +25,7 @@ from scorer.io.by_track import (
     read_webnlg_outputs,
 )
 from scorer.io.e2e import ReferenceItem
+from scorer.io.items import natural_key
 from scorer.kinds.profile import InputsFile
 from scorer.normalise import Normalisation
 
@@ -141,6 +143,32 @@ def lines_file(texts: Sequence[str], **_: Any) -> InputsFile:
     return InputsFile("".join(text.replace("\n", " ") + "\n" for text in texts), "txt")
 
 
+PARALLEL_MAX_BYTES = 256 * 2**20
+"""Largest a zip of parallel reference files may inflate to (WebNLG+ 2020: ~1 MB each)."""
+
+
+def parallel_references(data: bytes, filename: str, **_: Any) -> list[ReferenceItem]:
+    """Parallel reference files (``reference0..N``, an empty line where an item has fewer)
+    given as one zip, read in natural order of their names; a plain file is one reference
+    file."""
+    if not is_zip(data):
+        return layouts.read_parallel([(filename, data)])
+    files = read_zip(data, filename, PARALLEL_MAX_BYTES)
+    return layouts.read_parallel([(name, files[name]) for name in sorted(files, key=natural_key)])
+
+
+def parallel_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
+    return [text for item in parallel_references(data, filename) for text in item.references]
+
+
+def json_lists_references(data: bytes, filename: str, **_: Any) -> list[ReferenceItem]:
+    return layouts.read_json_lists(data, filename)
+
+
+def json_lists_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
+    return [text for item in layouts.read_json_lists(data, filename) for text in item.references]
+
+
 def jsonl_training_texts(
     data: bytes, filename: str, *, references: str = "references", **options: Any
 ) -> list[str]:
@@ -206,6 +234,12 @@ READERS: dict[str, Reader] = {
         seen_in=webnlg_seen_in,
     ),
     "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
+    "parallel": Reader(
+        parallel_references, read_line_outputs, parallel_training_texts, lines_file, lines
+    ),
+    "json-lists": Reader(
+        json_lists_references, read_line_outputs, json_lists_training_texts, lines_file, lines
+    ),
     "jsonl": Reader(
         jsonl_references,
         read_line_outputs,
@@ -226,7 +260,9 @@ READERS: dict[str, Reader] = {
 """Readers by name. References files: ``e2e-csv`` the E2E ``mr,ref`` table; ``conllu`` SR'18
 (inputs CoNLL-U trees, references one sentence per line or ``# text =`` blocks); ``drs`` DRS
 clause or SBN files with their sentences; ``webnlg-xml`` WebNLG's benchmark XML (attributes
-category, size, eid, seen); ``lines`` one reference per line; ``jsonl`` JSON Lines with named
+category, size, eid, seen); ``lines`` one reference per line; ``parallel`` parallel reference
+files ``reference0..N`` (a zip of them, or one file) and ``json-lists`` one JSON array of
+arrays of references, both with inputs one per line; ``jsonl`` JSON Lines with named
 ``input``/``references``/attribute fields; ``csv`` a CSV or TSV table, one row per reference,
 with named columns. Outputs are one text per line (E2E also its CSV, SR'18 and DRS also
 ``# text =`` blocks)."""

@@ -473,3 +473,65 @@ def test_nlg_score_gives_a_defined_kinds_leaderboard_numbers_offline(app, runner
     assert row.signatures == expected["signature"]
     assert row.subsets == expected["subsets"]
     assert "tokens:nltk_words" in row.signatures["METEOR"]
+
+
+def test_a_kind_on_parallel_reference_files_scores_as_multi_bleu_detok(
+    app, client, settings, tmp_path
+):
+    """A WebNLG+ 2020-style task from plain files: inputs one per line, references as parallel
+    files (an empty line where an item has fewer), a team's upload, the leaderboard's BLEU and
+    chrF++ as the registry's metrics give them; and an export round-trips."""
+    from scorer.io.webnlg import read_references
+    from tests.support.factories import participant
+
+    entries = read_references((DEMO_DATA / "webnlg" / "test_with_lex.xml").read_bytes(), "x.xml")
+    count = max(len(entry.references) for entry in entries)
+    files = {
+        f"reference{k}": "".join(
+            (e.references[k] if k < len(e.references) else "") + "\n" for e in entries
+        ).encode()
+        for k in range(count)
+    }
+    references = sorted(files)
+    files["inputs.txt"] = "".join(f"{e.input}\n" for e in entries).encode()
+    definition = {
+        "format": 1,
+        "challenge": {"slug": "plain", "title": "Plain files"},
+        "kinds": [{"name": "plain-d2t", "reader": "parallel", "metrics": [
+            {"metric": "BLEU-multibleu-detok", "options": {"references": count}}, "chrF++"]}],
+        "tracks": [{"slug": "t", "kind": "plain-d2t", "test_sets": [
+            {"language": "en", "inputs": "inputs.txt", "references": references}]}],
+    }  # fmt: skip
+    files["challenge.yaml"] = yaml.safe_dump(definition).encode()
+    with session_scope(settings.database_url) as session:
+        import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), Bundle(files)
+        )
+    token = participant(settings, "a@x.org", team="A")
+    output = (DEMO_DATA / "webnlg" / "team_output.txt").read_bytes()
+    response = client.post(
+        "/api/v1/challenges/plain/tracks/t/submissions",
+        data={"file": (io.BytesIO(output), "o.txt"), "system": "s"},
+        headers={"Authorization": f"Bearer {token}"}, content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 202, response.json
+    run_queue(app)
+    from scorer.metrics import get_metric
+
+    hyps = output.decode().splitlines()
+    refs = [list(entry.references) for entry in entries]
+    bleu = get_metric("BLEU-multibleu-detok", references=count).corpus_score(hyps, refs).value
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        _, (row,) = leaderboard(session, track, viewer=ORGANISERS)
+        stored = [len(item.references) for item in track.test_sets[0].items]
+    assert stored == [len(entry.references) for entry in entries]
+    assert row.scores["BLEU"] == pytest.approx(bleu, abs=1e-12)
+    assert row.scores["chrF++"] == pytest.approx(
+        get_metric("chrF++").corpus_score(hyps, refs).value, abs=1e-12
+    )
+    other = make_settings(tmp_path / "other")
+    other_app = make_app(other, WTF_CSRF_ENABLED=False)
+    _import(other_app, other, _export(settings, "plain"))
+    run_queue(other_app)
+    assert _boards(other, "plain") == _boards(settings, "plain")
