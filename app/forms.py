@@ -18,6 +18,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
 
 from app.services.organising import LIMIT_MAX
+from scorer.kinds import TRACK_KIND_LABELS
 
 
 class BoardForm(FlaskForm):
@@ -151,13 +152,7 @@ class TrackUploadForm(BoardForm):
     slug = StringField("Track slug", validators=[DataRequired(), Length(max=64), SLUG])
     kind = SelectField(
         "Kind",
-        choices=[
-            SelectChoice("e2e", "E2E (MR CSV)"),
-            SelectChoice("sr-shallow", "SR'18 shallow (CoNLL-U)"),
-            SelectChoice("sr-deep", "SR'18 deep (CoNLL-U)"),
-            SelectChoice("drs", "DRS-to-text (clauses or SBN)"),
-            SelectChoice("webnlg", "WebNLG 2017 (RDF triples, XML)"),
-        ],
+        choices=[SelectChoice(kind, label) for kind, label in TRACK_KIND_LABELS.items()],
     )
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     language = StringField("Language (ISO 639, e.g. en)", validators=[Optional(), Length(max=3)])

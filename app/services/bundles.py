@@ -416,10 +416,11 @@ def _import_defined(
     """A test set of a kind the bundle defines: read by the profile built from it."""
     language = language_code(entry.get("language", str))
     named = entry.get("references", (str, list))
-    if isinstance(named, list):
-        references = _zipped(bundle, named, entry.key("references"))
-    else:
-        references = _named(bundle, named, entry.key("references"))
+    references: tuple[bytes, str] | None = (
+        _zipped(bundle, named, entry.key("references"))
+        if isinstance(named, list)
+        else _named(bundle, named, entry.key("references"))
+    )
     inputs = _named(bundle, entry.get("inputs", str, None), entry.key("inputs"))
     entry.done()
     assert references is not None

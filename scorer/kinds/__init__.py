@@ -53,6 +53,13 @@ BUILT_IN = tuple(PROFILES)
 TRACK_KINDS = {kind: p.name for p in PROFILES.values() for kind in p.track_kinds}
 """The board's track kinds -> the built-in profile that scores each."""
 
+TRACK_KIND_LABELS = {
+    kind: label
+    for definition in _BUILT_IN_DEFINITIONS.values()
+    for kind, label in definition["track_kinds"].items()
+}
+"""The board's track kinds -> how the organisers' form names them."""
+
 PROFILE_LOADERS: list[Callable[[str], Profile | None]] = []
 """Where a profile not built in is found by name (the board: track kinds organisers defined,
 stored with their tracks); each returns None for a name it does not know."""
@@ -102,7 +109,7 @@ def metric_id(profile: Profile, wanted: str) -> str | None:
 
 
 __all__ = [
-    "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "InputsFile", "KindError",
+    "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
     "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
     "trained_variant", "truncate", "variant",

@@ -150,7 +150,7 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         subsets=subsets,
         breakdowns=tuple(_texts(definition, "breakdowns", where)),
         tokenisers=tokenisers,
-        track_kinds=tuple(_texts(definition, "track_kinds", where)),
+        track_kinds=tuple(definition.get("track_kinds") or ()),
     )
 
 

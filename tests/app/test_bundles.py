@@ -400,7 +400,7 @@ def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app,
     [
         (
             {"name": "k", "reader": "csv-of-sorts", "metrics": ["chrF++"]},
-            "kinds[0].reader: unknown reader 'csv-of-sorts' (known: conllu, csv, drs, e2e-csv, jsonl, lines, webnlg-xml)",
+            "kinds[0].reader: unknown reader 'csv-of-sorts' (known: conllu, csv, drs, e2e-csv, json-lists, jsonl, lines, parallel, webnlg-xml)",
         ),
         (
             {"name": "k", "reader": "webnlg-xml", "metrics": ["BLEU-magic"]},
