@@ -42,7 +42,7 @@ from scorer.io.items import subsets_by
 from scorer.kinds import Profile, get_profile
 from scorer.metrics import get_metric
 from scorer.references import ReferenceSet
-from tests.support.webnlg_cases import ORACLE_2017, lex_texts, outputs, test_like_xml
+from tests.support.webnlg_cases import ORACLE_2017, lex_texts, outputs, test_like_xml, write_lines
 from tests.support.webnlg_oracle import NATSORT_STAND_IN, SUBMISSIONS
 
 SUBSETS = ("all-cat", "old-cat", "new-cat")
@@ -50,7 +50,7 @@ TEST_ENTRIES = 1862
 DEV_ENTRIES = 872
 
 
-def warm_runs(xml: bytes, hyps: list[Path], runs: int) -> None:
+def warm_runs(xml: bytes, folder: Path, runs: int) -> None:
     """The worker's scoring path in this long-lived process, after its start-up warm-up."""
     profile = get_profile("webnlg2017")
     start = time.perf_counter()
@@ -60,13 +60,16 @@ def warm_runs(xml: bytes, hyps: list[Path], runs: int) -> None:
     references = ReferenceSet.from_items(items)
     subsets = {"": list(range(len(items)))}
     subsets.update(subsets_by(items, "seen"))
-    profile.subset_scores(profile.statistics(_read(profile, hyps[0], inputs), references), subsets)
+    texts = lex_texts(xml)
+    first = _read(profile, write_lines(folder / "warm0.txt", outputs(texts, 100)), inputs)
+    profile.subset_scores(profile.statistics(first, references), subsets)
     print(f"warm-up (start-up and a first job): {time.perf_counter() - start:.1f} s")
     warm = []
     for run in range(runs):
-        outputs = _read(profile, hyps[(run + 1) % len(hyps)], inputs, shift=run + 1)
+        path = write_lines(folder / f"warm{run + 1}.txt", outputs(texts, 101 + run))
+        new = _read(profile, path, inputs)
         start = time.perf_counter()
-        scores = profile.subset_scores(profile.statistics(outputs, references), subsets)
+        scores = profile.subset_scores(profile.statistics(new, references), subsets)
         warm.append(time.perf_counter() - start)
     print(
         f"warm scorer (worker path, all/seen/unseen from per-item statistics): median "
@@ -75,12 +78,9 @@ def warm_runs(xml: bytes, hyps: list[Path], runs: int) -> None:
     print("  " + "  ".join(f"{s.metric} {s.value:.4f}" for s in scores[""]))
 
 
-def _read(profile: Profile, path: Path, inputs: list[str], shift: int = 0) -> list[str]:
-    """A team's file as the worker reads it; ``shift`` rotates the lines so no run repeats
-    another's outputs (the per-item caches would otherwise answer)."""
-    lines = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
-    lines = lines[shift:] + lines[:shift]
-    return profile.read_outputs("".join(f"{x}\n" for x in lines).encode(), inputs, path.name)
+def _read(profile: Profile, path: Path, inputs: list[str]) -> list[str]:
+    """A team's file as the worker reads it (new outputs each run: no per-item cache answers)."""
+    return profile.read_outputs(path.read_bytes(), inputs, path.name)
 
 
 def official(folder: Path, xml: bytes, lines: list[str], jar: Path) -> dict[str, float]:
@@ -143,7 +143,7 @@ def main() -> None:
             f"nlg-score --profile webnlg2017 (cold, all/seen/unseen): median "
             f"{statistics.median(cold):.1f} s  (runs: {', '.join(f'{t:.1f}' for t in cold)})"
         )
-        warm_runs(xml, hyps, args.warm_runs)
+        warm_runs(xml, folder, args.warm_runs)
         steps: dict[str, list[float]] = {}
         for run in range(args.official_runs):
             lines = hyps[run].read_text(encoding="utf-8").splitlines()
