@@ -14,19 +14,24 @@ class MailError(ValueError):
     """An address or a header text that cannot go into a message; says what and where."""
 
 
-ADDRESS = re.compile(r"^[^@\s\"<>(),;:\\\[\]]+@[^@\s\"<>(),;:\\\[\]]+\.[^@\s\"<>(),;:\\\[\]]+$")
+_PART = r"[^@\s\"<>(),;:\\\[\]]+"
+ADDRESS = re.compile(rf"^{_PART}@{_PART}\.{_PART}$")
 """One plain ``local@domain.tld``: no display name, no list, no quoting, no white space."""
 SUBJECT_MAX = 200
 
 
-def check_address(address: str, what: str = "e-mail address") -> str:
+LOCAL_ADDRESS = re.compile(rf"^{_PART}@{_PART}$")
+
+
+def check_address(address: str, what: str = "e-mail address", local: bool = False) -> str:
     """The address, stripped, or MailError: a line break or a second address in it would add
-    recipients or headers to a message (header injection)."""
+    recipients or headers to a message (header injection). A recipient's domain has a dot;
+    the sender's may be a local name (``nlgboard@localhost``) with ``local``."""
     address = address.strip()
     bad = next((c for c in address if not c.isprintable()), None)
     if bad is not None:
         raise MailError(f"{what} {address!r} holds the control character U+{ord(bad):04X}")
-    if len(address) > 254 or not ADDRESS.match(address):
+    if len(address) > 254 or not (LOCAL_ADDRESS if local else ADDRESS).match(address):
         raise MailError(f"{what} {address!r} is not one plain address like name@example.org")
     try:
         Address(addr_spec=address)
@@ -51,9 +56,11 @@ def check_header_text(text: str, what: str, longest: int = SUBJECT_MAX) -> str:
 
 
 def sender_address(sender: str) -> Address:
-    """``NLGBOARD_MAIL_FROM`` (``Name <address>`` or a bare address) as a header value."""
+    """``NLGBOARD_MAIL_FROM`` (``Name <address>`` or a bare address) as a header value.
+    Checked whole first: ``parseaddr`` would quietly drop a line break."""
+    check_header_text(sender, "NLGBOARD_MAIL_FROM")
     name, address = parseaddr(sender)
-    address = check_address(address or sender, "NLGBOARD_MAIL_FROM")
+    address = check_address(address or sender, "NLGBOARD_MAIL_FROM", local=True)
     return Address(
         display_name=check_header_text(name, "NLGBOARD_MAIL_FROM's name") if name else "",
         addr_spec=address,

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.mail.messages import MailError
 from app.mail.outbox import add_mail
-from app.models import NOTIFICATIONS, BoardSetting, Mail, User, utcnow
+from app.models import NOTIFICATIONS, BoardSetting, Mail, Role, User, utcnow
 from app.services import DomainError
 from app.services.audit import record
 
@@ -150,7 +150,7 @@ def unverified_may_upload(session: Session) -> bool:
 
 def set_unverified_may_upload(session: Session, actor: User, allowed: bool) -> None:
     """The administrator's rule; recorded in the audit log."""
-    if actor.role.value != "admin":
+    if actor.role != Role.ADMIN:
         raise DomainError("only an administrator changes who may upload")
     setting = session.get(BoardSetting, UNVERIFIED_MAY_UPLOAD)
     if setting is None:
