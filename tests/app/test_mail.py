@@ -188,7 +188,8 @@ def test_a_failed_submission_mails_the_file_line_and_rule(mail_app, mail_setting
     rescored): the mail carries the stored error, which names the file, line and rule."""
     demo_track(mail_settings)
     participant(mail_settings, "a@x.org", team="A")
-    short = b"\n".join(GOOD_OUTPUT.splitlines()[:-1]) + b"\n"
+    lines = GOOD_OUTPUT.splitlines()
+    short = b"\n".join([*lines[:2], b"caf\xe9 by the river", *lines[3:]]) + b"\n"
     storage_for(mail_settings).put(short)
     with session_scope(mail_settings.database_url) as session:
         track = get_track(session, "demo", "main")
@@ -210,8 +211,10 @@ def test_a_failed_submission_mails_the_file_line_and_rule(mail_app, mail_setting
     with session_scope(mail_settings.database_url) as session:
         error = session.get_one(Submission, submission_id).error
     assert mail.message["Subject"] == "marlin on main: failed"
-    assert "outputs.txt" in mail.body and error in mail.body
-    assert "line" in error
+    assert error == (
+        "outputs.txt, line 3: is not valid UTF-8 (byte 0xe9 at offset 121); save the file as UTF-8"
+    )
+    assert error in mail.body
 
 
 def test_a_send_that_fails_is_tried_again_and_never_blocks_the_upload(
