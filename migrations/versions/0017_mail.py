@@ -24,13 +24,17 @@ MAIL_STATUS = sa.Enum("queued", "sending", "sent", "failed", name="mail_status")
 
 
 def upgrade() -> None:
-    op.add_column("users", sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column(
+        "users", sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True)
+    )
     op.add_column(
         "users",
         sa.Column("notifications_off", sa.JSON(), nullable=False, server_default="[]"),
     )
     op.execute(sa.text("UPDATE users SET email_verified_at = created_at"))
-    op.add_column("tracks", sa.Column("deadline_reminded_for", sa.DateTime(timezone=True), nullable=True))
+    op.add_column(
+        "tracks", sa.Column("deadline_reminded_for", sa.DateTime(timezone=True), nullable=True)
+    )
     op.create_table(
         "mails",
         sa.Column("id", sa.Integer(), primary_key=True),

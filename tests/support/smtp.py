@@ -85,5 +85,3 @@ def smtp_server() -> Iterator[Inbox]:
         yield inbox
     finally:
         controller.stop()
-
-
