@@ -69,6 +69,7 @@ def create_app(
 
 def _register_pages(app: Flask, csrf: Any) -> None:
     from app import (
+        account,
         admin_setup,
         auth,
         challenges,
@@ -86,6 +87,7 @@ def _register_pages(app: Flask, csrf: Any) -> None:
     for blueprint in (
         health.bp,
         auth.bp,
+        account.bp,
         teams.bp,
         challenges.bp,
         submissions.bp,

@@ -19,11 +19,13 @@ from flask import (
 from flask_login import current_user, login_required, login_user, logout_user
 from itsdangerous import BadData, URLSafeSerializer
 
-from app.extensions import db, login_manager
+from app.extensions import db, login_manager, settings, submission_queue
 from app.forms import LoginForm, RegisterForm
+from app.mail.outbox import post
 from app.models import User
 from app.security import secret_page
 from app.services import DomainError
+from app.services.account_mail import send_verification
 from app.services.accounts import (
     authenticate,
     create_user,
@@ -55,7 +57,7 @@ def register():
             form.password.errors.append(f"Choose another password: {problem}.")
             return render_template("auth/register.html", form=form)
         try:
-            user = create_user(db(), form.email.data, form.password.data)
+            user = create_user(db(), form.email.data, form.password.data, verified=False)
             db().commit()
         except DomainError:
             db().rollback()
@@ -65,8 +67,17 @@ def register():
                 "another e-mail address."
             )
         else:
+            mails = send_verification(
+                db(), current_app.config["SECRET_KEY"], user, settings().mail.base_url
+            )
+            db().commit()
+            post(submission_queue(), [mail.id for mail in mails])
             login_user(user)
-            flash("Welcome! Create or join a team to submit.", "info")
+            flash(
+                f"Welcome! We mailed a link to {user.email}: open it to confirm the address. "
+                "Create or join a team to submit.",
+                "info",
+            )
             return redirect(_safe_next(request.args.get("next")) or url_for("teams.team"))
     return render_template("auth/register.html", form=form)
 

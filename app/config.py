@@ -8,8 +8,10 @@ in the instance folder), ``REDIS_URL`` (unset: embedded in-process worker), ``NL
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 DEFAULT_INSTANCE = Path.cwd() / "instance"
 
@@ -21,6 +23,65 @@ RECOVERY_INTERVAL_SECONDS = 60
 
 QUEUED_GRACE_SECONDS = 30
 """A queued submission younger than this is left alone: its web request may still be enqueuing."""
+
+
+TLS_MODES = ("none", "starttls", "ssl")
+
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+"""Where links in e-mails point when ``NLGBOARD_BASE_URL`` is unset (the embedded default)."""
+
+DEFAULT_SENDER = "NLG shared-task board <nlgboard@localhost>"
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """How e-mail leaves the board. No SMTP host: the embedded default, which writes every
+    message to the instance folder's ``outbox`` and the log instead of sending it."""
+
+    host: str | None = None
+    port: int = 25
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: str = "none"
+    """``none``, ``starttls`` (upgrade a plain connection) or ``ssl`` (TLS from the start)."""
+    sender: str = DEFAULT_SENDER
+    base_url: str = DEFAULT_BASE_URL
+    """The board's address as people reach it: mails written by a worker have no request."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> MailSettings:
+        """``SMTP_URL`` (``smtp://user:password@host:port``, ``smtps://`` for TLS from the
+        start) or ``SMTP_HOST``/``SMTP_PORT``/``SMTP_USER``/``SMTP_PASSWORD``; ``SMTP_TLS``
+        overrides the TLS mode (default: ``ssl`` for smtps or port 465, ``starttls`` for port
+        587, else ``none``)."""
+        host, port, user, password, scheme = None, None, None, None, "smtp"
+        if env.get("SMTP_URL"):
+            parts = urlsplit(env["SMTP_URL"])
+            if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+                raise ValueError(
+                    f"SMTP_URL must look like smtp://user:password@host:port, "
+                    f"got scheme {parts.scheme!r}"
+                )
+            scheme, host, port = parts.scheme, parts.hostname, parts.port
+            user = unquote(parts.username) if parts.username else None
+            password = unquote(parts.password) if parts.password else None
+        host = env.get("SMTP_HOST") or host
+        port = int(env.get("SMTP_PORT") or port or (465 if scheme == "smtps" else 25))
+        default_tls = (
+            "ssl" if scheme == "smtps" or port == 465 else "starttls" if port == 587 else "none"
+        )
+        tls = (env.get("SMTP_TLS") or default_tls).lower()
+        if tls not in TLS_MODES:
+            raise ValueError(f"SMTP_TLS must be one of {', '.join(TLS_MODES)}, got {tls!r}")
+        return cls(
+            host=host or None,
+            port=port,
+            user=env.get("SMTP_USER") or user,
+            password=env.get("SMTP_PASSWORD") or password,
+            tls=tls,
+            sender=env.get("NLGBOARD_MAIL_FROM") or DEFAULT_SENDER,
+            base_url=(env.get("NLGBOARD_BASE_URL") or DEFAULT_BASE_URL).rstrip("/"),
+        )
 
 
 @dataclass(frozen=True)
@@ -35,6 +96,12 @@ class Settings:
     """``NLGBOARD_STORAGE``: unset/``local`` (instance/uploads), a path, or ``s3://bucket/prefix``."""
     s3_endpoint_url: str | None = None
     """``NLGBOARD_S3_ENDPOINT_URL``: an S3-compatible store other than AWS (MinIO, Ceph...)."""
+    mail: MailSettings = MailSettings()
+
+    @property
+    def outbox_path(self) -> Path:
+        """The embedded default's mail: one ``.eml`` file per message."""
+        return self.instance_path / "outbox"
 
     @property
     def uploads_path(self) -> Path:
@@ -63,6 +130,7 @@ class Settings:
             ),
             storage_url=env.get("NLGBOARD_STORAGE") or None,
             s3_endpoint_url=env.get("NLGBOARD_S3_ENDPOINT_URL") or None,
+            mail=MailSettings.from_env(env),
         )
 
 

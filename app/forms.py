@@ -15,8 +15,17 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 
+from app.mail.messages import MailError, check_address
 from app.services.organising import LIMIT_MAX
 from scorer.kinds import TRACK_KIND_LABELS
 
@@ -39,8 +48,17 @@ class BoardForm(FlaskForm):
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
 
+def mailable(_form: FlaskForm, field) -> None:
+    """An address the board can write to: one plain address, nothing that would add a header
+    or a recipient to a message (``app.mail.messages.check_address``)."""
+    try:
+        check_address(field.data or "")
+    except MailError:
+        raise ValidationError("Enter one plain address like name@example.org.") from None
+
+
 class RegisterForm(BoardForm):
-    email = EmailField("E-mail", validators=[DataRequired(), EMAIL])
+    email = EmailField("E-mail", validators=[DataRequired(), EMAIL, mailable])
     password = PasswordField(
         "Password",
         validators=[DataRequired(), Length(min=12, max=200)],
@@ -201,3 +219,30 @@ class RoleForm(BoardForm):
     )
     challenge = StringField("Challenge slug (organisers, annotators; optional)",
                             validators=[Length(max=64)])  # fmt: skip
+
+
+class ForgotPasswordForm(BoardForm):
+    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
+
+
+class ResetPasswordForm(BoardForm):
+    password = PasswordField(
+        "New password",
+        validators=[DataRequired(), Length(min=12, max=200)],
+        description="At least 12 characters.",
+    )
+    confirm = PasswordField(
+        "Repeat password", validators=[DataRequired(), EqualTo("password", "Passwords differ.")]
+    )
+    revoke_token = BooleanField("Also revoke my API token (scripts using it stop working)")
+
+
+class ParticipantMessageForm(BoardForm):
+    subject = StringField("Subject", validators=[DataRequired(), Length(max=150)])
+    text = TextAreaField("Message", validators=[DataRequired(), Length(max=10_000)])
+
+
+class UploadRuleForm(BoardForm):
+    unverified_may_upload = BooleanField(
+        "Accounts whose e-mail address is not confirmed may upload"
+    )

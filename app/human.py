@@ -25,8 +25,9 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from app.extensions import db, file_cache, storage
+from app.extensions import db, file_cache, settings, storage, submission_queue
 from app.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
+from app.mail.outbox import post
 from app.models import Campaign, CampaignUnit, Method, Role, System
 from app.organise import organised_track
 from app.security import form_id, secret_page
@@ -56,6 +57,7 @@ from app.services.human_results import (
     export_csv,
     significance_matrix,
 )
+from app.services.notifications import notify_campaign_open
 from app.services.plots import STYLE
 from app.services.tracks import get_track
 from scorer.errors import InputError
@@ -95,11 +97,13 @@ def campaigns(slug: str, track_slug: str):
         )
         try:
             campaign = create_campaign(db(), track, spec)
+            mails = notify_campaign_open(db(), campaign, settings().mail.base_url)
             db().commit()
         except DomainError as error:
             db().rollback()
             form.name.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
+            post(submission_queue(), [mail.id for mail in mails])
             flash(f"Campaign {campaign.name} created with {len(campaign.units)} units.", "info")
             return redirect(
                 url_for("human.campaign", slug=slug, track_slug=track_slug, name=campaign.name)

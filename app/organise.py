@@ -18,26 +18,31 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
-from app.extensions import db, storage, submission_queue
+from app.extensions import db, settings, storage, submission_queue
 from app.forms import (
     ActionForm,
     BaselineForm,
     BundleForm,
     ChallengeForm,
     NewChallengeForm,
+    ParticipantMessageForm,
     RoleForm,
     TrackSettingsForm,
     TrackUploadForm,
+    UploadRuleForm,
 )
+from app.mail.outbox import post
 from app.models import Challenge, Role, Track, User
 from app.services import DomainError
 from app.services.access import is_organiser_of
+from app.services.account_mail import set_unverified_may_upload, unverified_may_upload
 from app.services.accounts import set_role
 from app.services.admin_setup import has_admin
 from app.services.audit import challenge_events, record
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
 from app.services.bundles import Bundle, import_bundle
+from app.services.notifications import notify_published, prepare_message, send_message
 from app.services.organising import (
     TrackSettings,
     create_organised_challenge,
@@ -251,13 +256,18 @@ def publish(slug: str, track_slug: str):
     found = organised_track(slug, track_slug)
     _check_action()
     try:
+        was_published = found.is_published
         set_published(found, request.form.get("published") == "1")
         action = "publish" if found.is_published else "unpublish"
         record(db(), current_user, action, found.slug, found.challenge_id)
+        mails = []
+        if found.is_published and not was_published:
+            mails = notify_published(db(), found, settings().mail.base_url)
         db().commit()
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
     else:
+        post(submission_queue(), [mail.id for mail in mails])
         state = "published: everyone sees them" if found.is_published else "hidden again"
         flash(f"Results of {found.slug} {state}.", "info")
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
@@ -379,4 +389,51 @@ def accounts():
                   + (f" of {slug}" if slug else "") + ".", "info")  # fmt: skip
             return redirect(url_for("organise.accounts"))
     staff = db().scalars(select(User).where(User.role != Role.PARTICIPANT).order_by(User.email))
-    return render_template("organise/accounts.html", form=form, staff=list(staff))
+    rule = UploadRuleForm(prefix="rule", unverified_may_upload=unverified_may_upload(db()))
+    return render_template("organise/accounts.html", form=form, staff=list(staff), rule_form=rule)
+
+
+@bp.post("/accounts/uploads")
+@login_required
+def upload_rule():
+    """Whether accounts with an unconfirmed address may upload (admins; audit-logged)."""
+    form = UploadRuleForm(prefix="rule")
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        set_unverified_may_upload(db(), current_user, form.unverified_may_upload.data)
+        db().commit()
+    except DomainError:
+        db().rollback()
+        abort(404)
+    allowed = "may" if form.unverified_may_upload.data else "may not"
+    flash(f"Accounts whose address is not confirmed {allowed} upload.", "info")
+    return redirect(url_for("organise.accounts"))
+
+
+@bp.route(TRACK + "/message", methods=["GET", "POST"])
+@login_required
+def message(slug: str, track_slug: str):
+    """Write to every participant of the track: "Preview" shows the mail as they will read it
+    and how many will get it; "Send" writes it (and the audit log records it)."""
+    found = organised_track(slug, track_slug)
+    form = ParticipantMessageForm()
+    preview = None
+    if form.validate_on_submit():
+        base_url = settings().mail.base_url
+        try:
+            if request.form.get("send") == "1":
+                mails = send_message(
+                    db(), current_user, found, form.subject.data, form.text.data, base_url
+                )
+                db().commit()
+                post(submission_queue(), [mail.id for mail in mails])
+                flash(f"Message sent to {len(mails)} participant(s).", "info")
+                return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
+            preview = prepare_message(
+                db(), current_user, found, form.subject.data, form.text.data, base_url
+            )
+        except DomainError as error:
+            db().rollback()
+            form.subject.errors.append(f"Refused: {error}.")
+    return render_template("organise/message.html", track=found, form=form, preview=preview)

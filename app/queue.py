@@ -17,10 +17,14 @@ QUEUE_NAME = "scoring"
 """The RQ queue every web process enqueues on and every worker listens to."""
 DESCRIBE_QUEUE_NAME = "describing"
 """Textual statistics after the scores: workers take from it only when ``scoring`` is empty."""
-QUEUE_NAMES = (QUEUE_NAME, DESCRIBE_QUEUE_NAME)
+MAIL_QUEUE_NAME = "mail"
+"""E-mail: milliseconds a job, so workers take from it before the scoring queue."""
+QUEUE_NAMES = (MAIL_QUEUE_NAME, QUEUE_NAME, DESCRIBE_QUEUE_NAME)
 
 JOB_FUNCTION = "worker.jobs.score_submission"
 DESCRIBE_FUNCTION = "worker.jobs.describe_submission"
+SEND_MAIL_FUNCTION = "worker.mail.send_mail"
+MAIL_TIMEOUT_SECONDS = 5 * 60
 JOB_TIMEOUT_SECONDS = 30 * 60
 PENDING_STATUSES = {"queued", "started", "deferred", "scheduled"}
 
@@ -33,7 +37,15 @@ def describe_job_id(submission_id: int) -> str:
     return f"describe-{submission_id}"
 
 
-class SubmissionQueue(Protocol):
+def mail_job_id(mail_id: int) -> str:
+    return f"mail-{mail_id}"
+
+
+class MailQueue(Protocol):
+    def enqueue_mail(self, mail_id: int) -> None: ...
+
+
+class SubmissionQueue(MailQueue, Protocol):
     def enqueue(self, submission_id: int) -> None: ...
 
     def enqueue_description(self, submission_id: int) -> None: ...
@@ -53,6 +65,7 @@ class RedisQueue:
         self.connection = Redis.from_url(redis_url)
         self.rq_queue = Queue(QUEUE_NAME, connection=self.connection)
         self.describe_queue = Queue(DESCRIBE_QUEUE_NAME, connection=self.connection)
+        self.mail_queue = Queue(MAIL_QUEUE_NAME, connection=self.connection)
 
     def enqueue(self, submission_id: int) -> None:
         if self.is_pending(submission_id):
@@ -79,6 +92,23 @@ class RedisQueue:
             args=(submission_id,),
             job_id=describe_job_id(submission_id),
             timeout=JOB_TIMEOUT_SECONDS,
+            result_ttl=3600,
+            failure_ttl=7 * 24 * 3600,
+        )
+
+    def enqueue_mail(self, mail_id: int) -> None:
+        """Queue the sending job (once: one already waiting or running is left alone; the
+        outbox row, not RQ, decides whether the mail still needs sending)."""
+        job = self._fetch(mail_id, mail_job_id)
+        if job is not None:
+            if job.get_status(refresh=True) in PENDING_STATUSES:
+                return
+            job.delete(remove_from_queue=True)
+        self.mail_queue.enqueue_call(
+            SEND_MAIL_FUNCTION,
+            args=(mail_id,),
+            job_id=mail_job_id(mail_id),
+            timeout=MAIL_TIMEOUT_SECONDS,
             result_ttl=3600,
             failure_ttl=7 * 24 * 3600,
         )

@@ -7,7 +7,9 @@ from flask_login import current_user, login_required
 
 from app.extensions import db
 from app.forms import ActionForm, CreateTeamForm, JoinTeamForm
+from app.models import NOTIFICATIONS
 from app.services import DomainError
+from app.services.account_mail import unverified_may_upload
 from app.services.accounts import create_team, join_team
 from app.services.tracks import submittable_tracks
 
@@ -24,6 +26,8 @@ def team():
         join_form=JoinTeamForm(prefix="join"),
         token_form=ActionForm(),
         tracks=submittable_tracks(db()) if current_user.team else [],
+        notifications=NOTIFICATIONS,
+        may_upload=unverified_may_upload(db()),
     )
 
 

@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 
 class EmbeddedQueue:
     """Jobs served by one daemon thread in the web process, running the same job functions:
-    scoring first, in arrival order, then describing."""
+    scoring first, in arrival order, then describing. Mail has a thread of its own, so a
+    message does not wait for the scoring of a long file."""
 
     SCORE, DESCRIBE = 0, 1
 
@@ -28,12 +29,22 @@ class EmbeddedQueue:
         self._arrivals = itertools.count()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._mail: queue.Queue[int] = queue.Queue()
+        self._mail_pending: set[int] = set()
+        self._mail_thread: threading.Thread | None = None
 
     def enqueue(self, submission_id: int) -> None:
         self._put(self.SCORE, submission_id)
 
     def enqueue_description(self, submission_id: int) -> None:
         self._put(self.DESCRIBE, submission_id)
+
+    def enqueue_mail(self, mail_id: int) -> None:
+        with self._lock:
+            if mail_id in self._mail_pending:
+                return
+            self._mail_pending.add(mail_id)
+        self._mail.put(mail_id)
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
         with self._lock:
@@ -46,10 +57,15 @@ class EmbeddedQueue:
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, daemon=True, name="scoring")
             self._thread.start()
+        if self._mail_thread is None:
+            self._mail_thread = threading.Thread(target=self._send, daemon=True, name="mail")
+            self._mail_thread.start()
 
     def join(self) -> None:
-        """Wait until everything enqueued so far has been processed (tests, CLI)."""
+        """Wait until everything enqueued so far has been processed (tests, CLI): the
+        scoring (whose notifications enqueue mail) first, then the mail."""
         self._queue.join()
+        self._mail.join()
 
     def _put(self, kind: int, submission_id: int) -> None:
         with self._lock:
@@ -70,8 +86,24 @@ class EmbeddedQueue:
                 if kind == self.DESCRIBE:
                     describe_submission(submission_id, self.settings)
                 else:
-                    score_submission(submission_id, self.settings, self.enqueue_description)
+                    score_submission(
+                        submission_id, self.settings, self.enqueue_description, self.enqueue_mail
+                    )
             except Exception:
                 log.exception("embedded worker: submission %s crashed", submission_id)
             finally:
                 self._queue.task_done()
+
+    def _send(self) -> None:
+        from worker.mail import send_mail
+
+        while True:
+            mail_id = self._mail.get()
+            with self._lock:
+                self._mail_pending.discard(mail_id)
+            try:
+                send_mail(mail_id, self.settings)
+            except Exception:
+                log.exception("embedded worker: mail %s crashed", mail_id)
+            finally:
+                self._mail.task_done()

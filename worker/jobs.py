@@ -50,6 +50,7 @@ from scorer.errors import InputError
 from scorer.kinds import Profile, describe_references, described_signature, get_profile
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
+from worker.notifications import submission_finished
 
 log = logging.getLogger(__name__)
 
@@ -105,17 +106,23 @@ def score_submission(
     submission_id: int,
     settings: Settings | None = None,
     describe_next: Callable[[int], object] | None = None,
+    mail_next: Callable[[int], object] | None = None,
 ) -> str:
     """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``).
 
     The one place where "score, then describe" is chained: a scored submission whose profile
     has textual statistics goes to ``describe_next`` (the embedded queue, or the CLI running it
-    at once); RQ jobs pass nothing and the describing job goes on the Redis queue.
+    at once); RQ jobs pass nothing and the describing job goes on the Redis queue. The team's
+    notification (scored or failed) is written once the outcome has committed, and its mails
+    go to ``mail_next`` (the same way: RQ jobs pass nothing; without either, the recovery pass
+    sends them).
     """
     with submission_context(submission_id):
         started = time.perf_counter()
         settings = settings or Settings.from_env()
         outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
+        if outcome in ("scored", "failed"):
+            submission_finished(settings, submission_id, mail_next or _redis_mailer(settings))
         _log_done(submission_id, "job done", outcome, started)
         return outcome
 
@@ -157,6 +164,10 @@ def _score(
 
 def _redis_describer(settings: Settings) -> Callable[[int], object] | None:
     return _redis_queue(settings.redis_url).enqueue_description if settings.redis_url else None
+
+
+def _redis_mailer(settings: Settings) -> Callable[[int], object] | None:
+    return _redis_queue(settings.redis_url).enqueue_mail if settings.redis_url else None
 
 
 @cache

@@ -6,7 +6,8 @@ again; one ``running`` with a stale heartbeat (its worker was
 killed) has its dead job dropped and is enqueued again. A ``scored`` one still waiting for its
 textual statistics after the grace period gets its describing job again (a no-op while that job
 is waiting or running). The claim in ``worker.jobs`` makes a
-duplicate harmless, so several workers may run this pass at once.
+duplicate harmless, so several workers may run this pass at once. Mail is recovered the same
+way from its outbox table (``recover_mail``), which is also how a failed send is tried again.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from sqlalchemy import select
 
 from app.config import Settings
 from app.db import session_scope
+from app.mail.outbox import due_mail_ids
 from app.models import Submission, SubmissionStatus, utcnow
-from app.queue import SubmissionQueue
+from app.queue import MailQueue, SubmissionQueue
 from app.storage import Storage, storage_for
+from worker.notifications import remind_deadlines
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +71,18 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
     return recovered
 
 
+def recover_mail(settings: Settings, queue: MailQueue) -> list[int]:
+    """Enqueue every mail that is due: new ones a lost queue dropped, ones whose last try
+    failed and whose wait is over, ones a dead worker held. Then write the deadline reminders
+    that have come due (they go to the queue at once)."""
+    with session_scope(settings.database_url) as session:
+        due = due_mail_ids(session, timedelta(seconds=settings.queued_grace_seconds))
+    for mail_id in due:
+        queue.enqueue_mail(mail_id)
+    remind_deadlines(settings, queue.enqueue_mail)
+    return due
+
+
 ORPHAN_AGE = timedelta(hours=1)
 """An uploaded file no submission refers to after this long is an orphan: its upload was
 refused or failed after storing it (an upload in flight is younger)."""
@@ -106,6 +121,7 @@ def start_recovery_loop(settings: Settings, submission_queue: SubmissionQueue) -
         while True:
             try:
                 recover(settings, submission_queue)
+                recover_mail(settings, submission_queue)
                 if swept_at is None or utcnow() - swept_at >= SWEEP_EVERY:
                     sweep_orphans(settings, storage_for(settings))
                     swept_at = utcnow()

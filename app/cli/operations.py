@@ -14,6 +14,7 @@ from flask.cli import with_appcontext
 from app.cli.common import board_settings, fail, this_app
 from app.db import session_scope
 from app.logs import FORMAT_ENV, configure_logging
+from app.mail.transport import describe as describe_mail
 from app.root import run_worker, score_now, start_embedded_worker
 from app.security import SECURE_COOKIES_ENV
 from app.services.admin_setup import has_admin, setup_path
@@ -97,6 +98,7 @@ def run_command(host: str, port: int, demo: bool) -> None:
     configure_logging()
     start_embedded_worker(app)
     click.echo(f"serving http://{host}:{port}/ (database {board_settings().database_url})")
+    click.echo(describe_mail(board_settings()))
     _say_how_to_become_admin(app, f"http://{host}:{port}")
     if demo:
         threading.Thread(target=_seed_in_background, args=(app,), daemon=True).start()

@@ -1,6 +1,6 @@
 """The schema, split by concept. Changed only through Alembic migrations (migrations/)."""
 
-from app.models.accounts import Membership, Role, Team, User, hash_token
+from app.models.accounts import NOTIFICATIONS, Membership, Role, Team, User, hash_token
 from app.models.audit import AuditEvent, LoginAttempt
 from app.models.base import Base, utcnow
 from app.models.challenges import (
@@ -27,6 +27,7 @@ from app.models.human import (
     Method,
     UnitEntry,
 )
+from app.models.mail import BoardSetting, Mail, MailStatus
 from app.models.submissions import (
     DESCRIBED,
     Output,
@@ -42,11 +43,13 @@ __all__ = [
     "DESCRIBED",
     "DEVELOPMENT",
     "HUMAN_SYSTEM",
+    "NOTIFICATIONS",
     "PHASES",
     "TEST",
     "AnnotationLink",
     "AuditEvent",
     "Base",
+    "BoardSetting",
     "Campaign",
     "CampaignUnit",
     "Challenge",
@@ -57,6 +60,8 @@ __all__ = [
     "ItemSubset",
     "Judgement",
     "LoginAttempt",
+    "Mail",
+    "MailStatus",
     "Membership",
     "Method",
     "Output",

@@ -9,7 +9,7 @@ from datetime import datetime
 from functools import cache
 
 from flask_login import UserMixin
-from sqlalchemy import Enum, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -30,6 +30,16 @@ class Role(enum.StrEnum):
     ANNOTATOR = "annotator"
 
 
+NOTIFICATIONS = {
+    "submissions": "A submission of my team is scored or fails",
+    "results": "The results of a track my team entered are published",
+    "deadlines": "A deadline of a challenge my team entered is 24 hours away",
+    "annotation": "A human-evaluation campaign opens for me (annotators)",
+    "messages": "The organisers of a track my team entered write to its participants",
+}
+"""The e-mail notifications a person may switch off, each on by default."""
+
+
 class User(UserMixin, Base):
     __tablename__ = "users"
 
@@ -44,6 +54,10 @@ class User(UserMixin, Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     session_nonce: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_hex(16))
     """Part of every session's user id: changing it ends every session (logout, new password)."""
+    email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the owner of the address followed the link mailed to it (None: not yet)."""
+    notifications_off: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    """The notifications (``NOTIFICATIONS``) this person switched off; every other one is on."""
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
@@ -70,6 +84,13 @@ class User(UserMixin, Base):
         token = secrets.token_urlsafe(32)
         self.api_token_hash = hash_token(token)
         return token
+
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
+
+    def wants(self, notification: str) -> bool:
+        return notification not in (self.notifications_off or [])
 
     @property
     def team(self) -> Team | None:

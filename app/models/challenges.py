@@ -78,6 +78,8 @@ class Track(Base):
     max_primary: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
     """Primary systems per team (E2E: each team named one or two)."""
     kind_definition: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    deadline_reminded_for: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """The deadline whose 24-hour reminder went out (a moved deadline gets its own)."""
     """A kind an organiser defined from registry parts (``scorer.kinds``); None for the
     built-in kinds. ``profile`` then names the profile built from it."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

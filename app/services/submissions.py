@@ -35,6 +35,7 @@ from app.models import (
 )
 from app.queue import SubmissionQueue
 from app.services import DomainError
+from app.services.account_mail import check_may_upload
 from app.services.names import check_name
 from app.storage import Storage
 from scorer.errors import InputError
@@ -78,6 +79,8 @@ def submit_output(
     system_name = check_name(system_name, "system name", SYSTEM_NAME_MAX)
     if not is_baseline and team is None:
         raise DomainError("create or join a team before submitting")
+    if not is_baseline and user is not None:
+        check_may_upload(session, user)
     files = split_upload(track, filename, data, language, max_bytes)
     profile = get_profile(track.profile)
     for output in files:

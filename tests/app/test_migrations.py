@@ -90,3 +90,22 @@ def test_upgrading_sqlite_keeps_the_rows_that_refer_to_a_rebuilt_table(tmp_path)
         ]
         enforced = connection.execute(text("PRAGMA foreign_keys")).scalar()
     assert kept == [1, 1] and enforced == 1
+
+
+def test_accounts_made_before_mail_count_as_verified_on_upgrade(tmp_path):
+    """They were made by an administrator or have been used since: none loses uploads."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    upgrade(url, "0016_track_kind_definitions")
+    with get_engine(url).begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (email, role, created_at, session_nonce) "
+                "VALUES ('old@x.org', 'participant', '2024-01-01 00:00:00.000000', 'n')"
+            )
+        )
+    upgrade(url)
+    with get_engine(url).connect() as connection:
+        verified, off = connection.execute(
+            text("SELECT email_verified_at, notifications_off FROM users")
+        ).one()
+    assert verified is not None and off == "[]"

@@ -228,6 +228,10 @@ STATEFUL = {
     "admin_setup.grant_admin",
     "api_v1.create_submission",
     "organise.add_baseline",
+    "organise.upload_rule",
+    "organise.message",
+    "account.notifications",
+    "account.resend_verification",
     "auth.login",
     "auth.register",
 }

@@ -1,0 +1,373 @@
+"""E-mail against a real SMTP server (aiosmtpd, started here): reset and verification round
+trips, notifications after scoring as the visibility rule allows, retries, refused addresses
+and header injection, organisers' messages, and the embedded default's outbox folder."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from app.config import MailSettings
+from app.db import session_scope
+from app.mail.messages import MailError, build_message, check_address
+from app.models import (
+    AuditEvent,
+    Mail,
+    MailStatus,
+    Role,
+    Submission,
+    SubmissionStatus,
+    System,
+    Team,
+    User,
+    utcnow,
+)
+from app.services.account_mail import set_unverified_may_upload
+from app.services.tracks import get_track
+from app.storage import storage_for
+from tests.conftest import make_app, make_settings
+from tests.support.board import bearer, set_track, upload
+from tests.support.factories import (
+    GOOD_OUTPUT,
+    demo_track,
+    login,
+    organiser,
+    participant,
+    run_queue,
+)
+from tests.support.smtp import Inbox, smtp_server
+from worker.mail import send_mail
+from worker.notifications import remind_deadlines
+from worker.recovery import recover_mail
+
+BASE = "http://board.example"
+PASSWORD = "a-long-harbour-walk"
+
+
+@pytest.fixture
+def inbox():
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+def mail_settings(tmp_path, inbox):
+    mail = MailSettings(host=inbox.host, port=inbox.port, base_url=BASE)
+    return make_settings(tmp_path / "instance", mail=mail)
+
+
+@pytest.fixture
+def mail_app(mail_settings):
+    app = make_app(mail_settings, WTF_CSRF_ENABLED=False)
+    app.extensions["nlgboard.queue"].start()
+    return app
+
+
+def _user(settings, email: str) -> User:
+    with session_scope(settings.database_url) as session:
+        return session.scalars(select(User).where(User.email == email)).one()
+
+
+def test_a_forgotten_password_is_reset_from_the_mailed_link_once(mail_app, mail_settings, inbox):
+    token = participant(mail_settings, "ana@uni.example", team="A")
+    client = mail_app.test_client()
+    answer = client.post("/password/forgot", data={"email": "Ana@uni.example "})
+    assert answer.status_code == 302
+    run_queue(mail_app)
+    [mail] = inbox.wait_for(1)
+    assert mail.envelope_to == ["ana@uni.example"]
+    assert mail.message["Subject"] == "Reset your password"
+    path = Inbox.link(mail, "/password/reset/")
+    assert client.get(path).status_code == 200
+    form = {"password": PASSWORD, "confirm": PASSWORD, "revoke_token": "y"}
+    assert client.post(path, data=form).status_code == 302
+    login(client, "ana@uni.example", PASSWORD)
+    assert client.get("/api/v1/me", headers=bearer(token)).status_code in (401, 404)
+    # Spent: the same link no longer works, and the old password neither.
+    assert client.post(path, data=form).status_code == 410
+    other = mail_app.test_client()
+    refused = other.post("/login", data={"email": "ana@uni.example", "password": "password123"})
+    assert refused.status_code == 200
+    with session_scope(mail_settings.database_url) as session:
+        row = session.scalars(select(Mail)).one()
+        assert row.status == MailStatus.SENT and row.body is None  # the link is not kept
+        actions = session.scalars(select(AuditEvent.action)).all()
+    assert "password reset" in actions
+    assert _user(mail_settings, "ana@uni.example").api_token_hash is None
+
+
+def test_the_reset_form_answers_the_same_for_an_address_without_account(mail_app, inbox):
+    client = mail_app.test_client()
+    answers = [
+        client.post("/password/forgot", data={"email": email}, follow_redirects=True)
+        for email in ("nobody@uni.example", "nobody-else@uni.example")
+    ]
+    participant(mail_app.extensions["nlgboard.settings"], "ana@uni.example")
+    answers.append(
+        client.post("/password/forgot", data={"email": "ana@uni.example"}, follow_redirects=True)
+    )
+    texts = {a.get_data(as_text=True).split("<main")[1] for a in answers}
+    assert len(texts) == 1 and {a.status_code for a in answers} == {200}
+    run_queue(mail_app)
+    assert [m.envelope_to for m in inbox.wait_for(1)] == [["ana@uni.example"]]
+
+
+def test_registration_mails_a_link_that_confirms_the_address(mail_app, mail_settings, inbox):
+    demo_track(mail_settings)
+    with session_scope(mail_settings.database_url) as session:
+        admin = User(email="root@x.org", role=Role.ADMIN)
+        session.add(admin)
+        session.flush()
+        set_unverified_may_upload(session, admin, False)
+    client = mail_app.test_client()
+    data = {"email": "new@uni.example", "password": PASSWORD, "confirm": PASSWORD}
+    assert client.post("/register", data=data).status_code == 302
+    assert client.post("/team/create", data={"create-name": "New"}).status_code == 302
+    assert not _user(mail_settings, "new@uni.example").email_verified
+    refused = client.post(
+        "/challenges/demo/tracks/main/submit",
+        data={"system": "s1", "file": (io.BytesIO(GOOD_OUTPUT), "out.txt")},
+    )
+    assert "confirm your e-mail address first" in refused.get_data(as_text=True)
+    run_queue(mail_app)
+    [mail] = inbox.wait_for(1)
+    assert mail.envelope_to == ["new@uni.example"]
+    path = Inbox.link(mail, "/verify/")
+    assert client.get(path).status_code == 200
+    assert client.post(path).status_code == 302
+    assert _user(mail_settings, "new@uni.example").email_verified
+    assert client.get("/verify/" + "x" * 40).status_code == 410
+
+
+def _scored_mail(app, settings, inbox, **track) -> str:
+    demo_track(settings)
+    set_track(settings, **track)
+    token = participant(settings, "a@x.org", team="A")
+    participant(settings, "b@x.org", team="B")  # another team: hears nothing
+    assert upload(app.test_client(), token, "marlin").status_code == 202
+    run_queue(app)
+    [mail] = inbox.wait_for(1)
+    assert mail.envelope_to == ["a@x.org"]
+    assert mail.message["Subject"] == "marlin on main: scored"
+    return mail.body
+
+
+def test_a_scored_submission_mails_its_team_the_scores_it_may_see(mail_app, mail_settings, inbox):
+    body = _scored_mail(mail_app, mail_settings, inbox)
+    with session_scope(mail_settings.database_url) as session:
+        bleu = session.scalars(select(Submission).join(System).where(System.name == "marlin")).one()
+        value = next(s.value for s in bleu.scores if s.metric == "BLEU" and s.subset == "")
+    assert f"BLEU: {value:.4f}" in body
+    assert f"{BASE}/submissions" in body
+
+
+def test_a_scored_mail_in_a_phase_hiding_scores_from_the_team_has_no_numbers(
+    mail_app, mail_settings, inbox
+):
+    body = _scored_mail(mail_app, mail_settings, inbox, phase="test", hide_own_scores=True)
+    assert "It was scored" in body and "hide the scores" in body
+    assert "BLEU" not in body and "METEOR" not in body
+
+
+def test_a_test_phase_scored_mail_rounds_as_the_published_table(mail_app, mail_settings, inbox):
+    body = _scored_mail(mail_app, mail_settings, inbox, phase="test")
+    assert "Rounded as the published table prints them" in body
+    with session_scope(mail_settings.database_url) as session:
+        score = session.scalars(select(Submission)).one().scores[0]
+        exact = score.value
+    assert f"{exact:.6f}" not in body or round(exact, 4) == exact
+
+
+def test_a_failed_submission_mails_the_file_line_and_rule(mail_app, mail_settings, inbox):
+    """A stored file the scorer refuses (as after a reader became stricter and the track was
+    rescored): the mail carries the stored error, which names the file, line and rule."""
+    demo_track(mail_settings)
+    participant(mail_settings, "a@x.org", team="A")
+    lines = GOOD_OUTPUT.splitlines()
+    short = b"\n".join([*lines[:2], b"caf\xe9 by the river", *lines[3:]]) + b"\n"
+    storage_for(mail_settings).put(short)
+    with session_scope(mail_settings.database_url) as session:
+        track = get_track(session, "demo", "main")
+        team_id = session.scalars(select(Team.id).where(Team.name == "A")).one()
+        system = System(track_id=track.id, team_id=team_id, name="marlin")
+        submission = Submission(
+            system=system,
+            language="en",
+            filename="outputs.txt",
+            file_sha256=hashlib.sha256(short).hexdigest(),
+            status=SubmissionStatus.QUEUED,
+        )
+        session.add_all([system, submission])
+        session.flush()
+        submission_id = submission.id
+    mail_app.extensions["nlgboard.queue"].enqueue(submission_id)
+    run_queue(mail_app)
+    [mail] = inbox.wait_for(1)
+    with session_scope(mail_settings.database_url) as session:
+        error = session.get_one(Submission, submission_id).error
+    assert mail.message["Subject"] == "marlin on main: failed"
+    assert error == (
+        "outputs.txt, line 3: is not valid UTF-8 (byte 0xe9 at offset 121); save the file as UTF-8"
+    )
+    assert error in mail.body
+
+
+def test_a_send_that_fails_is_tried_again_and_never_blocks_the_upload(
+    mail_app, mail_settings, inbox
+):
+    inbox.down = True
+    demo_track(mail_settings)
+    token = participant(mail_settings, "a@x.org", team="A")
+    assert upload(mail_app.test_client(), token, "marlin").status_code == 202
+    run_queue(mail_app)
+    with session_scope(mail_settings.database_url) as session:
+        assert session.scalars(select(Submission.status)).one() == SubmissionStatus.SCORED
+        mail = session.scalars(select(Mail)).one()
+        assert (mail.status, mail.attempts) == (MailStatus.QUEUED, 1)
+        assert "451" in mail.last_error and mail.next_attempt_at > utcnow()
+        session.execute(
+            update(Mail).values(
+                next_attempt_at=utcnow(), created_at=utcnow() - timedelta(minutes=5)
+            )
+        )
+    inbox.down = False
+    assert recover_mail(mail_settings, mail_app.extensions["nlgboard.queue"]) == [mail.id]
+    run_queue(mail_app)
+    assert inbox.wait_for(1)[0].envelope_to == ["a@x.org"]
+
+
+def test_an_address_the_server_refuses_is_given_up_at_once(mail_settings, inbox):
+    make_app(mail_settings)
+    inbox.refuse.add("gone@x.org")
+    from app.mail.outbox import add_mail
+
+    with session_scope(mail_settings.database_url) as session:
+        mail = add_mail(session, kind="message", to="gone@x.org", subject="Hi", body="Hello")
+        session.flush()
+        mail_id = mail.id
+    assert send_mail(mail_id, mail_settings) == "failed"
+    assert send_mail(mail_id, mail_settings) == "skipped"
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "ana@uni.example\r\nBcc: evil@evil.example",
+        "ana@uni.example\nBcc: evil@evil.example",
+        "ana@uni.example, evil@evil.example",
+        "Ana <ana@uni.example>",
+        "ana@@uni.example",
+        "ana@localhost",
+        "ana uni@example.org",
+        "",
+    ],
+)
+def test_bad_addresses_are_refused(address):
+    with pytest.raises(MailError):
+        check_address(address)
+
+
+def test_header_injection_in_names_and_subjects_is_refused():
+    with pytest.raises(MailError, match="control character"):
+        build_message("Board\r\nBcc: evil@evil.example <b@board.example>", "a@x.org", "Hi", ".")
+    with pytest.raises(MailError, match="control character U\\+000D at character 3"):
+        build_message("b@board.example", "a@x.org", "Hi\r\nBcc: evil@evil.example", ".")
+    message = build_message("Böard <b@board.example>", "a@x.org", "Ünïcode subject", "Grüße")
+    assert message["To"] == "a@x.org" and "Bcc" not in message
+
+
+def test_registration_refuses_an_address_that_would_inject_a_header(mail_app, mail_settings):
+    client = mail_app.test_client()
+    data = {"email": "a@x.org\r\nBcc: evil@evil.example", "password": PASSWORD, "confirm": PASSWORD}
+    answer = client.post("/register", data=data)
+    assert answer.status_code == 200
+    assert "one plain address" in answer.get_data(as_text=True)
+    with session_scope(mail_settings.database_url) as session:
+        assert session.scalars(select(User)).all() == []
+
+
+def test_organisers_message_a_track_with_preview_count_and_audit(mail_app, mail_settings, inbox):
+    demo_track(mail_settings)
+    organiser(mail_settings, "org@x.org", "demo")
+    for email, team in (("a@x.org", "A"), ("a2@x.org", "A"), ("b@x.org", "B")):
+        token = participant(mail_settings, email, team=team)
+    participant(mail_settings, "idle@x.org", team="C")  # no system on the track
+    client = mail_app.test_client()
+    assert upload(client, participant(mail_settings, "c@x.org", team="D"), "d1").status_code == 202
+    assert upload(client, token, "b1").status_code == 202
+    run_queue(mail_app)
+    inbox.received.clear()
+    login(client, "org@x.org")
+    page = "/organise/demo/tracks/main/message"
+    injected = client.post(page, data={"subject": "Hi\r\nBcc: e@evil.example", "text": "x"})
+    assert "control character" in injected.get_data(as_text=True)
+    preview = client.post(page, data={"subject": "Deadline moved", "text": "One week more."})
+    text = preview.get_data(as_text=True)
+    assert "Preview: 2 recipient(s)" in text and "One week more." in text
+    assert inbox.received == []
+    sent = client.post(
+        page, data={"subject": "Deadline moved", "text": "One week more.", "send": "1"}
+    )
+    assert sent.status_code == 302
+    run_queue(mail_app)
+    assert sorted(m.envelope_to[0] for m in inbox.wait_for(2)) == ["b@x.org", "c@x.org"]
+    assert inbox.received[0].message["Subject"] == "[demo] Deadline moved"
+    with session_scope(mail_settings.database_url) as session:
+        event = session.scalars(
+            select(AuditEvent).where(AuditEvent.action == "message participants")
+        ).one()
+    assert event.details == {"subject": "Deadline moved", "recipients": 2}
+
+
+def test_switched_off_notifications_are_not_sent(mail_app, mail_settings, inbox):
+    demo_track(mail_settings)
+    token = participant(mail_settings, "a@x.org", team="A")
+    client = mail_app.test_client()
+    login(client, "a@x.org")
+    client.post("/account/notifications", data={"notify-results": "on"})
+    assert _user(mail_settings, "a@x.org").notifications_off == [
+        "annotation", "deadlines", "messages", "submissions",
+    ]  # fmt: skip
+    assert upload(client, token, "marlin").status_code == 202
+    run_queue(mail_app)
+    with session_scope(mail_settings.database_url) as session:
+        assert session.scalars(select(Mail)).all() == []
+
+
+def test_publishing_results_and_an_approaching_deadline_notify_participants(
+    mail_app, mail_settings, inbox
+):
+    demo_track(mail_settings)
+    set_track(mail_settings, phase="test", deadline=utcnow() + timedelta(hours=3))
+    organiser(mail_settings, "org@x.org", "demo")
+    token = participant(mail_settings, "a@x.org", team="A")
+    client = mail_app.test_client()
+    assert upload(client, token, "marlin").status_code == 202
+    run_queue(mail_app)
+    inbox.received.clear()
+    queue = mail_app.extensions["nlgboard.queue"]
+    assert len(remind_deadlines(mail_settings, queue.enqueue_mail)) == 1
+    assert remind_deadlines(mail_settings, queue.enqueue_mail) == []  # once per deadline
+    login(client, "org@x.org")
+    client.post("/organise/demo/tracks/main/publish", data={"published": "1"})
+    run_queue(mail_app)
+    subjects = sorted(m.message["Subject"] for m in inbox.wait_for(2))
+    assert subjects[0].startswith("main: deadline ") and subjects[1] == "main: results published"
+    assert all("BLEU" not in m.body for m in inbox.received)
+
+
+def test_the_embedded_default_writes_mail_to_the_outbox_folder_and_the_log(tmp_path, caplog):
+    settings = make_settings(tmp_path / "instance")
+    app = make_app(settings, WTF_CSRF_ENABLED=False)
+    participant(settings, "ana@uni.example")
+    with caplog.at_level(logging.INFO, logger="app.mail.transport"):
+        app.test_client().post("/password/forgot", data={"email": "ana@uni.example"})
+        run_queue(app)
+    [written] = sorted((settings.instance_path / "outbox").glob("*.eml"))
+    assert b"/password/reset/" in written.read_bytes()
+    assert str(written) in caplog.text and "Reset your password" in caplog.text
