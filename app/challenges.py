@@ -116,7 +116,7 @@ def track(slug: str, track_slug: str):
         levels=dlevel_comparison(rows, reference_rows),
         challenge_sets=challenge_sets,
         subset_tables=other_subsets,
-        absent_metrics=profile.optional_columns_missing(metrics) if rows else [],
+        absent_metrics=profile.optional_columns_missing(metrics) if rows else {},
         split_report=_split_report(found, language) if viewer.is_organiser else None,
         human_tables=human_tables(db(), found, language, viewer),
         is_organiser=viewer.is_organiser,

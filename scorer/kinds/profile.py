@@ -137,13 +137,20 @@ class Profile:
         """Shown names of the metrics left out here, with why (for pages and ``nlg-score``)."""
         return tuple(n for n, m in self.metric_ids.items() if m not in self.available_metrics)
 
-    def optional_columns_missing(self, present: Sequence[str]) -> list[str]:
-        """Columns of optional metrics (embedding similarity) that no score has."""
-        return [
-            name
+    def optional_columns_missing(self, present: Sequence[str]) -> dict[str, str]:
+        """Columns of optional metrics (embedding similarity, learned metrics) that no score
+        has, with what computing them needs."""
+        return {
+            name: get_metric(metric).absent_reason
             for name, metric in self.metric_ids.items()
-            if metric in EMBEDDING_METRICS and name not in present
-        ]
+            if get_metric(metric).absent_reason and name not in present
+        }
+
+    def absent_reasons(self) -> dict[str, str]:
+        """The columns this installation cannot compute, with what they need."""
+        return {
+            name: get_metric(self.metric_ids[name]).absent_reason for name in self.absent_metrics
+        }
 
     def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
         """Parse, check against the test inputs and normalise an output file."""

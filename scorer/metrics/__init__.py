@@ -113,6 +113,7 @@ def _load_builtin() -> None:
         f_bert,
         f_cont,
         f_disc,
+        learned,
         meteor,
         meteor_files,
         multibleu,

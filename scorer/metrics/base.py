@@ -33,6 +33,8 @@ class Metric:
     higher_is_better: bool = True
     needs_inputs: bool = False
     """Whether ``segment_statistics`` reads ``references.inputs`` (skipped when absent)."""
+    absent_reason: str = ""
+    """For an optional metric: what computing it needs, said where it is absent."""
 
     @classmethod
     def available(cls) -> bool:

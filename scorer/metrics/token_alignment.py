@@ -86,6 +86,9 @@ class AlignmentF(Metric):
     """Item rows (P, R, F, 1); the corpus figure is the mean F on a 0-100 scale."""
 
     align: Aligner
+    absent_reason = (
+        "embedding similarity needs the semantic extra: pip install 'nlgboard[semantic]'"
+    )
 
     @classmethod
     def available(cls) -> bool:

@@ -219,3 +219,30 @@ def test_webnlg_training_texts_are_the_lex_texts():
         (DEMO / "webnlg" / "test_with_lex.xml").read_bytes(), "train.xml"
     )
     assert texts and all("<" not in text for text in texts)
+
+
+def test_learned_metrics_are_absent_without_their_package_and_local_weights(monkeypatch, tmp_path):
+    """BERTScore and BLEURT are never downloaded: without bert-score / bleurt and weights on
+    this machine they are reported absent, saying what they need."""
+    import importlib.util
+
+    monkeypatch.setenv("NLGBOARD_BERTSCORE_MODEL", str(tmp_path))
+    monkeypatch.delenv("NLGBOARD_BLEURT_CHECKPOINT", raising=False)
+    profile = build_profile(
+        {
+            "name": "learned",
+            "reader": "lines",
+            "metrics": [
+                "chrF++",
+                "BERTScore-F1",
+                {"metric": "BLEURT", "options": {"references": 4}},
+            ],
+        }
+    )
+    reasons = profile.absent_reasons()
+    assert "BLEURT" in reasons and "NLGBOARD_BLEURT_CHECKPOINT" in reasons["BLEURT"]
+    bert_installed = importlib.util.find_spec("bert_score") is not None
+    assert ("BERTScore-F1" in reasons) is not bert_installed
+    assert "chrF++" not in reasons
+    monkeypatch.setenv("NLGBOARD_BERTSCORE_MODEL", str(tmp_path / "missing"))
+    assert "BERTScore-F1" in profile.absent_reasons()
