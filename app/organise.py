@@ -36,25 +36,26 @@ from app.models import Challenge, Role, Track, User
 from app.services import DomainError
 from app.services.access import is_organiser_of
 from app.services.account_mail import set_unverified_may_upload, unverified_may_upload
-from app.services.accounts import set_role
+from app.services.accounts import grant_role
 from app.services.admin_setup import has_admin
-from app.services.audit import challenge_events, record
+from app.services.audit import challenge_events
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
 from app.services.bundles import Bundle, import_bundle
-from app.services.notifications import notify_published, prepare_message, send_message
+from app.services.notifications import prepare_message, send_message
 from app.services.organising import (
     TrackSettings,
     create_organised_challenge,
+    download_submissions,
+    edit_challenge,
     organised_challenges,
+    publish_results,
     rescore_track,
-    set_published,
-    submissions_zip,
+    save_track_settings,
     track_submissions,
-    update_track,
+    upload_baseline,
 )
-from app.services.submissions import submit_output
-from app.services.track_imports import import_test_set
+from app.services.track_imports import import_track
 from app.services.tracks import get_challenge, get_track
 from scorer.errors import InputError
 
@@ -110,10 +111,7 @@ def index():
             created = create_organised_challenge(
                 db(), current_user, form.slug.data, form.title.data, form.description.data or ""
             )
-            record(db(), current_user, "challenge create", created.slug, created.id)
-            db().commit()
         except DomainError as error:
-            db().rollback()
             form.slug.errors.append(f"Refused: {error}.")
         else:
             flash(f"Challenge {created.slug} created; add its tracks below.", "info")
@@ -140,7 +138,6 @@ def import_challenge_bundle():
         bundle = Bundle.from_zip(upload[0] if upload else b"", upload[1] if upload else "bundle")
         report = import_bundle(db(), submission_queue(), storage(), bundle, by=current_user)
     except (DomainError, InputError) as error:
-        db().rollback()
         flash(f"Bundle refused, nothing stored: {error}", "error")
         return redirect(url_for("organise.index"))
     flash(f"Imported {report.summary()}.", "info")
@@ -154,15 +151,14 @@ def challenge(slug: str):
     form = ChallengeForm(prefix="edit", obj=found)
     upload = TrackUploadForm(prefix="track")
     if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
-        found.title, found.description = form.title.data, form.description.data or ""
-        record(db(), current_user, "challenge edit", found.slug, found.id)
-        db().commit()
+        edit_challenge(db(), current_user, found, form.title.data, form.description.data or "")
         flash("Challenge saved.", "info")
         return redirect(url_for("organise.challenge", slug=slug))
     if request.method == "POST" and request.form.get("action") == "track" and upload.validate():
         try:
-            test_set, report = import_test_set(
+            test_set, report = import_track(
                 db(),
+                current_user,
                 found,
                 upload.slug.data,
                 upload.kind.data,
@@ -172,18 +168,7 @@ def challenge(slug: str):
                 subset=upload.subset.data or None,
                 title=upload.title.data or None,
             )
-            record(
-                db(),
-                current_user,
-                "test set import",
-                f"{upload.slug.data} ({test_set.language})",
-                found.id,
-                report=report,
-                files=[f.data.filename for f in (upload.inputs, upload.references) if f.data],
-            )
-            db().commit()
         except (DomainError, InputError) as error:
-            db().rollback()
             upload.inputs.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             flash(f"Imported: {report}.", "info")
@@ -208,7 +193,9 @@ def track(slug: str, track_slug: str):
     baseline = BaselineForm(prefix="baseline")
     if request.method == "POST" and form.validate_on_submit():
         try:
-            update_track(
+            save_track_settings(
+                db(),
+                current_user,
                 found,
                 TrackSettings(
                     title=form.title.data,
@@ -220,22 +207,7 @@ def track(slug: str, track_slug: str):
                     hide_own_scores=form.hide_own_scores.data,
                 ),
             )
-            record(
-                db(),
-                current_user,
-                "track settings",
-                found.slug,
-                found.challenge_id,
-                phase=found.phase,
-                deadline=found.deadline.isoformat() if found.deadline else None,
-                daily_limit=found.daily_limit,
-                max_systems=found.max_systems,
-                max_primary=found.max_primary,
-                hide_own_scores=found.hide_own_scores,
-            )
-            db().commit()
         except DomainError as error:
-            db().rollback()
             form.title.errors.append(f"Refused: {error}.")
         else:
             flash("Track settings saved.", "info")
@@ -256,14 +228,8 @@ def publish(slug: str, track_slug: str):
     found = organised_track(slug, track_slug)
     _check_action()
     try:
-        was_published = found.is_published
-        set_published(found, request.form.get("published") == "1")
-        action = "publish" if found.is_published else "unpublish"
-        record(db(), current_user, action, found.slug, found.challenge_id)
-        mails = []
-        if found.is_published and not was_published:
-            mails = notify_published(db(), found, settings().mail.base_url)
-        db().commit()
+        published = request.form.get("published") == "1"
+        mails = publish_results(db(), current_user, found, published, settings().mail.base_url)
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
     else:
@@ -284,8 +250,7 @@ def rescore(slug: str, track_slug: str):
             "organise/rescore.html", track=found, count=len(scored), action_form=ActionForm()
         )
     _check_action()
-    record(db(), current_user, "rescore", found.slug, found.challenge_id)
-    count = rescore_track(db(), submission_queue(), found)
+    count = rescore_track(db(), submission_queue(), found, current_user)
     flash(f"{count} submissions queued for rescoring; their old scores show until then.", "info")
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
 
@@ -302,33 +267,21 @@ def add_baseline(slug: str, track_slug: str):
     upload = form.file.data
     max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
     try:
-        created = submit_output(
+        created = upload_baseline(
             db(),
             submission_queue(),
             storage(),
-            user=current_user,
-            team=None,
-            track=found,
-            system_name=form.name.data,
+            current_user,
+            found,
+            name=form.name.data,
             filename=secure_filename(upload.filename or "") or "baseline.txt",
             data=upload.read(max_bytes + 1),
             max_bytes=max_bytes,
-            is_baseline=True,
             language=form.language.data or None,
         )
     except (DomainError, InputError) as error:
-        db().rollback()
         flash(f"Baseline refused: {error}. Nothing was stored.", "error")
     else:
-        record(
-            db(),
-            current_user,
-            "baseline add",
-            f"{found.slug}/{form.name.data}",
-            found.challenge_id,
-            submissions=[s.id for s in created],
-        )
-        db().commit()
         flash(f"Baseline {form.name.data}: {len(created)} submission(s) queued.", "info")
     return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
 
@@ -337,9 +290,7 @@ def add_baseline(slug: str, track_slug: str):
 @login_required
 def archive(slug: str, track_slug: str):
     found = organised_track(slug, track_slug)
-    data = submissions_zip(db(), storage(), found)
-    record(db(), current_user, "download submissions", found.slug, found.challenge_id)
-    db().commit()
+    data = download_submissions(db(), storage(), current_user, found)
     return Response(
         data,
         mimetype="application/zip",
@@ -377,12 +328,8 @@ def accounts():
         slug = (form.challenge.data or "").strip()
         try:
             found = [get_challenge(db(), slug)] if slug else []
-            account = set_role(db(), form.email.data, Role(form.role.data), found)
-            record(db(), current_user, "user role", f"{account.email}: {account.role.value}",
-                   found[0].id if found else None)  # fmt: skip
-            db().commit()
+            account = grant_role(db(), current_user, form.email.data, Role(form.role.data), found)
         except DomainError as error:
-            db().rollback()
             form.email.errors.append(f"Refused: {error}.")
         else:
             flash(f"{account.email} is now {account.role.value}"
@@ -402,9 +349,7 @@ def upload_rule():
         abort(400)
     try:
         set_unverified_may_upload(db(), current_user, form.unverified_may_upload.data)
-        db().commit()
     except DomainError:
-        db().rollback()
         abort(404)
     allowed = "may" if form.unverified_may_upload.data else "may not"
     flash(f"Accounts whose address is not confirmed {allowed} upload.", "info")
@@ -426,7 +371,6 @@ def message(slug: str, track_slug: str):
                 mails = send_message(
                     db(), current_user, found, form.subject.data, form.text.data, base_url
                 )
-                db().commit()
                 post(submission_queue(), [mail.id for mail in mails])
                 flash(f"Message sent to {len(mails)} participant(s).", "info")
                 return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
@@ -434,6 +378,5 @@ def message(slug: str, track_slug: str):
                 db(), current_user, found, form.subject.data, form.text.data, base_url
             )
         except DomainError as error:
-            db().rollback()
             form.subject.errors.append(f"Refused: {error}.")
     return render_template("organise/message.html", track=found, form=form, preview=preview)

@@ -15,13 +15,12 @@ from app.db import session_scope
 from app.models import DEFAULT_DAILY_LIMIT
 from app.services import DomainError
 from app.services.access import ORGANISERS
-from app.services.audit import record
 from app.services.bundled import describe as describe_bundled
 from app.services.bundled import register_bundled_runs
 from app.services.drs import import_challenge_set
 from app.services.leaderboard import default_language, leaderboard_outputs
 from app.services.organising import LIMIT_MAX
-from app.services.track_imports import import_test_set
+from app.services.track_imports import import_track
 from app.services.tracks import (
     TRACK_KINDS,
     get_challenge,
@@ -95,8 +94,9 @@ def track_import(
     try:
         with session_scope(settings.database_url) as session:
             found = get_challenge(session, challenge_slug)
-            test_set, report = import_test_set(
+            test_set, report = import_track(
                 session,
+                None,
                 found,
                 track_slug,
                 kind,
@@ -109,10 +109,6 @@ def track_import(
                 daily_limit=daily_limit or None,
                 train=(train_path.read_bytes(), train_path.name) if train_path else None,
             )
-            files = [p.name for p in (inputs_path, refs_path, train_path) if p]
-            record(session, None, "test set import", f"{track_slug} ({test_set.language})",
-                   found.id, report=report, files=files)  # fmt: skip
-            session.commit()
             registered = register_bundled_runs(
                 session, queue, storage_for(settings), test_set,
                 current_app.config["UPLOAD_MAX_BYTES"],

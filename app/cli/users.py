@@ -9,7 +9,7 @@ from app.cli.common import board_settings, fail
 from app.db import session_scope
 from app.models import ChallengeAnnotator, ChallengeOrganiser, Role
 from app.services import DomainError
-from app.services.accounts import create_user, find_or_create_team, password_problem, set_role
+from app.services.accounts import create_user, find_or_create_team, grant_role, password_problem
 from app.services.tracks import (
     get_challenge,
 )
@@ -70,7 +70,7 @@ def user_role(email: str, role: str, challenges: tuple[str, ...]) -> None:
     try:
         with session_scope(board_settings().database_url) as session:
             found = [get_challenge(session, slug) for slug in challenges]
-            account = set_role(session, email, Role(role), found)
+            account = grant_role(session, None, email, Role(role), found)
             click.echo(f"{account.email} is now {account.role.value}"
                        + (f" of {', '.join(challenges)}" if challenges else ""))  # fmt: skip
     except DomainError as error:

@@ -1,6 +1,12 @@
-"""Business rules, one place each; views and CLI commands call these and only render."""
+"""Business rules, one place each; views and CLI commands call these and only render.
+
+A service that changes what is stored takes the acting person, checks the rule, records the
+audit event and commits (``action``); views and commands never commit."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -8,6 +14,18 @@ from sqlalchemy.orm import Session
 
 class DomainError(Exception):
     """A request that breaks a rule; the message is shown to the person as it is."""
+
+
+@contextmanager
+def action(session: Session) -> Iterator[Session]:
+    """One person's action as one transaction: committed whole when it succeeds, rolled back
+    whole when a rule refuses it (or anything fails), so nothing is half-stored."""
+    try:
+        yield session
+    except BaseException:
+        session.rollback()
+        raise
+    session.commit()
 
 
 def add_unique(session: Session, *rows: object, duplicate: str) -> None:

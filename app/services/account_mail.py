@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.mail.messages import MailError
 from app.mail.outbox import add_mail
 from app.models import NOTIFICATIONS, BoardSetting, Mail, Role, User, utcnow
-from app.services import DomainError
+from app.services import DomainError, action
 from app.services.audit import record
 
 RESET_HOURS = 2
@@ -152,12 +152,13 @@ def set_unverified_may_upload(session: Session, actor: User, allowed: bool) -> N
     """The administrator's rule; recorded in the audit log."""
     if actor.role != Role.ADMIN:
         raise DomainError("only an administrator changes who may upload")
-    setting = session.get(BoardSetting, UNVERIFIED_MAY_UPLOAD)
-    if setting is None:
-        session.add(BoardSetting(key=UNVERIFIED_MAY_UPLOAD, value=allowed))
-    else:
-        setting.value = allowed
-    record(session, actor, "upload rule", f"unverified accounts may upload: {allowed}", None)
+    with action(session):
+        setting = session.get(BoardSetting, UNVERIFIED_MAY_UPLOAD)
+        if setting is None:
+            session.add(BoardSetting(key=UNVERIFIED_MAY_UPLOAD, value=allowed))
+        else:
+            setting.value = allowed
+        record(session, actor, "upload rule", f"unverified accounts may upload: {allowed}", None)
 
 
 def check_may_upload(session: Session, user: User) -> None:

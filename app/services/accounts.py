@@ -22,7 +22,8 @@ from app.models import (
     utcnow,
 )
 from app.models.accounts import unusable_hash
-from app.services import DomainError, add_unique
+from app.services import DomainError, action, add_unique
+from app.services.audit import record
 from app.services.names import check_name
 from app.services.passwords import is_common
 
@@ -69,6 +70,18 @@ def set_role(
         if session.scalar(listed) is None:
             session.add(staff(challenge_id=challenge.id, user_id=user.id))
     return user
+
+
+def grant_role(
+    session: Session, actor: User | None, email: str, role: Role, challenges: list[Challenge]
+) -> User:
+    """``set_role`` as one action of ``actor`` (None: the server's command line), recorded in
+    the audit log."""
+    with action(session):
+        account = set_role(session, email, role, challenges)
+        record(session, actor, "user role", f"{account.email}: {account.role.value}",
+               challenges[0].id if challenges else None)  # fmt: skip
+    return account
 
 
 def authenticate(session: Session, email: str, password: str) -> User | None:

@@ -13,7 +13,7 @@ from app.mail.messages import MailError, check_header_text
 from app.mail.outbox import add_mail
 from app.mail.recipients import challenge_annotators, track_participants
 from app.models import Campaign, Mail, Track, User
-from app.services import DomainError
+from app.services import DomainError, action
 from app.services.access import is_organiser_of
 from app.services.audit import record
 
@@ -92,22 +92,22 @@ def send_message(
     session: Session, actor: User, track: Track, subject: str, text: str, base_url: str
 ) -> list[Mail]:
     """Write the message to every participant who takes them, and record it in the audit log
-    (subject and number of recipients)."""
+    (subject and number of recipients); committed, the mails are to be posted."""
     message = prepare_message(session, actor, track, subject, text, base_url)
-    mails = [
-        add_mail(
-            session,
-            kind="message",
-            to=u.email,
-            subject=message.subject,
-            body=message.body,
-            user=u,
-        )
-        for u in message.recipients
-    ]
-    record(
-        session, actor, "message participants", track.slug, track.challenge_id,
-        subject=subject.strip(), recipients=len(mails),
-    )  # fmt: skip
-    session.flush()
+    with action(session):
+        mails = [
+            add_mail(
+                session,
+                kind="message",
+                to=u.email,
+                subject=message.subject,
+                body=message.body,
+                user=u,
+            )
+            for u in message.recipients
+        ]
+        record(
+            session, actor, "message participants", track.slug, track.challenge_id,
+            subject=subject.strip(), recipients=len(mails),
+        )  # fmt: skip
     return mails

@@ -17,6 +17,7 @@ from app.models import (
     TEST,
     Challenge,
     ChallengeOrganiser,
+    Mail,
     Role,
     Submission,
     SubmissionStatus,
@@ -25,8 +26,11 @@ from app.models import (
     User,
 )
 from app.queue import SubmissionQueue
-from app.services import DomainError
+from app.services import DomainError, action
+from app.services.audit import record
 from app.services.csv_cells import csv_cell
+from app.services.notifications import notify_published
+from app.services.submissions import submit_output
 from app.services.tracks import create_challenge
 from app.storage import Storage
 
@@ -44,10 +48,20 @@ def create_organised_challenge(
     """A new challenge whose first organiser is the person who created it."""
     if user.role not in (Role.ORGANISER, Role.ADMIN):
         raise DomainError("only organisers and admins create challenges")
-    challenge = create_challenge(session, slug, title, description)
-    session.add(ChallengeOrganiser(challenge_id=challenge.id, user_id=user.id))
-    session.flush()
+    with action(session):
+        challenge = create_challenge(session, slug, title, description)
+        session.add(ChallengeOrganiser(challenge_id=challenge.id, user_id=user.id))
+        session.flush()
+        record(session, user, "challenge create", challenge.slug, challenge.id)
     return challenge
+
+
+def edit_challenge(
+    session: Session, actor: User, challenge: Challenge, title: str, description: str
+) -> None:
+    with action(session):
+        challenge.title, challenge.description = title, description
+        record(session, actor, "challenge edit", challenge.slug, challenge.id)
 
 
 @dataclass(frozen=True)
@@ -64,6 +78,27 @@ class TrackSettings:
 LIMIT_MAX = 10_000
 """The largest per-team limit (submissions a day, systems, primary systems): far above any
 shared task's, and far below the database's integers (2**31 - 1 in PostgreSQL)."""
+
+
+def save_track_settings(
+    session: Session, actor: User | None, track: Track, settings: TrackSettings
+) -> None:
+    """Apply the settings (``update_track``'s rules) and record them in the audit log."""
+    with action(session):
+        update_track(track, settings)
+        record(
+            session,
+            actor,
+            "track settings",
+            track.slug,
+            track.challenge_id,
+            phase=track.phase,
+            deadline=track.deadline.isoformat() if track.deadline else None,
+            daily_limit=track.daily_limit,
+            max_systems=track.max_systems,
+            max_primary=track.max_primary,
+            hide_own_scores=track.hide_own_scores,
+        )
 
 
 def update_track(track: Track, settings: TrackSettings) -> None:
@@ -102,9 +137,30 @@ def set_published(track: Track, published: bool) -> None:
     track.is_published = published
 
 
-def rescore_track(session: Session, queue: SubmissionQueue, track: Track) -> int:
+def publish_results(
+    session: Session, actor: User, track: Track, published: bool, base_url: str
+) -> list[Mail]:
+    """Publish (or hide again) a test phase's results; the mails to its teams, written with
+    the change, are returned to be posted once it is committed."""
+    with action(session):
+        was_published = track.is_published
+        set_published(track, published)
+        record(
+            session, actor, "publish" if published else "unpublish", track.slug,
+            track.challenge_id,
+        )  # fmt: skip
+        mails = (
+            notify_published(session, track, base_url) if published and not was_published else []
+        )
+    return mails
+
+
+def rescore_track(
+    session: Session, queue: SubmissionQueue, track: Track, actor: User | None = None
+) -> int:
     """Queue every scored submission again (after a scorer update). Old scores stay on the
     leaderboard, marked "older scorer", until each new set is written."""
+    record(session, actor, "rescore", track.slug, track.challenge_id)
     submissions = list(
         session.scalars(
             select(Submission)
@@ -153,6 +209,40 @@ MANIFEST_COLUMNS = (
     "sha256",
     "path",
 )
+
+
+def upload_baseline(
+    session: Session,
+    queue: SubmissionQueue,
+    storage: Storage,
+    actor: User | None,
+    track: Track,
+    *,
+    name: str,
+    filename: str,
+    data: bytes,
+    max_bytes: int,
+    language: str | None,
+) -> list[Submission]:
+    """Upload a baseline system's output (no team) and record it in the audit log."""
+    created = submit_output(
+        session, queue, storage, user=actor, team=None, track=track, system_name=name,
+        filename=filename, data=data, max_bytes=max_bytes, is_baseline=True, language=language,
+    )  # fmt: skip
+    with action(session):
+        record(
+            session, actor, "baseline add", f"{track.slug}/{name}", track.challenge_id,
+            submissions=[s.id for s in created],
+        )  # fmt: skip
+    return created
+
+
+def download_submissions(session: Session, storage: Storage, actor: User, track: Track) -> bytes:
+    """``submissions_zip``, recorded in the audit log (every hidden output leaves with it)."""
+    data = submissions_zip(session, storage, track)
+    with action(session):
+        record(session, actor, "download submissions", track.slug, track.challenge_id)
+    return data
 
 
 def submissions_zip(session: Session, storage: Storage, track: Track) -> bytes:

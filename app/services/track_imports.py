@@ -10,8 +10,9 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
-from app.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet
-from app.services import DomainError
+from app.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet, User
+from app.services import DomainError, action
+from app.services.audit import record
 from app.services.drs import STANDARD, import_drs_test_set, removed_note
 from app.services.tracks import (
     TRACK_KINDS,
@@ -88,6 +89,25 @@ def import_test_set(
         f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
         f"{len(test_set.items)} items, {n_refs} references"
     )
+    return test_set, report
+
+
+def import_track(
+    session: Session,
+    actor: User | None,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    **options: Any,
+) -> tuple[TestSet, str]:
+    """``import_test_set`` as one action of ``actor`` (None: the server's command line),
+    recorded in the audit log with the files' names, committed whole or not at all."""
+    with action(session):
+        test_set, report = import_test_set(session, challenge, slug, kind, **options)
+        files = [pair[1] for pair in (options.get(k) for k in ("inputs", "references", "train"))
+                 if pair]  # fmt: skip
+        record(session, actor, "test set import", f"{slug} ({test_set.language})",
+               challenge.id, report=report, files=files)  # fmt: skip
     return test_set, report
 
 
