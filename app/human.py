@@ -31,7 +31,7 @@ from app.mail.outbox import post
 from app.models import Campaign, CampaignUnit, Method, Role, System
 from app.organise import organised_track
 from app.security import form_id, secret_page
-from app.services import DomainError, audit
+from app.services import DomainError
 from app.services.access import may_annotate, viewer_of
 from app.services.annotation import (
     Annotator,
@@ -45,19 +45,19 @@ from app.services.annotation import (
 )
 from app.services.campaigns import (
     CampaignSpec,
-    create_campaign,
     get_campaign,
+    open_campaign,
     references_embargoed,
     track_campaigns,
 )
-from app.services.human_import import import_judgements, parse_target, read_import
+from app.services.human_import import import_judgements_by, parse_target, read_import
 from app.services.human_results import (
-    analyse,
+    CAMPAIGN_ACTIONS,
+    campaign_action,
     campaign_table,
     export_csv,
     significance_matrix,
 )
-from app.services.notifications import notify_campaign_open
 from app.services.plots import STYLE
 from app.services.tracks import get_track
 from scorer.errors import InputError
@@ -96,11 +96,10 @@ def campaigns(slug: str, track_slug: str):
             annotators_per_hit=form.annotators_per_hit.data,
         )
         try:
-            campaign = create_campaign(db(), track, spec)
-            mails = notify_campaign_open(db(), campaign, settings().mail.base_url)
-            db().commit()
+            campaign, mails = open_campaign(
+                db(), current_user, track, spec, settings().mail.base_url
+            )
         except DomainError as error:
-            db().rollback()
             form.name.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             post(submission_queue(), [mail.id for mail in mails])
@@ -205,18 +204,11 @@ def confirm_import(slug: str, track_slug: str):
     chosen = {m.name: request.form.get(f"map-{k}", "") for k, m in enumerate(read.names)}
     try:
         mapping = {name: parse_target(value) for name, value in chosen.items() if value}
-        campaign = import_judgements(
-            db(), track, request_.name, request_.method, request_.criterion, data,
+        campaign = import_judgements_by(
+            db(), current_user, track, request_.name, request_.method, request_.criterion, data,
             request_.filename, mapping,
         )  # fmt: skip
-        audit.record(
-            db(), current_user, "human import", f"{track.slug}/{campaign.name}",
-            track.challenge_id, judgements=(campaign.imported or {})["judgements"],
-            mapping=(campaign.imported or {})["mapping"],
-        )  # fmt: skip
-        db().commit()
     except (DomainError, InputError) as error:
-        db().rollback()
         return _preview(track, read, request_, token, chosen, str(error)), 400
     flash(
         f"Imported {(campaign.imported or {})['judgements']} judgements into {campaign.name}.",
@@ -254,7 +246,6 @@ def links(slug: str, track_slug: str, name: str):
     if not form.validate_on_submit():
         abort(400)
     tokens = create_links(db(), found, form.count.data)
-    db().commit()
     urls = [url_for("human.link_unit", token=token, _external=True) for token in tokens]
     return secret_page("human/links.html", campaign=found, track=found.track, urls=urls)
 
@@ -263,30 +254,15 @@ def links(slug: str, track_slug: str, name: str):
 @login_required
 def act(slug: str, track_slug: str, name: str, action: str):
     found = _organised_campaign(slug, track_slug, name)
-    if not ActionForm().validate_on_submit() or action not in ("analyse", "publish", "open"):
+    if not ActionForm().validate_on_submit() or action not in CAMPAIGN_ACTIONS:
         abort(400)
     try:
-        if action == "analyse":
-            analyse(db(), found)
-            flash("Results computed.", "info")
-        elif action == "publish":
-            if found.results is None and not found.is_published:
-                raise DomainError("compute the results before publishing them")
-            found.is_published = not found.is_published
-        else:
-            found.is_open = not found.is_open
-        if action == "publish":
-            action = "human publish" if found.is_published else "human unpublish"
-        elif action == "open":  # the button toggles: say which way it went
-            action = "human open" if found.is_open else "human close"
-        audit.record(
-            db(), current_user, action if action.startswith("human") else f"human {action}",
-            f"{found.track.slug}/{found.name}", found.track.challenge_id,
-        )  # fmt: skip
-        db().commit()
+        campaign_action(db(), current_user, found, action)
     except DomainError as error:
-        db().rollback()
         flash(str(error), "error")
+    else:
+        if action == "analyse":
+            flash("Results computed.", "info")
     return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=name))
 
 
@@ -375,9 +351,7 @@ def _annotate(found: Campaign, annotator: Annotator, here: str):
         return render_template("human/done.html", message=EMBARGOED), 403
     try:
         assignment = current_assignment(db(), found, annotator)
-        db().commit()
     except DomainError as refused:
-        db().rollback()
         return render_template("human/done.html", message=str(refused))
     if assignment is None:
         return render_template("human/done.html", message="Nothing left to judge here. Thank you!")
@@ -391,9 +365,7 @@ def _annotate(found: Campaign, annotator: Annotator, here: str):
             abort(400)
         try:
             record(db(), found, assignment, unit, annotator, request.form)
-            db().commit()
         except DomainError as refused:
-            db().rollback()
             error = str(refused)
         else:
             if assignment.completed_at is not None:

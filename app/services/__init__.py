@@ -5,8 +5,10 @@ audit event and commits (``action``); views and commands never commit."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -26,6 +28,23 @@ def action(session: Session) -> Iterator[Session]:
         session.rollback()
         raise
     session.commit()
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def committed(
+    function: Callable[Concatenate[Session, P], R],
+) -> Callable[Concatenate[Session, P], R]:
+    """A service that is one whole ``action`` on the session it is given first."""
+
+    @wraps(function)
+    def run(session: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with action(session):
+            return function(session, *args, **kwargs)
+
+    return run
 
 
 def add_unique(session: Session, *rows: object, duplicate: str) -> None:

@@ -25,7 +25,7 @@ from app.models import (
     hash_token,
     utcnow,
 )
-from app.services import DomainError, add_unique
+from app.services import DomainError, add_unique, committed
 from scorer.human.rose import DIMENSIONS
 
 
@@ -49,6 +49,7 @@ def link_annotator(session: Session, token: str) -> tuple[Campaign, Annotator]:
     return campaign, Annotator(f"link{link.id}", None, link)
 
 
+@committed
 def create_links(session: Session, campaign: Campaign, count: int) -> list[str]:
     """New one-time links (tokens shown once; only their hashes are stored)."""
     tokens = []
@@ -71,6 +72,7 @@ def hits_of(session: Session, campaign: Campaign) -> list[int]:
     )
 
 
+@committed
 def current_assignment(
     session: Session, campaign: Campaign, annotator: Annotator
 ) -> HitAssignment | None:
@@ -174,6 +176,7 @@ def parse_answers(campaign: Campaign, unit: CampaignUnit, form: Mapping[str, str
     return answers
 
 
+@committed
 def record(
     session: Session,
     campaign: Campaign,

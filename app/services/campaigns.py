@@ -27,14 +27,18 @@ from app.models import (
     Campaign,
     CampaignUnit,
     Item,
+    Mail,
     Method,
     Track,
     UnitEntry,
+    User,
 )
-from app.services import DomainError, add_unique
+from app.services import DomainError, action, add_unique
 from app.services.access import ORGANISERS
+from app.services.audit import record
 from app.services.human_subjects import REFERENCES, subject_key
 from app.services.leaderboard import default_language, leaderboard, outputs_by_item
+from app.services.notifications import notify_campaign_open
 from scorer.human.damage import damage
 
 #: Criteria per method, and whether each shows the input and the reference by default.
@@ -323,3 +327,16 @@ def shows_references(session: Session, campaign: Campaign) -> bool:
 def references_embargoed(session: Session, campaign: Campaign) -> bool:
     """Checked at every read, not at creation: the deadline may have moved since."""
     return not campaign.track.deadline_passed and shows_references(session, campaign)
+
+
+def open_campaign(
+    session: Session, actor: User, track: Track, spec: CampaignSpec, base_url: str
+) -> tuple[Campaign, list[Mail]]:
+    """``create_campaign`` as an organiser's action: the challenge's annotators' mails written
+    with it (to be posted once committed) and the audit event."""
+    with action(session):
+        campaign = create_campaign(session, track, spec)
+        mails = notify_campaign_open(session, campaign, base_url)
+        record(session, actor, "human campaign", f"{track.slug}/{campaign.name}",
+               track.challenge_id, units=len(campaign.units))  # fmt: skip
+    return campaign, mails

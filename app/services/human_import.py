@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Campaign, Judgement, Method, System, Track
-from app.services import DomainError, add_unique
+from app.models import Campaign, Judgement, Method, System, Track, User
+from app.services import DomainError, action, add_unique
+from app.services.audit import record
 from app.services.campaigns import CRITERIA
 from app.services.human_subjects import REFERENCES, subject_key
 from app.services.leaderboard import default_language
@@ -249,3 +251,18 @@ def _refuse_merged(judgements: list[Judgement], filename: str) -> None:
                 f"annotator {j.annotator} scores both in unit {j.unit_key}"
             )
         seen[key] = j.system_name
+
+
+def import_judgements_by(
+    session: Session, actor: User, track: Track, *args: Any, **kwargs: Any
+) -> Campaign:
+    """``import_judgements`` as an organiser's action, recorded in the audit log with the
+    number of judgements and the confirmed mapping."""
+    with action(session):
+        campaign = import_judgements(session, track, *args, **kwargs)
+        imported = campaign.imported or {}
+        record(
+            session, actor, "human import", f"{track.slug}/{campaign.name}", track.challenge_id,
+            judgements=imported["judgements"], mapping=imported["mapping"],
+        )  # fmt: skip
+    return campaign

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Campaign, Judgement, Method, Track, utcnow
-from app.services import DomainError
+from app.models import Campaign, Judgement, Method, Track, User, utcnow
+from app.services import DomainError, action
 from app.services.access import ORGANISERS, Viewer
+from app.services.audit import record
 from app.services.campaigns import track_campaigns
 from app.services.columns import human_column
 from app.services.csv_cells import csv_cell
@@ -73,6 +74,30 @@ def export_csv(session: Session, campaign: Campaign) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+CAMPAIGN_ACTIONS = ("analyse", "publish", "open")
+
+
+def campaign_action(session: Session, actor: User, campaign: Campaign, name: str) -> None:
+    """An organiser's button on a campaign: compute the results, or toggle publication or
+    whether annotators may work; recorded in the audit log saying which way a toggle went."""
+    if name not in CAMPAIGN_ACTIONS:
+        raise DomainError(f"unknown action {name!r}")
+    with action(session):
+        if name == "analyse":
+            analyse(session, campaign)
+            done = "human analyse"
+        elif name == "publish":
+            if campaign.results is None and not campaign.is_published:
+                raise DomainError("compute the results before publishing them")
+            campaign.is_published = not campaign.is_published
+            done = "human publish" if campaign.is_published else "human unpublish"
+        else:
+            campaign.is_open = not campaign.is_open
+            done = "human open" if campaign.is_open else "human close"
+        record(session, actor, done, f"{campaign.track.slug}/{campaign.name}",
+               campaign.track.challenge_id)  # fmt: skip
 
 
 def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
