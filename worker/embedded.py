@@ -28,6 +28,7 @@ class EmbeddedQueue:
         self._arrivals = itertools.count()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def enqueue(self, submission_id: int) -> None:
         self._put(self.SCORE, submission_id)
@@ -46,6 +47,10 @@ class EmbeddedQueue:
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, daemon=True, name="scoring")
             self._thread.start()
+
+    def stop(self) -> None:
+        """Take no further job (the process is stopping; what is left waits in the database)."""
+        self._stopped.set()
 
     def join(self) -> None:
         """Wait until everything enqueued so far has been processed (tests, CLI)."""
@@ -66,6 +71,9 @@ class EmbeddedQueue:
             kind, _, submission_id = self._queue.get()
             with self._lock:
                 self._pending.discard((kind, submission_id))
+            if self._stopped.is_set():
+                self._queue.task_done()
+                continue
             try:
                 if kind == self.DESCRIBE:
                     describe_submission(submission_id, self.settings)

@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from app.cli.common import board_settings, fail, this_app
 from app.db import session_scope
 from app.logs import FORMAT_ENV, configure_logging
-from app.root import run_worker, score_now, start_embedded_worker
+from app.root import run_worker, score_now, start_embedded_worker, stop_on_signals
 from app.security import SECURE_COOKIES_ENV
 from app.services.admin_setup import has_admin, setup_path
 from app.services.status import queue_status, readiness
@@ -96,6 +96,7 @@ def run_command(host: str, port: int, demo: bool) -> None:
     os.environ.setdefault(FORMAT_ENV, "text")  # one machine, a terminal: plain lines
     configure_logging()
     start_embedded_worker(app)
+    stop_on_signals(app)
     click.echo(f"serving http://{host}:{port}/ (database {board_settings().database_url})")
     _say_how_to_become_admin(app, f"http://{host}:{port}")
     if demo:
