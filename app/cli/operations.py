@@ -85,11 +85,18 @@ def worker_command(burst: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--demo", is_flag=True, help="Seed the demo challenges while serving (make run).")
-def run_command(host: str, port: int, demo: bool) -> None:
+@click.option(
+    "--upgrade", is_flag=True, help="Apply the database migrations first (as `db upgrade`)."
+)
+def run_command(host: str, port: int, demo: bool, upgrade: bool) -> None:
     """Serve the site; without REDIS_URL an in-process worker scores submissions."""
     from werkzeug.serving import run_simple
 
     _check_port(host, port)
+    if upgrade:  # in this process: make run saves a second start-up of the board
+        from app.migrate import upgrade as upgrade_schema
+
+        upgrade_schema(board_settings().database_url)
     app = this_app()
     if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
         app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
