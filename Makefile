@@ -38,8 +38,7 @@ $(BASE_STAMP): pyproject.toml | $(UV)
 install: $(STAMP)
 
 run: $(BASE_STAMP)
-	$(BIN)/nlgboard db upgrade
-	$(BIN)/nlgboard run --demo --host 127.0.0.1 --port 5000
+	$(BIN)/nlgboard run --upgrade --demo --host 127.0.0.1 --port 5000
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -41,6 +41,25 @@ def start_embedded_worker(app: Flask) -> None:
         start_recovery_loop(app.extensions["nlgboard.settings"], queue)
 
 
+def stop_on_signals(app: Flask) -> None:
+    """SIGTERM or SIGINT to ``nlgboard run``: the in-process worker takes no further job, the
+    submission it is scoring goes back to the queue (its next start scores it), every child
+    process ends, then the server stops (``worker.stopping``)."""
+    from worker import stopping
+    from worker.embedded import EmbeddedQueue
+
+    queue = app.extensions["nlgboard.queue"]
+    settings = app.extensions["nlgboard.settings"]
+
+    def stop(_signum: int) -> None:
+        if isinstance(queue, EmbeddedQueue):
+            queue.stop()
+        stopping.stop_now(settings)
+        raise KeyboardInterrupt  # werkzeug's server loop ends on it
+
+    stopping.install(stop)
+
+
 def run_worker(settings: Settings, burst: bool = False) -> None:
     from worker.runner import run_worker as serve
 

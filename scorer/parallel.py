@@ -26,6 +26,8 @@ PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
 
 _POOLS: list[ProcessPoolExecutor] = []
 _POOLS_LOCK = threading.Lock()
+_STOPPED = threading.Event()
+"""Set by ``stop``: this process is ending, so no new scoring process may start."""
 
 Work = TypeVar("Work")
 
@@ -69,6 +71,8 @@ def pools_for(function: Callable[..., Any]) -> list[ProcessPoolExecutor]:
     if processes < 2 or not hasattr(os, "fork"):
         return []
     with _POOLS_LOCK:
+        if _STOPPED.is_set():
+            return []
         if not _POOLS:
             context: BaseContext
             if threading.active_count() == 1:
@@ -82,6 +86,26 @@ def pools_for(function: Callable[..., Any]) -> list[ProcessPoolExecutor]:
                 atexit.register(pool.shutdown, wait=False, cancel_futures=True)
                 _POOLS.append(pool)
         return list(_POOLS)
+
+
+def warm_up(function: Callable[[list[Work]], list[Any]], work: Work) -> None:
+    """Start the scoring processes now and run ``function`` on ``[work]`` in each, so that
+    whatever it loads on first use (METEOR's lexicon) is ready before the first real batch."""
+    pools = pools_for(function)
+    for future in [pool.submit(function, [work]) for pool in pools]:
+        future.result()
+
+
+def stop() -> None:
+    """End the scoring processes at once and start no more (this process is shutting down); a
+    batch still running in them is redone in the caller's process, if it still runs."""
+    _STOPPED.set()
+    with _POOLS_LOCK:
+        pools = list(_POOLS)
+    processes = [p for pool in pools for p in (getattr(pool, "_processes", None) or {}).values()]
+    for process in processes:
+        process.terminate()
+    _discard(pools)
 
 
 def _discard(pools: list[ProcessPoolExecutor]) -> None:

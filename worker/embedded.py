@@ -32,6 +32,7 @@ class EmbeddedQueue:
         self._mail: queue.Queue[int] = queue.Queue()
         self._mail_pending: set[int] = set()
         self._mail_thread: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def enqueue(self, submission_id: int) -> None:
         self._put(self.SCORE, submission_id)
@@ -61,6 +62,10 @@ class EmbeddedQueue:
             self._mail_thread = threading.Thread(target=self._send, daemon=True, name="mail")
             self._mail_thread.start()
 
+    def stop(self) -> None:
+        """Take no further job (the process is stopping; what is left waits in the database)."""
+        self._stopped.set()
+
     def join(self) -> None:
         """Wait until everything enqueued so far has been processed (tests, CLI): the
         scoring (whose notifications enqueue mail) first, then the mail."""
@@ -82,6 +87,9 @@ class EmbeddedQueue:
             kind, _, submission_id = self._queue.get()
             with self._lock:
                 self._pending.discard((kind, submission_id))
+            if self._stopped.is_set():
+                self._queue.task_done()
+                continue
             try:
                 if kind == self.DESCRIBE:
                     describe_submission(submission_id, self.settings)

@@ -17,7 +17,8 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
@@ -102,6 +103,12 @@ class Claim:
     token: str
 
 
+_IN_HAND: dict[int, Claim] = {}
+"""The claims this process is working on: what a shutdown hands back (``hand_back``)."""
+_IN_HAND_LOCK = threading.Lock()
+_RUNNING = threading.local()
+
+
 def score_submission(
     submission_id: int,
     settings: Settings | None = None,
@@ -117,7 +124,7 @@ def score_submission(
     go to ``mail_next`` (the same way: RQ jobs pass nothing; without either, the recovery pass
     sends them).
     """
-    with submission_context(submission_id):
+    with submission_context(submission_id), _running():
         started = time.perf_counter()
         settings = settings or Settings.from_env()
         outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
@@ -125,6 +132,52 @@ def score_submission(
             submission_finished(settings, submission_id, mail_next or _redis_mailer(settings))
         _log_done(submission_id, "job done", outcome, started)
         return outcome
+
+
+@contextmanager
+def _running() -> Iterator[None]:
+    _RUNNING.depth = getattr(_RUNNING, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _RUNNING.depth -= 1
+
+
+def running_a_job() -> bool:
+    """This thread is inside a job function (a stop signal may interrupt it: see ``runner``)."""
+    return getattr(_RUNNING, "depth", 0) > 0
+
+
+def hand_back(settings: Settings) -> list[int]:
+    """Give every submission this process is scoring back to the queue (``queued``, no claim):
+    the process is stopping. Its own job, if it still finishes, no longer holds the claim and
+    writes nothing; another worker, or this board's next start, scores it."""
+    with _IN_HAND_LOCK:
+        claims = list(_IN_HAND.values())
+        _IN_HAND.clear()
+    handed = []
+    for claim in claims:
+        with session_scope(settings.database_url) as session:
+            result = session.execute(
+                update(Submission)
+                .where(
+                    Submission.id == claim.submission_id,
+                    Submission.claim_token == claim.token,
+                    Submission.status == SubmissionStatus.RUNNING,
+                )
+                .values(
+                    status=SubmissionStatus.QUEUED,
+                    claim_token=None,
+                    started_at=None,
+                    heartbeat_at=None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+        if _rowcount(result) == 1:
+            handed.append(claim.submission_id)
+    if handed:
+        log.warning("stopping: handed back submissions %s", handed)
+    return handed
 
 
 def _log_done(submission_id: int, what: str, outcome: str, started: float) -> None:
@@ -148,15 +201,21 @@ def _score(
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
         return "skipped"
     log.info("submission %s: claimed", submission_id)
-    with Heartbeat(settings, claim):
-        try:
-            result = _compute(settings, submission_id)
-        except InputError as error:
-            return _finish_failed(settings, claim, str(error))
-        except Exception:
-            log.exception("submission %s: internal error while scoring", submission_id)
-            return _finish_failed(settings, claim, INTERNAL_ERROR)
-        outcome = _finish_scored(settings, claim, result)
+    with _IN_HAND_LOCK:
+        _IN_HAND[submission_id] = claim
+    try:
+        with Heartbeat(settings, claim):
+            try:
+                result = _compute(settings, submission_id)
+            except InputError as error:
+                return _finish_failed(settings, claim, str(error))
+            except Exception:
+                log.exception("submission %s: internal error while scoring", submission_id)
+                return _finish_failed(settings, claim, INTERNAL_ERROR)
+            outcome = _finish_scored(settings, claim, result)
+    finally:
+        with _IN_HAND_LOCK:
+            _IN_HAND.pop(submission_id, None)
     if outcome == "scored" and result.describable and describe_next is not None:
         describe_next(submission_id)
     return outcome
@@ -184,7 +243,7 @@ def describe_submission(submission_id: int, settings: Settings | None = None) ->
     scoring, rescored meanwhile: its own describing job follows). A failure is logged and the
     submission marked described: the scores stand, and a rescore tries again."""
     settings = settings or Settings.from_env()
-    with submission_context(submission_id):
+    with submission_context(submission_id), _running():
         started = time.perf_counter()
         if not _awaits_description(settings, submission_id):
             return "skipped"

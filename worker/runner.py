@@ -2,8 +2,10 @@
 
 It is RQ's ``SimpleWorker``: jobs run in the worker process itself, not in a forked work-horse.
 That keeps heavy scorer state (the METEOR JVM, parsers) warm across jobs, and it avoids forking
-a process that has a recovery thread and open database connections. A killed worker loses its
-running job; the recovery pass re-enqueues it from the database.
+a process that has a recovery thread and open database connections. SIGTERM or SIGINT stops it
+at once (``worker.stopping``): the submission in hand goes back on the queue and every child
+process ends. A killed worker loses its running job; the recovery pass re-enqueues it from the
+database.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ import os
 import time
 
 import redis
+from rq import SimpleWorker
+from rq.exceptions import StopRequested
+from rq.worker import WorkerStatus
 
 from app import track_kinds
 from app.config import Settings
 from app.logs import configure_logging
 from app.queue import QUEUE_NAMES, RedisQueue
+from worker import jobs, stopping
 from worker.recovery import start_recovery_loop
 
 log = logging.getLogger(__name__)
@@ -47,10 +53,31 @@ def warm_up_scorers() -> None:
             )
 
 
+class JobInterrupted(BaseException):
+    """Raised in a running job by a stop signal, after its submission was handed back: RQ
+    records the job as failed, and the worker re-enqueues the submission before it exits."""
+
+
+class ScoringWorker(SimpleWorker):
+    """RQ's ``SimpleWorker`` whose SIGTERM/SIGINT stops it at once instead of after the job."""
+
+    settings: Settings
+    handed_back: list[int]
+
+    def _install_signal_handlers(self) -> None:
+        stopping.install(self._stop)
+
+    def _stop(self, _signum: int) -> None:
+        self.handed_back += stopping.stop_now(self.settings)
+        self._stop_requested = True
+        if jobs.running_a_job():
+            raise JobInterrupted()
+        if self.get_state() != WorkerStatus.BUSY:  # waiting for a job: leave the loop now
+            raise StopRequested()
+
+
 def run_worker(settings: Settings, burst: bool = False) -> None:
     """Serve the scoring queue, then the describing queue, until stopped (or until it is empty with ``burst``)."""
-    from rq import SimpleWorker
-
     if not settings.redis_url:
         raise RuntimeError(
             "REDIS_URL is not set: without Redis the embedded worker runs inside `nlgboard run`"
@@ -60,13 +87,14 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
     submission_queue = RedisQueue(settings.redis_url)
     warm_up_scorers()
     stop = start_recovery_loop(settings, submission_queue)
+    handed_back: list[int] = []
     wait = 1.0
     try:
         while True:
             try:
-                SimpleWorker(list(QUEUE_NAMES), connection=submission_queue.connection).work(
-                    burst=burst
-                )
+                worker = ScoringWorker(list(QUEUE_NAMES), connection=submission_queue.connection)
+                worker.settings, worker.handed_back = settings, handed_back
+                worker.work(burst=burst)
                 return
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
                 # Redis restarted or unreachable: RQ retries only while waiting for a job, so
@@ -76,3 +104,15 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
                 wait = min(2 * wait, MAX_RECONNECT_WAIT)
     finally:
         stop.set()
+        _requeue(submission_queue, handed_back)
+        stopping.end_children()
+
+
+def _requeue(submission_queue: RedisQueue, submission_ids: list[int]) -> None:
+    """Put the handed-back submissions on the queue again (if Redis is away, the recovery
+    pass of any worker does it from the database)."""
+    for submission_id in submission_ids:
+        try:
+            submission_queue.enqueue(submission_id)
+        except redis.exceptions.RedisError:
+            log.exception("stopping: submission %s left to the recovery pass", submission_id)

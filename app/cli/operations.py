@@ -15,7 +15,7 @@ from app.cli.common import board_settings, fail, this_app
 from app.db import session_scope
 from app.logs import FORMAT_ENV, configure_logging
 from app.mail.transport import describe as describe_mail
-from app.root import run_worker, score_now, start_embedded_worker
+from app.root import run_worker, score_now, start_embedded_worker, stop_on_signals
 from app.security import SECURE_COOKIES_ENV
 from app.services.admin_setup import has_admin, setup_path
 from app.services.status import queue_status, readiness
@@ -86,17 +86,25 @@ def worker_command(burst: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--demo", is_flag=True, help="Seed the demo challenges while serving (make run).")
-def run_command(host: str, port: int, demo: bool) -> None:
+@click.option(
+    "--upgrade", is_flag=True, help="Apply the database migrations first (as `db upgrade`)."
+)
+def run_command(host: str, port: int, demo: bool, upgrade: bool) -> None:
     """Serve the site; without REDIS_URL an in-process worker scores submissions."""
     from werkzeug.serving import run_simple
 
     _check_port(host, port)
+    if upgrade:  # in this process: make run saves a second start-up of the board
+        from app.migrate import upgrade as upgrade_schema
+
+        upgrade_schema(board_settings().database_url)
     app = this_app()
     if SECURE_COOKIES_ENV not in os.environ:  # plain HTTP: Secure cookies would not come back
         app.config.update(SESSION_COOKIE_SECURE=False, REMEMBER_COOKIE_SECURE=False)
     os.environ.setdefault(FORMAT_ENV, "text")  # one machine, a terminal: plain lines
     configure_logging()
     start_embedded_worker(app)
+    stop_on_signals(app)
     click.echo(f"serving http://{host}:{port}/ (database {board_settings().database_url})")
     click.echo(describe_mail(board_settings()))
     _say_how_to_become_admin(app, f"http://{host}:{port}")

@@ -153,6 +153,13 @@ def start_scoring_segments(
     return parallel.start(_score_segments, segments)
 
 
+def warm_up(line: str) -> None:
+    """Load the lexicon here and in the scoring processes (started now), so that the first
+    submission after start-up finds everything ready."""
+    answer_score_line(line)
+    parallel.warm_up(_score_chunk, line)
+
+
 def _score_chunk(lines: list[str]) -> list[list[float]]:
     return [answer_score_line(line) for line in lines]
 

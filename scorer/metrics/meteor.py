@@ -195,12 +195,12 @@ WARM_UP_WORDS = [
 def warm_up(segments: int = 2000) -> None:
     """Load the resources now (worker start-up), so that the first real submissions are as fast
     as the later ones: the Python port's lexicon (built into the cache folder on a machine's
-    first run), or the JVMs, their paraphrase table and their JIT-compiled matchers."""
+    first run) here and in the scoring processes, or the JVMs, their paraphrase table and their JIT-compiled matchers."""
     if not implementation.uses_jar():
-        from scorer.meteor.scoring import answer_score_line
+        from scorer.meteor import scoring
 
         sample = " ".join(WARM_UP_WORDS[:12])
-        answer_score_line(score_line(sample, [" ".join(WARM_UP_WORDS[6:18])]))
+        scoring.warm_up(score_line(sample, [" ".join(WARM_UP_WORDS[6:18])]))
         return
     lines = []
     words = WARM_UP_WORDS

@@ -21,7 +21,7 @@ from tests.support.servers import free_port
 LINK = re.compile(r"http://127\.0\.0\.1:\d+(/setup/admin/[^\s]+)")
 
 
-def run_output(runner, monkeypatch) -> str:
+def run_output(runner, monkeypatch, *options: str) -> str:
     """``nlgboard run``'s start-up lines, without serving or starting a worker."""
     import werkzeug.serving
 
@@ -29,11 +29,24 @@ def run_output(runner, monkeypatch) -> str:
 
     monkeypatch.setattr(werkzeug.serving, "run_simple", lambda *args, **kwargs: None)
     monkeypatch.setattr(operations, "start_embedded_worker", lambda app: None)
+    monkeypatch.setattr(operations, "stop_on_signals", lambda app: None)  # pytest's stay
     monkeypatch.setattr(operations, "configure_logging", lambda: None)
     monkeypatch.setenv(FORMAT_ENV, "text")
-    result = runner.invoke(args=["run", "--port", str(free_port())])
+    result = runner.invoke(args=["run", "--port", str(free_port()), *options])
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_run_with_upgrade_migrates_the_database_before_serving(runner, settings, monkeypatch):
+    """make run starts one process, not ``db upgrade`` and then ``run``."""
+    from app import migrate
+
+    upgraded = []
+    monkeypatch.setattr(migrate, "upgrade", upgraded.append)
+    run_output(runner, monkeypatch)
+    assert upgraded == []
+    run_output(runner, monkeypatch, "--upgrade")
+    assert upgraded == [settings.database_url]
 
 
 def role_of(settings, email: str) -> Role:

@@ -2,7 +2,8 @@
 
 RQ's ``SimpleWorker`` runs jobs in this process, so wrapping the job's computation here holds
 every claimed submission (heartbeat running) for the given seconds: the test kills the worker
-mid-job. Usage: ``python -m tests.support.held_worker SECONDS``.
+mid-job; the same holds the embedded worker of ``nlgboard run``. Usage:
+``python -m tests.support.held_worker SECONDS [COMMAND ARGS...]`` (default command: ``worker``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def main() -> None:
     jobs._compute = held
     from app.cli import cli
 
-    cli.main(["worker"], prog_name="nlgboard")
+    cli.main(sys.argv[2:] or ["worker"], prog_name="nlgboard")
 
 
 if __name__ == "__main__":

@@ -22,37 +22,42 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, timeout: float = 20.0) -> None:
+def wait_for_port(port: int, timeout: float = 20.0, host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
+            sock.settimeout(1)
+            if sock.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+    raise TimeoutError(f"nothing listens on {host}:{port} after {timeout} s")
 
 
 class RedisServer:
     """A private redis-server on a fixed loopback port, which can be killed and started again
     (empty: no persistence) to play a Redis restart."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, host: str = "127.0.0.1", prefix: list[str] | None = None):
+        """``host``: the address it listens on; ``prefix``: a command it runs under (a network
+        namespace's ``ip netns exec NS``)."""
         self.binary = require_binary("redis-server")
         self.directory = directory
+        self.host, self.prefix = host, prefix or []
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> None:
-        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-        command += ["--appendonly", "no", "--dir", str(self.directory)]
+        command = [*self.prefix, self.binary, "--port", str(self.port), "--bind", self.host]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        command += ["--protected-mode", "no"]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
         )
-        wait_for_port(self.port)
+        wait_for_port(self.port, host=self.host)
 
     def stop(self, kill: bool = False) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -84,7 +89,10 @@ class PostgresCluster:
     reach it.
     """
 
-    def __init__(self):
+    def __init__(self, host: str = "127.0.0.1", prefix: list[str] | None = None):
+        """``host``: the address it listens on (clients of its /24 are trusted); ``prefix``: a
+        command it runs under (a network namespace's ``ip netns exec NS``)."""
+        self.host, self.prefix = host, prefix or []
         self.initdb, self.pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
         self.directory = Path(tempfile.mkdtemp(prefix="nlgboard-pg-"))
         self.data = self.directory / "pgdata"
@@ -111,15 +119,19 @@ class PostgresCluster:
             check=True,
             stdout=subprocess.DEVNULL,
         )
+        if host != "127.0.0.1":
+            with (self.data / "pg_hba.conf").open("a") as hba:
+                hba.write("host all all samenet trust\n")
 
     @property
     def url(self) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}"
+        return f"postgresql+psycopg://postgres@{self.host}:{self.port}"
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.data} -c listen_addresses={self.host} -c fsync=off"
         subprocess.run(
             [
+                *self.prefix,
                 *self.as_user,
                 self.pg_ctl,
                 "-D",
@@ -136,8 +148,9 @@ class PostgresCluster:
         )
 
     def stop(self, mode: str = "fast") -> None:
+        command = [*self.prefix, *self.as_user, self.pg_ctl, "-D", str(self.data)]
         subprocess.run(
-            [*self.as_user, self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "stop"],
+            [*command, "-m", mode, "-w", "stop"],
             stdout=subprocess.DEVNULL,
             check=False,
         )

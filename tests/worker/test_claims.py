@@ -62,3 +62,25 @@ def test_file_that_became_unreadable_fails_with_a_readable_error(client, setting
     with session_scope(settings.database_url) as session:
         row = session.get(Submission, submission_id)
         assert "expected 9 outputs" in row.error and "Traceback" not in row.error
+
+
+def test_a_submission_handed_back_mid_job_is_queued_and_its_job_writes_nothing(
+    client, settings, monkeypatch
+):
+    submission_id = queued_submission(client, settings)
+    compute, handed = jobs._compute, []
+
+    def stopped_meanwhile(*args):
+        handed.extend(jobs.hand_back(settings))  # what a stop signal does meanwhile
+        return compute(*args)
+
+    monkeypatch.setattr(jobs, "_compute", stopped_meanwhile)
+    assert jobs.score_submission(submission_id, settings) == "skipped"
+    assert handed == [submission_id]
+    assert jobs.hand_back(settings) == []  # nothing left in hand
+    with session_scope(settings.database_url) as session:
+        row = session.get(Submission, submission_id)
+        assert (row.status, row.claim_token) == (SubmissionStatus.QUEUED, None)
+        assert session.scalars(select(Score)).all() == []
+    monkeypatch.setattr(jobs, "_compute", compute)
+    assert jobs.score_submission(submission_id, settings) == "scored"  # the next worker's
