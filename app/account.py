@@ -53,7 +53,6 @@ def forgot_password():
     form = ForgotPasswordForm()
     if form.validate_on_submit():
         mails = request_password_reset(db(), _secret(), form.email.data, _base_url())
-        db().commit()
         post_mails(mails)
         flash(RESET_SENT.format(hours=RESET_HOURS), "info")
         return redirect(url_for("account.forgot_password"))
@@ -74,7 +73,6 @@ def reset(token: str):
             form.password.errors.append(f"Choose another password: {problem}.")
         else:
             reset_password(db(), _secret(), token, form.password.data, form.revoke_token.data)
-            db().commit()
             flash("Your password is changed and every session was ended: log in.", "info")
             return redirect(url_for("auth.login"))
     return secret_page("account/reset.html", form=form, email=user.email)
@@ -94,9 +92,7 @@ def verify(token: str):
         try:
             user = verify_address(db(), _secret(), token)
         except DomainError as error:
-            db().rollback()
             return render_template("account/link_refused.html", reason=str(error)), 410
-        db().commit()
         flash(f"Thank you: {user.email} is confirmed.", "info")
         return redirect(url_for("teams.team" if current_user.is_authenticated else "auth.login"))
     return secret_page("account/verify.html", form=form)
@@ -109,9 +105,7 @@ def resend_verification():
         return redirect(url_for("teams.team"))
     try:
         mails = send_verification(db(), _secret(), current_user, _base_url())
-        db().commit()
     except DomainError as error:
-        db().rollback()
         flash(f"Not sent: {error}.", "error")
     else:
         post_mails(mails)
@@ -129,7 +123,6 @@ def resend_verification():
 def notifications():
     if ActionForm().validate_on_submit():
         wanted = {kind for kind in NOTIFICATIONS if request.form.get(f"notify-{kind}") == "on"}
-        set_notifications(current_user, wanted)
-        db().commit()
+        set_notifications(db(), current_user, wanted)
         flash("Your notification settings are saved.", "info")
     return redirect(url_for("teams.team"))

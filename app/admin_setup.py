@@ -38,7 +38,6 @@ def grant_admin(token: str):
         return redirect(url_for("admin_setup.setup_admin", token=token))
     state = redeem(db(), current_user, current_app.config["SECRET_KEY"], token)
     if state is not LinkState.VALID:
-        db().rollback()
         return setup_admin(token)
     flash(
         f"{current_user.email} is the board's administrator: grant roles under Organise → "

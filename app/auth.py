@@ -25,11 +25,12 @@ from app.mail.outbox import post
 from app.models import User
 from app.security import secret_page
 from app.services import DomainError
-from app.services.account_mail import send_verification
+from app.services.account_mail import register as register_account
 from app.services.accounts import (
     authenticate,
-    create_user,
+    end_sessions,
     login_wait,
+    new_api_token,
     note_failed_login,
     password_problem,
     revoke_api_token,
@@ -57,20 +58,17 @@ def register():
             form.password.errors.append(f"Choose another password: {problem}.")
             return render_template("auth/register.html", form=form)
         try:
-            user = create_user(db(), form.email.data, form.password.data, verified=False)
-            db().commit()
+            user, mails = register_account(
+                db(), form.email.data, form.password.data,
+                current_app.config["SECRET_KEY"], settings().mail.base_url,
+            )  # fmt: skip
         except DomainError:
-            db().rollback()
             note_failed_login(db(), form.email.data, request.remote_addr or "unknown")
             form.email.errors.append(
                 "This account cannot be created. If you have one, log in; otherwise use "
                 "another e-mail address."
             )
         else:
-            mails = send_verification(
-                db(), current_app.config["SECRET_KEY"], user, settings().mail.base_url
-            )
-            db().commit()
             post(submission_queue(), [mail.id for mail in mails])
             login_user(user)
             flash(
@@ -150,8 +148,7 @@ def _remember_device(response: Response, email: str, device: str | None) -> None
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
-    current_user.end_sessions()
-    db().commit()
+    end_sessions(db(), current_user)
     logout_user()
     return redirect(url_for("challenges.index"))
 
@@ -161,8 +158,7 @@ def logout():
 def new_token():
     """Shown once, on this page only: never in a flash message (the session cookie is signed,
     not encrypted) nor in a URL; the answer is not to be cached."""
-    token = current_user.new_api_token()
-    db().commit()
+    token = new_api_token(db(), current_user)
     return secret_page("auth/token.html", token=token)
 
 

@@ -12,7 +12,6 @@ from app.forms import ActionForm, UploadForm
 from app.models import Submission, System
 from app.services import DomainError
 from app.services.access import can_see_scores, viewer_of
-from app.services.audit import record
 from app.services.columns import headline_scores
 from app.services.submissions import (
     ARCHITECTURES,
@@ -63,7 +62,6 @@ def upload(slug: str, track_slug: str):
                 language=form.language.data or None,
             )
         except (DomainError, InputError) as error:
-            db().rollback()
             form.file.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
@@ -154,11 +152,7 @@ def toggle_primary(system_id: int):
 @login_required
 def toggle_anonymous(system_id: int):
     system = _own_system(system_id)
-    action = "show name" if system.is_anonymous else "anonymise"
-    record(
-        db(), current_user, action, f"{system.track.slug}/{system.name}", system.track.challenge_id
-    )
-    set_anonymous(db(), system, not system.is_anonymous)
+    set_anonymous(db(), current_user, system, not system.is_anonymous)
     if system.is_anonymous:
         flash(f"{system.name} now shows as 'anonymous' in every public view and export.", "info")
     else:
@@ -212,12 +206,7 @@ def _set_withdrawn(found: Submission, withdrawn: bool, done: str):
     if not ActionForm().validate_on_submit():
         abort(400)
     try:
-        track = found.system.track
-        record(
-            db(), current_user, "withdraw" if withdrawn else "restore",
-            f"{track.slug}/{found.system.name}#{found.id}", track.challenge_id,
-        )  # fmt: skip
-        set_withdrawn(db(), found, withdrawn)
+        set_withdrawn(db(), current_user, found, withdrawn)
     except DomainError as error:
         flash(f"Refused: {error}.", "error")
     else:

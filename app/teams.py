@@ -38,7 +38,6 @@ def create():
     if form.validate_on_submit():
         try:
             created = create_team(db(), current_user, form.name.data)
-            db().commit()
         except DomainError as error:
             flash(str(error), "error")
         else:
@@ -56,7 +55,6 @@ def join():
     if form.validate_on_submit():
         try:
             joined = join_team(db(), current_user, form.name.data, form.join_code.data)
-            db().commit()
         except DomainError as error:
             flash(str(error), "error")
         else:

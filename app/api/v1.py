@@ -77,7 +77,6 @@ def create_submission(slug: str, track_slug: str):
             language=request.form.get("language") or None,
         )
     except (DomainError, InputError) as exc:
-        db().rollback()
         return error(400, f"refused: {exc}; nothing was stored")
     first = submissions[0]
     response = jsonify(

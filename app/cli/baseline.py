@@ -11,8 +11,7 @@ from flask.cli import AppGroup
 from app.cli.common import board_settings, fail, score_if_embedded
 from app.db import session_scope
 from app.services import DomainError
-from app.services.audit import record
-from app.services.submissions import submit_output
+from app.services.organising import upload_baseline
 from app.services.tracks import (
     get_track,
 )
@@ -40,23 +39,19 @@ def baseline_add(
     try:
         with session_scope(settings.database_url) as session:
             found = get_track(session, challenge_slug, track_slug)
-            submissions = submit_output(
+            submissions = upload_baseline(
                 session,
                 queue,
                 storage_for(settings),
-                user=None,
-                team=None,
-                track=found,
-                system_name=name,
+                None,
+                found,
+                name=name,
                 filename=file.name,
                 data=file.read_bytes(),
                 max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
-                is_baseline=True,
                 language=language,
             )
             submission_ids = [(s.id, s.language) for s in submissions]
-            record(session, None, "baseline add", f"{track_slug}/{name}", found.challenge_id,
-                   submissions=[s for s, _ in submission_ids])  # fmt: skip
     except (DomainError, InputError) as error:
         fail(error)
     for (submission_id, test_language), outcome in zip(

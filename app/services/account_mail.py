@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 from app.mail.messages import MailError
 from app.mail.outbox import add_mail
 from app.models import NOTIFICATIONS, BoardSetting, Mail, Role, User, utcnow
-from app.services import DomainError, action
+from app.services import DomainError, action, committed
+from app.services.accounts import create_user
 from app.services.audit import record
 
 RESET_HOURS = 2
@@ -50,6 +51,7 @@ def _recently_mailed(session: Session, user: User, kind: str) -> bool:
     return bool(session.scalar(found))
 
 
+@committed
 def request_password_reset(session: Session, secret: str, email: str, base_url: str) -> list[Mail]:
     """Mail a reset link if ``email`` has an account; the caller answers the same either way."""
     user = session.scalar(select(User).where(User.email == email.strip().lower()))
@@ -84,6 +86,7 @@ def user_for_reset(session: Session, secret: str, token: str) -> User:
     return user
 
 
+@committed
 def reset_password(
     session: Session, secret: str, token: str, password: str, revoke_api_token: bool
 ) -> User:
@@ -100,6 +103,7 @@ def reset_password(
     return user
 
 
+@committed
 def send_verification(session: Session, secret: str, user: User, base_url: str) -> list[Mail]:
     """Mail the link that proves ``user`` owns the address (none if verified or just sent)."""
     if user.email_verified or _recently_mailed(session, user, "verify"):
@@ -121,6 +125,18 @@ def send_verification(session: Session, secret: str, user: User, base_url: str) 
     return [mail]
 
 
+def register(
+    session: Session, email: str, password: str, secret: str, base_url: str
+) -> tuple[User, list[Mail]]:
+    """A web registration: the unconfirmed account and the mail that confirms it, together
+    (the mails are to be posted once committed)."""
+    with action(session):
+        user = create_user(session, email, password, verified=False)
+        mails = send_verification(session, secret, user, base_url)
+    return user, mails
+
+
+@committed
 def verify_address(session: Session, secret: str, token: str) -> User:
     """Mark the address of the link's account as confirmed (again: no harm)."""
     user = verification_user(session, secret, token)
@@ -169,7 +185,8 @@ def check_may_upload(session: Session, user: User) -> None:
         )
 
 
-def set_notifications(user: User, wanted: set[str]) -> None:
+@committed
+def set_notifications(session: Session, user: User, wanted: set[str]) -> None:
     unknown = wanted - set(NOTIFICATIONS)
     if unknown:
         raise DomainError(f"unknown notifications: {', '.join(sorted(unknown))}")

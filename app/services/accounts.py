@@ -22,7 +22,7 @@ from app.models import (
     utcnow,
 )
 from app.models.accounts import unusable_hash
-from app.services import DomainError, action, add_unique
+from app.services import DomainError, action, add_unique, committed
 from app.services.audit import record
 from app.services.names import check_name
 from app.services.passwords import is_common
@@ -177,10 +177,22 @@ def note_failed_login(
     session.commit()
 
 
+@committed
 def revoke_api_token(session: Session, user: User) -> None:
     """The token stops working at once (only its hash was stored, so nothing else to erase)."""
     user.api_token_hash = None
-    session.commit()
+
+
+@committed
+def new_api_token(session: Session, user: User) -> str:
+    """A new API token, shown once (only its hash is kept)."""
+    return user.new_api_token()
+
+
+@committed
+def end_sessions(session: Session, user: User) -> None:
+    """Log out everywhere: every session cookie of the account stops working."""
+    user.end_sessions()
 
 
 def user_for_token(session: Session, token: str) -> User | None:
@@ -190,6 +202,7 @@ def user_for_token(session: Session, token: str) -> User | None:
 TEAM_NAME_MAX = 100
 
 
+@committed
 def create_team(session: Session, user: User, name: str) -> Team:
     _require_no_team(user)
     name = check_name(name, "team name", TEAM_NAME_MAX)
@@ -202,6 +215,7 @@ def create_team(session: Session, user: User, name: str) -> Team:
     return team
 
 
+@committed
 def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
     _require_no_team(user)
     team = session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))

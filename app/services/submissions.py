@@ -34,8 +34,9 @@ from app.models import (
     utcnow,
 )
 from app.queue import SubmissionQueue
-from app.services import DomainError
+from app.services import DomainError, action
 from app.services.account_mail import check_may_upload
+from app.services.audit import record
 from app.services.names import check_name
 from app.storage import Storage
 from scorer.errors import InputError
@@ -437,10 +438,14 @@ def set_primary(session: Session, system: System, primary: bool) -> None:
     session.commit()
 
 
-def set_anonymous(session: Session, system: System, anonymous: bool) -> None:
+def set_anonymous(session: Session, actor: User, system: System, anonymous: bool) -> None:
     """The team's choice after seeing its scores: "anonymous" everywhere the public looks."""
-    system.is_anonymous = anonymous
-    session.commit()
+    with action(session):
+        done = "anonymise" if anonymous else "show name"
+        record(
+            session, actor, done, f"{system.track.slug}/{system.name}", system.track.challenge_id
+        )
+        system.is_anonymous = anonymous
 
 
 def set_architecture(session: Session, system: System, architecture: str) -> None:
@@ -450,11 +455,16 @@ def set_architecture(session: Session, system: System, architecture: str) -> Non
     session.commit()
 
 
-def set_withdrawn(session: Session, submission: Submission, withdrawn: bool) -> None:
+def set_withdrawn(session: Session, actor: User, submission: Submission, withdrawn: bool) -> None:
     """Withdrawn: gone from every public view (the previous submission of the system, if any,
     shows); restored: shown again. The organisers keep it either way: nothing is deleted."""
     if (submission.withdrawn_at is not None) == withdrawn:
         state = "already" if withdrawn else "not"
         raise DomainError(f"submission {submission.id} is {state} withdrawn")
-    submission.withdrawn_at = utcnow() if withdrawn else None
-    session.commit()
+    track = submission.system.track
+    with action(session):
+        record(
+            session, actor, "withdraw" if withdrawn else "restore",
+            f"{track.slug}/{submission.system.name}#{submission.id}", track.challenge_id,
+        )  # fmt: skip
+        submission.withdrawn_at = utcnow() if withdrawn else None
