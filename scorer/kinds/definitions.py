@@ -16,8 +16,8 @@ from typing import Any
 
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
-from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
+from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
 from scorer.metrics import UnknownMetric, get_metric, metric_options, register_preset

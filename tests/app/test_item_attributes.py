@@ -97,5 +97,7 @@ def test_a_bundle_item_with_bad_attributes_is_refused_naming_the_line(app, setti
     files = {"challenge.yaml": yaml.safe_dump(definition).encode(),
              "items.jsonl": json.dumps(item).encode()}  # fmt: skip
     with session_scope(settings.database_url) as session, pytest.raises(BundleError) as error:
-        import_bundle(session, app.extensions["nlgboard.queue"], storage_for(settings), Bundle(files))
+        import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), Bundle(files)
+        )
     assert "items.jsonl line 1: attributes must be an object" in str(error.value)
