@@ -14,6 +14,7 @@ testing for MT.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -40,12 +41,15 @@ class Comparison:
         return self.p_value < 0.05
 
 
+@lru_cache(maxsize=16)
 def resample_weights(items: int, samples: int = SAMPLES, seed: int = SEED) -> np.ndarray:
-    """How often each item is drawn in each resample (samples x items)."""
+    """How often each item is drawn in each resample (samples x items); kept (read-only) for
+    the next system on a test set of the same size: every system is drawn the same items."""
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, items, size=(samples, items))
     weights = np.zeros((samples, items))
     np.add.at(weights, (np.repeat(np.arange(samples), items), draws.ravel()), 1.0)
+    weights.flags.writeable = False
     return weights
 
 
