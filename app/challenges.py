@@ -23,6 +23,7 @@ from app.services.columns import add_human_scores, beats_baseline, columns, head
 from app.services.compare import FILTERS, compare_systems
 from app.services.home import summaries
 from app.services.human_results import human_tables
+from app.services.item_results import as_csv, as_jsonl, item_results
 from app.services.leaderboard import (
     default_language,
     display_names,
@@ -242,6 +243,7 @@ def submission_outputs(submission_id: int):
     name = display_names([found.system], viewer)[found.system.id][0]
     return render_template(
         "challenges/outputs.html",
+        downloads=viewer.sees_item_results_of(found.system.track, found.system),
         submission=found,
         system_name=name,
         rows=scored,
@@ -249,6 +251,30 @@ def submission_outputs(submission_id: int):
         only_errors=only_errors,
         figures_shown=figures_shown,
     )
+
+
+@bp.route("/submissions/<int:submission_id>/items.<fmt>")
+def submission_items(submission_id: int, fmt: str):
+    """Per-item scores to take away (CSV or JSON Lines): the organisers at any time, the team
+    its own once the results are published."""
+    found = db().get(Submission, submission_id)
+    if fmt not in ITEM_FORMATS or found is None:
+        abort(404)
+    track = found.system.track
+    viewer = viewer_of(db(), current_user, track.challenge_id)
+    if not viewer.sees_item_results_of(track, found.system):
+        abort(404)
+    records = item_results(db(), found)
+    body = as_csv(records) if fmt == "csv" else as_jsonl(records)
+    name = f"submission-{found.id}-items.{fmt}"
+    return Response(
+        body,
+        content_type=ITEM_FORMATS[fmt],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+ITEM_FORMATS = {"csv": "text/csv; charset=utf-8", "jsonl": "application/jsonl; charset=utf-8"}
 
 
 def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:

@@ -201,3 +201,37 @@ def test_the_track_page_breaks_down_links_comparisons_and_exports_csv(app, setti
 def _team_of(settings, system: str) -> int:
     with session_scope(settings.database_url) as session:
         return session.scalars(select(System.team_id).where(System.name == system)).one()
+
+
+def _submission_of(settings, system: str) -> int:
+    with session_scope(settings.database_url) as session:
+        return session.scalars(
+            select(Submission.id).join(System).where(System.name == system)
+        ).one()
+
+
+def test_a_team_takes_its_per_item_scores_away_only_once_published(app, settings, two_teams):
+    from tests.support.factories import login, participant
+
+    set_track(settings, phase="test")
+    own, other = _submission_of(settings, "marlin"), _submission_of(settings, "quokka")
+    team = app.test_client()
+    participant(settings, "a2@x.org", team="A")
+    login(team, "a2@x.org")
+    assert team.get(f"/submissions/{own}/items.csv").status_code == 404
+    organisers = app.test_client()
+    login(organisers, "org@x.org")
+    early = organisers.get(f"/submissions/{other}/items.jsonl")
+    assert early.status_code == 200 and len(early.text.splitlines()) == 10
+    set_track(settings, is_published=True)
+    assert team.get(f"/submissions/{other}/items.csv").status_code == 404  # not its own
+    assert app.test_client().get(f"/submissions/{own}/items.csv").status_code == 404
+    found = team.get(f"/submissions/{own}/items.csv")
+    assert found.status_code == 200
+    header = found.text.splitlines()[0].split(",")
+    assert header[:3] == ["item", "input", "output"] and "slots" in header and "BLEU" in header
+    records = [
+        json.loads(line) for line in team.get(f"/submissions/{own}/items.jsonl").text.splitlines()
+    ]
+    assert records[0]["scores"]["SER"] >= 0 and records[0]["attributes"]["slot:name"] == "present"
+    assert 'id="item-downloads"' in team.get(f"/submissions/{own}/outputs").text
