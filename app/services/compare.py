@@ -164,7 +164,9 @@ def compare_systems(
         ]
         result.hidden_buckets = [value for value in groups if value not in visible]
     if viewer.sees_item_figures_of(track):
-        _add_items(session, result, profile, loaded, attributes, statistics_a, statistics_b)
+        _add_items(
+            session, result, profile, loaded, attributes, (statistics_a, statistics_b), cache
+        )
         matching = [item for item in result.items or [] if _matches(item, which)]
         result.items_matching = len(matching)
         result.items = matching[:limit] if limit else matching
@@ -229,8 +231,8 @@ def _add_items(
     profile: Profile,
     loaded,
     attributes: list[dict[str, str]],
-    statistics_a: dict[str, np.ndarray],
-    statistics_b: dict[str, np.ndarray],
+    statistics: tuple[dict[str, np.ndarray], dict[str, np.ndarray]],
+    cache: FileCache | None,
 ) -> None:
     """Every item with both outputs, their item-level figures, the references, sorted by the
     difference (largest first)."""
@@ -242,9 +244,7 @@ def _add_items(
             texts[position[item_id]] = text
         outputs.append(texts)
     references: ReferenceSet = loaded.references
-    metric, figures, rising, wrong = item_figures(
-        profile, references, outputs, (statistics_a, statistics_b)
-    )
+    metric, figures, rising, wrong = item_figures(profile, references, outputs, statistics, cache)
     sign = 1.0 if rising else -1.0
     inputs = references.inputs or [""] * len(outputs[0])
     items = [
@@ -272,6 +272,7 @@ def item_figures(
     references: ReferenceSet,
     outputs: list[list[str]],
     statistics: tuple[dict[str, np.ndarray], ...],
+    cache: FileCache | None = None,
 ) -> tuple[str, list[list[float]], bool, list[list[bool]]]:
     """The item-level figure of each system's outputs (the kind's own item metric, else SER,
     else sentence chrF), whether higher is better, and which outputs are wrong."""
@@ -283,13 +284,7 @@ def item_figures(
         figures = [profile.item_scores(s, metric_id) for s in statistics]
     else:
         metric = get_metric(SENTENCE_METRIC)
-        figures = [
-            [
-                float(metric.score_from_totals(r))
-                for r in metric.segment_statistics(texts, references)
-            ]
-            for texts in outputs
-        ]
+        figures = [sentence_scores(texts, references, cache) for texts in outputs]
     if metric.name == "SER":
         wrong = [[value > 0 for value in values] for values in figures]
     else:
@@ -298,6 +293,25 @@ def item_figures(
             for texts in outputs
         ]
     return metric.name, figures, metric.higher_is_better, wrong
+
+
+def sentence_scores(
+    texts: list[str], references: ReferenceSet, cache: FileCache | None = None
+) -> list[float]:
+    """Sentence chrF of each output, kept in the file cache under the texts' hash."""
+    metric = get_metric(SENTENCE_METRIC)
+
+    def compute() -> bytes:
+        rows = metric.segment_statistics(texts, references)
+        return json.dumps([float(metric.score_from_totals(row)) for row in rows]).encode()
+
+    key = [
+        metric.signature,
+        hashlib.sha256(json.dumps(texts).encode()).hexdigest(),
+        hashlib.sha256(json.dumps([list(refs) for refs in references]).encode()).hexdigest(),
+    ]
+    data = cache.get_or_make("item-figures", key, ".json", compute) if cache else compute()
+    return json.loads(data)
 
 
 def _is_a_reference(text: str, references: list[str] | tuple[str, ...]) -> bool:
