@@ -147,7 +147,7 @@ def load_attributes(
     (items stored before attributes were get them here)."""
     loaded = loaded or load_test_set(session, test_set.id)
     profile = get_profile(test_set.track.profile)
-    stored = dict(
+    stored: dict[int, dict | None] = dict(
         session.execute(
             select(Item.id, Item.attributes).where(Item.test_set_id == test_set.id)
         ).all()

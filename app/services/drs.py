@@ -197,7 +197,7 @@ def _append_items(
             test_set=test_set,
             position=start + k,
             input_text=item.drs,
-            attributes=profile.item_attributes(item.drs, [item.text], {"subset": subset}),
+            attributes=profile.item_attributes(item.drs, [item.text or ""], {"subset": subset}),
             original_id=original,
             references=[Reference(position=0, text=item.text)],
             subsets=[ItemSubset(name=subset)],
