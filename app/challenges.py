@@ -264,7 +264,7 @@ def submission_items(submission_id: int, fmt: str):
     viewer = viewer_of(db(), current_user, track.challenge_id)
     if not viewer.sees_item_results_of(track, found.system):
         abort(404)
-    records = item_results(db(), found)
+    records = item_results(db(), found, exact=viewer.is_organiser)
     body = as_csv(records) if fmt == "csv" else as_jsonl(records)
     name = f"submission-{found.id}-items.{fmt}"
     return Response(
