@@ -17,10 +17,13 @@ from app.models import (
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import can_see_outputs, can_see_submission, viewer_of
+from app.services.breakdowns import breakdown_choices, slot_error_table, track_breakdown
 from app.services.challenge_page import glossaries, track_facts
 from app.services.columns import add_human_scores, beats_baseline, columns, headline_scores
+from app.services.compare import FILTERS, compare_systems
 from app.services.home import summaries
 from app.services.human_results import human_tables
+from app.services.item_results import as_csv, as_jsonl, item_results
 from app.services.leaderboard import (
     default_language,
     display_names,
@@ -98,6 +101,16 @@ def track(slug: str, track_slug: str):
     challenge_sets, other_subsets = (
         subset_tables(db(), found, metrics, rows, language) if rows else ([], [])
     )
+    choices = breakdown_choices(found, viewer) if rows else []
+    attribute = request.args.get("breakdown")
+    by_bucket = (
+        track_breakdown(
+            db(), found, attribute, viewer, language=language,
+            include_secondary=include_secondary, cache=file_cache(),
+        )
+        if attribute in choices
+        else None
+    )  # fmt: skip
     return render_template(
         "challenges/track.html",
         track=found,
@@ -121,7 +134,42 @@ def track(slug: str, track_slug: str):
         human_tables=human_tables(db(), found, language, viewer),
         is_organiser=viewer.is_organiser,
         scores_hidden=not found.scores_public and not viewer.is_organiser,
+        breakdown_choices=choices,
+        breakdown=by_bucket,
+        breakdown_metric=request.args.get("bmetric") or sort_key,
+        slot_errors=slot_error_table(db(), rows) if profile.annotate else None,
         has_similarity=bool((test_set := found.test_set_for(language)) and test_set.similarity),
+    )
+
+
+@bp.route("/challenges/<slug>/tracks/<track_slug>/compare")
+def compare(slug: str, track_slug: str):
+    """Two systems of a track side by side: per metric, per bucket of an attribute, per item."""
+    try:
+        found = get_track(db(), slug, track_slug)
+    except DomainError:
+        abort(404)
+    language = request.args.get("lang") or default_language(found)
+    system_a = request.args.get("a", type=int)
+    system_b = request.args.get("b", type=int)
+    if system_a is None or system_b is None:
+        abort(404)
+    viewer = viewer_of(db(), current_user, found.challenge_id)
+    try:
+        comparison = compare_systems(
+            db(), found, system_a, system_b, viewer, language=language,
+            attribute=request.args.get("breakdown") or None,
+            which=request.args.get("filter", "all"), cache=file_cache(),
+        )  # fmt: skip
+    except DomainError:
+        abort(404)
+    return render_template(
+        "challenges/compare.html",
+        track=found,
+        comparison=comparison,
+        language=language,
+        lang=language if found.is_multilingual else None,
+        filters=FILTERS,
     )
 
 
@@ -195,6 +243,7 @@ def submission_outputs(submission_id: int):
     name = display_names([found.system], viewer)[found.system.id][0]
     return render_template(
         "challenges/outputs.html",
+        downloads=viewer.sees_item_results_of(found.system.track, found.system),
         submission=found,
         system_name=name,
         rows=scored,
@@ -202,6 +251,30 @@ def submission_outputs(submission_id: int):
         only_errors=only_errors,
         figures_shown=figures_shown,
     )
+
+
+@bp.route("/submissions/<int:submission_id>/items.<fmt>")
+def submission_items(submission_id: int, fmt: str):
+    """Per-item scores to take away (CSV or JSON Lines): the organisers at any time, the team
+    its own once the results are published."""
+    found = db().get(Submission, submission_id)
+    if fmt not in ITEM_FORMATS or found is None:
+        abort(404)
+    track = found.system.track
+    viewer = viewer_of(db(), current_user, track.challenge_id)
+    if not viewer.sees_item_results_of(track, found.system):
+        abort(404)
+    records = item_results(db(), found, exact=viewer.is_organiser)
+    body = as_csv(records) if fmt == "csv" else as_jsonl(records)
+    name = f"submission-{found.id}-items.{fmt}"
+    return Response(
+        body,
+        content_type=ITEM_FORMATS[fmt],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+ITEM_FORMATS = {"csv": "text/csv; charset=utf-8", "jsonl": "application/jsonl; charset=utf-8"}
 
 
 def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:

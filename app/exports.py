@@ -12,6 +12,7 @@ from app.extensions import db, file_cache
 from app.models import Campaign, Track
 from app.services import DomainError
 from app.services.access import viewer_of
+from app.services.breakdowns import breakdown_csv, track_breakdown
 from app.services.campaigns import get_campaign
 from app.services.exports import overview_latex, to_csv, to_json, to_latex, track_table
 from app.services.human_results import human_points
@@ -83,6 +84,26 @@ def track_export(slug: str, track_slug: str, fmt: str):
     return Response(
         body,
         content_type=FORMATS[fmt],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.get(TRACK + "/breakdown.csv")
+def breakdown_export(slug: str, track_slug: str):
+    """The leaderboard broken down by an item attribute: every metric per bucket."""
+    track = _track(slug, track_slug)
+    attribute = request.args.get("attribute", "")
+    try:
+        found = track_breakdown(
+            db(), track, attribute, _publication(track), language=_language(track),
+            include_secondary=request.args.get("all") == "1", cache=file_cache(),
+        )  # fmt: skip
+    except DomainError:
+        abort(404)
+    name = f"{slug}-{track_slug}-by-{attribute.replace(':', '-').replace(' ', '-')}.csv"
+    return Response(
+        breakdown_csv(found),
+        content_type=FORMATS["csv"],
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Item, ItemSubset, Reference, TestSet
+from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 
 
@@ -132,3 +133,38 @@ class TestSetCache:
         if digest is not None:
             self._copies[key] = (digest, loaded)
         return loaded
+
+
+SUBSET_ATTRIBUTE = "subset"
+"""The attribute of an item's named subsets (DRS: standard, long, a challenge set)."""
+
+
+def load_attributes(
+    session: Session, test_set: TestSet, loaded: LoadedTestSet | None = None
+) -> list[dict[str, str]]:
+    """Each item's attributes in test order: those stored with it, its subsets where its kind
+    breaks down by them (``subset``: their names joined by ``+``), and those its kind computes from its input and references
+    (items stored before attributes were get them here)."""
+    loaded = loaded or load_test_set(session, test_set.id)
+    profile = get_profile(test_set.track.profile)
+    stored: dict[int, dict | None] = dict(
+        session.execute(
+            select(Item.id, Item.attributes).where(Item.test_set_id == test_set.id)
+        ).all()
+    )
+    subsets: dict[int, list[str]] = {}
+    for item_id, name in session.execute(
+        select(ItemSubset.item_id, ItemSubset.name)
+        .join(Item)
+        .where(Item.test_set_id == test_set.id)
+        .order_by(ItemSubset.name)
+    ):
+        subsets.setdefault(item_id, []).append(name)
+    inputs = loaded.references.inputs or [""] * len(loaded.item_ids)
+    found = []
+    for item_id, text, references in zip(loaded.item_ids, inputs, loaded.references, strict=True):
+        given = dict(stored.get(item_id) or {})
+        if item_id in subsets and SUBSET_ATTRIBUTE in profile.breakdown_attributes:
+            given.setdefault(SUBSET_ATTRIBUTE, "+".join(subsets[item_id]))
+        found.append(profile.item_attributes(text, references, given))
+    return found

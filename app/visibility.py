@@ -47,6 +47,12 @@ class Viewer:
         few dozen uploads), so teams get them only once the test results are published."""
         return self._working_view or track.outputs_public
 
+    def sees_item_results_of(self, track: Track, system: System) -> bool:
+        """A submission's per-item scores to take away (every metric, item by item): the
+        organisers at any time; its own team once per-item figures are shown."""
+        own = system.team_id is not None and system.team_id == self.team_id
+        return self._working_view or (own and self.sees_item_figures_of(track))
+
     def sees_subset_scores_of(self, track: Track, items: int) -> bool:
         """A subset's scores on top of ``sees_scores_of``: an aggregate like the headline from
         ``MIN_SUBSET_ITEMS`` items; on fewer, figures of a handful of references, with the

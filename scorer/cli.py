@@ -5,19 +5,20 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import click
+import numpy as np
 
 from scorer import implementation
+from scorer.breakdown import buckets, item_attributes
 from scorer.errors import InputError
-from scorer.io.e2e import ReferenceItem
-from scorer.io.items import subsets_by
 from scorer.java import JavaMissing
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
+from scorer.significance import Comparison
 
 
 def _find_profile(name: str, kinds_path: Path | None) -> Profile:
@@ -90,7 +91,8 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     "breakdowns",
     multiple=True,
     metavar="ATTRIBUTE",
-    help="Also score each value of an item attribute on its own (webnlg2017: category, size).",
+    help="Also score each value of an item attribute on its own (webnlg2017: category, size; "
+    "e2e: slots, slot:food...); with --compare, compare on each value.",
 )
 @click.option(
     "--meteor",
@@ -120,11 +122,11 @@ def main(
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     profile = _restrict(_find_profile(profile_name, kinds_path), metrics)
-    unknown = [name for name in breakdowns if name not in profile.breakdowns]
+    unknown = [name for name in breakdowns if name not in profile.breakdown_attributes]
     if unknown:
         raise click.BadParameter(
             f"{', '.join(unknown)}: profile {profile.name} breaks down by "
-            f"{', '.join(profile.breakdowns) or 'nothing'}",
+            f"{', '.join(profile.breakdown_attributes) or 'nothing'}",
             param_hint="--breakdown",
         )
     try:
@@ -140,10 +142,12 @@ def main(
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
     references = ReferenceSet.from_items(items)
+    attributes = item_attributes(profile, items)
     if other is not None:
-        _print_comparison(profile, outputs, other, references, as_json)
+        by_bucket = {a: buckets(attributes, a) for a in breakdowns}
+        _print_comparison(profile, outputs, other, references, by_bucket, as_json)
         return
-    groups = _groups(profile, items, breakdowns)
+    groups = _groups(profile, attributes, breakdowns)
     try:
         by_group = profile.score_subsets(outputs, references, groups)
     except JavaMissing as error:
@@ -175,13 +179,13 @@ def main(
 
 
 def _groups(
-    profile: Profile, items: Sequence[ReferenceItem], breakdowns: Sequence[str]
+    profile: Profile, attributes: Sequence[Mapping[str, str]], breakdowns: Sequence[str]
 ) -> dict[str, Sequence[int]]:
     """All items (``""``), the profile's subsets, then each breakdown's values, as
     ``attribute=value`` -> item positions."""
-    groups: dict[str, Sequence[int]] = {"": range(len(items))}
+    groups: dict[str, Sequence[int]] = {"": range(len(attributes))}
     for attribute in (*profile.subsets, *breakdowns):
-        for value, positions in subsets_by(items, attribute).items():
+        for value, positions in buckets(attributes, attribute).items():
             groups[f"{attribute}={value}"] = positions
     return groups
 
@@ -204,13 +208,16 @@ def _subset_json(
     def figures(group: str) -> dict[str, float]:
         return {score.metric: score.value for score in by_group[group]}
 
+    def counted(group: str) -> dict[str, float]:
+        return figures(group) | {"n": len(groups[group])}
+
     result: dict[str, object] = {
         "subsets": {value: figures(group) for a in profile.subsets for group, value in of(a)},
         "items": {"all": len(groups[""])}
         | {value: len(groups[group]) for a in profile.subsets for group, value in of(a)},
     }
     if breakdowns:
-        result["breakdown"] = {a: {value: figures(g) for g, value in of(a)} for a in breakdowns}
+        result["breakdown"] = {a: {value: counted(g) for g, value in of(a)} for a in breakdowns}
         result["breakdown_items"] = {
             a: {value: len(groups[g]) for g, value in of(a)} for a in breakdowns
         }
@@ -238,17 +245,55 @@ def _print_comparison(
     outputs: list[str],
     other: list[str],
     references: ReferenceSet,
+    by_bucket: dict[str, dict[str, list[int]]],
     as_json: bool,
 ) -> None:
+    """HYP minus COMPARE on every metric, then on each bucket of each ``--breakdown``."""
     from scorer.significance import SAMPLES, paired_bootstrap
 
-    comparisons = paired_bootstrap(
-        profile, profile.statistics(outputs, references), profile.statistics(other, references)
-    )
+    statistics_a = profile.statistics(outputs, references)
+    statistics_b = profile.statistics(other, references)
+    comparisons = paired_bootstrap(profile, statistics_a, statistics_b)
+    per_bucket = {
+        attribute: {
+            value: (
+                len(positions),
+                paired_bootstrap(
+                    profile, _rows(statistics_a, positions), _rows(statistics_b, positions)
+                ),
+            )
+            for value, positions in groups.items()
+        }
+        for attribute, groups in by_bucket.items()
+    }
     if as_json:
-        click.echo(json.dumps([dataclasses.asdict(c) for c in comparisons]))
+        listed = [dataclasses.asdict(c) for c in comparisons]
+        if not per_bucket:
+            click.echo(json.dumps(listed))
+            return
+        breakdown = {
+            attribute: {
+                value: {"n": n, "comparisons": [dataclasses.asdict(c) for c in found]}
+                for value, (n, found) in groups.items()
+            }
+            for attribute, groups in per_bucket.items()
+        }
+        click.echo(json.dumps({"comparisons": listed, "breakdown": breakdown}))
         return
     click.echo(f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p")
+    _print_comparisons(comparisons)
+    for attribute, groups in per_bucket.items():
+        for value, (n, found) in groups.items():
+            click.echo(f"{attribute}={value} ({n} items)")
+            _print_comparisons(found)
+
+
+def _rows(statistics: dict[str, np.ndarray], positions: Sequence[int]) -> dict[str, np.ndarray]:
+    index = np.asarray(positions, dtype=int)
+    return {metric: rows[index] for metric, rows in statistics.items()}
+
+
+def _print_comparisons(comparisons: Sequence[Comparison]) -> None:
     for c in comparisons:
         mark = "*" if c.significant else " "
         click.echo(

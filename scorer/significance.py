@@ -14,10 +14,13 @@ testing for MT.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from scorer.kinds import Profile
+from scorer.metrics import get_metric
+from scorer.metrics import normalised_average as norm_avg
 
 SAMPLES = 1000
 SEED = 12345
@@ -38,13 +41,39 @@ class Comparison:
         return self.p_value < 0.05
 
 
+@lru_cache(maxsize=16)
 def resample_weights(items: int, samples: int = SAMPLES, seed: int = SEED) -> np.ndarray:
-    """How often each item is drawn in each resample (samples x items)."""
+    """How often each item is drawn in each resample (samples x items); kept (read-only) for
+    the next system on a test set of the same size: every system is drawn the same items."""
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, items, size=(samples, items))
     weights = np.zeros((samples, items))
     np.add.at(weights, (np.repeat(np.arange(samples), items), draws.ravel()), 1.0)
+    weights.flags.writeable = False
     return weights
+
+
+def resampled_scores(
+    profile: Profile, statistics: dict[str, np.ndarray], weights: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Every column's value on each resample (a row of ``weights``): each metric's totals for
+    all resamples in one product, then its score per resample."""
+    values: dict[str, np.ndarray] = {}
+    for metric_id, rows in statistics.items():
+        metric = get_metric(metric_id)
+        totals = weights @ np.asarray(rows, dtype=float)
+        values[metric.name] = np.array([float(metric.score_from_totals(t)) for t in totals])
+    if norm_avg.NAME in profile.derived and set(norm_avg.SCALES) <= set(values):
+        values[norm_avg.NAME] = sum(
+            (values[name] / scale for name, scale in norm_avg.SCALES.items()),
+            np.zeros(len(weights)),
+        ) / len(norm_avg.SCALES)
+    return values
+
+
+def interval(samples: np.ndarray) -> tuple[float, float]:
+    """The 95% percentile interval of resampled values."""
+    return float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))
 
 
 def paired_bootstrap(
@@ -59,25 +88,24 @@ def paired_bootstrap(
     observed_a = profile.scores_from_statistics(statistics_a)
     observed_b = profile.scores_from_statistics(statistics_b)
     weights = resample_weights(items, samples, seed)
-    differences: dict[str, list[float]] = {name: [] for name in observed_a}
-    for row in weights:
-        sample_a = profile.scores_from_statistics(statistics_a, row)
-        sample_b = profile.scores_from_statistics(statistics_b, row)
-        for name, values in differences.items():
-            values.append(sample_a[name] - sample_b[name])
+    resampled_a = resampled_scores(profile, statistics_a, weights)
+    resampled_b = resampled_scores(profile, statistics_b, weights)
     comparisons = []
-    for name, values in differences.items():
-        deltas = np.asarray(values)
+    for name in observed_a:
+        if name not in observed_b:
+            continue
+        deltas = resampled_a[name] - resampled_b[name]
         observed = observed_a[name] - observed_b[name]
         extreme = np.abs(deltas - deltas.mean()) >= abs(observed)
+        low, high = interval(deltas)
         comparisons.append(
             Comparison(
                 metric=name,
                 score_a=observed_a[name],
                 score_b=observed_b[name],
                 difference=observed,
-                low=float(np.percentile(deltas, 2.5)),
-                high=float(np.percentile(deltas, 97.5)),
+                low=low,
+                high=high,
                 p_value=float((1 + extreme.sum()) / (samples + 1)),
             )
         )

@@ -124,6 +124,71 @@ SCHEMAS: dict[str, dict] = {
             },
         },
     },
+    "Breakdown": {
+        "type": "object",
+        "required": ["attribute", "metrics", "buckets", "rows"],
+        "properties": {
+            "attribute": {"type": "string"},
+            "attributes": {"type": "array", "items": {"type": "string"}},
+            "metrics": {"type": "array", "items": {"type": "string"}},
+            "buckets": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"value": {"type": "string"}, "items": {"type": "integer"}},
+                },
+            },
+            "hidden_buckets": {"type": "array", "items": {"type": "string"}},
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "system_id": {"type": "integer"},
+                        "system": {"type": "string"},
+                        "team": {"type": "string", "nullable": True},
+                        "baseline": {"type": "boolean"},
+                        "buckets": {
+                            "type": "object",
+                            "description": "bucket -> metric -> "
+                            "{value, low, high} (low/high only with exact scores)",
+                        },
+                    },
+                },
+            },
+        },
+    },
+    "Comparison": {
+        "type": "object",
+        "required": ["a", "b", "metrics", "items"],
+        "properties": {
+            "a": {"type": "object"},
+            "b": {"type": "object"},
+            "metrics": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "description": "metric, a, b, difference, p_value (paired bootstrap), low, high",
+                },
+            },
+            "attribute": {"type": "string", "nullable": True},
+            "attributes": {"type": "array", "items": {"type": "string"}},
+            "buckets": {"type": "array", "items": {"type": "object"}},
+            "hidden_buckets": {"type": "array", "items": {"type": "string"}},
+            "item_metric": {"type": "string", "nullable": True},
+            "filter": {"type": "string"},
+            "items_matching": {"type": "integer", "nullable": True},
+            "items": {
+                "type": "array",
+                "nullable": True,
+                "items": {
+                    "type": "object",
+                    "description": "position, input, output_a, output_b, figure_a, figure_b, "
+                    "difference, wrong_a, wrong_b, references, attributes",
+                },
+            },
+        },
+    },
     "LeaderboardRow": {
         "type": "object",
         "properties": {
@@ -301,6 +366,60 @@ PATHS: dict[str, dict] = {
             "responses": {
                 "200": _json("Leaderboard", "Rows in rank order."),
                 "404": _error("No such track or test set."),
+            },
+        }
+    },
+    f"{TRACK}/breakdown": {
+        "get": {
+            "summary": "The leaderboard by an item attribute: every metric per bucket",
+            "description": (
+                "Each bucket's figures come from the stored per-item statistics, with its item "
+                "count and, where the caller sees exact scores, a 95% bootstrap interval. "
+                "Buckets under 30 items are hidden from teams until the results are published."
+            ),
+            "security": OPTIONAL_BEARER,
+            "parameters": [
+                SLUG,
+                TRACK_SLUG,
+                {
+                    **_query("attribute", "WebNLG: seen, category, size; E2E: slots, slot:food..."),
+                    "required": True,
+                },
+                _query("language", "Test set language."),
+                _query("all", "1: secondary systems too.", enum=["1"]),
+            ],
+            "responses": {
+                "200": _json("Breakdown", "One entry per leaderboard row."),
+                "404": _error("No such track, test set or attribute."),
+            },
+        }
+    },
+    f"{TRACK}/compare": {
+        "get": {
+            "summary": "Two systems compared: paired bootstrap per metric, per bucket, per item",
+            "description": (
+                "Both systems must be on the caller's leaderboard. items is null until the "
+                "caller may see per-item figures (organisers; everyone once the results are "
+                "published)."
+            ),
+            "security": OPTIONAL_BEARER,
+            "parameters": [
+                SLUG,
+                TRACK_SLUG,
+                {
+                    **_query("a", "System A's id (leaderboard rows link to it).", type="integer"),
+                    "required": True,
+                },
+                {**_query("b", "System B's id.", type="integer"), "required": True},
+                _query("attribute", "Also compare on each value of this item attribute."),
+                _query("filter", "Which items to list.", enum=["all", "only-a", "only-b", "both"]),
+                _query("limit", "Items listed (0: all; default 100).", type="integer"),
+                _query("language", "Test set language."),
+            ],
+            "responses": {
+                "200": _json("Comparison", "A minus B."),
+                "400": _error("a or b missing."),
+                "404": _error("No such track, test set, attribute or listed system."),
             },
         }
     },

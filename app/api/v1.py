@@ -6,13 +6,15 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.utils import secure_filename
 
 from app.api.openapi import openapi_document
-from app.extensions import db, storage, submission_queue
+from app.extensions import db, file_cache, storage, submission_queue
 from app.models import Submission, TestSet, User
 from app.public_cache import public_cache
 from app.services import DomainError
 from app.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.services.accounts import user_for_token
+from app.services.breakdowns import breakdown_choices, track_breakdown
 from app.services.columns import ordered_scores
+from app.services.compare import ITEM_LIMIT, compare_systems, comparison_json
 from app.services.leaderboard import (
     default_language,
     leaderboard,
@@ -216,6 +218,74 @@ def get_leaderboard(slug: str, track_slug: str):
             },
         }
     )
+
+
+def _viewer(track):
+    user = token_user()
+    return viewer_of(db(), user, track.challenge_id) if user is not None else PUBLIC
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/breakdown")
+def get_breakdown(slug: str, track_slug: str):
+    """The leaderboard by an item attribute: every metric per bucket, as the page shows it."""
+    try:
+        track = get_track(db(), slug, track_slug)
+        found = track_breakdown(
+            db(), track, request.args.get("attribute", ""), _viewer(track),
+            language=request.args.get("language") or None,
+            include_secondary=request.args.get("all") == "1", cache=file_cache(),
+        )  # fmt: skip
+    except DomainError as exc:
+        return error(404, str(exc))
+    return jsonify(
+        {
+            "attribute": found.attribute,
+            "attributes": breakdown_choices(track, _viewer(track)),
+            "metrics": found.metrics,
+            "buckets": [{"value": value, "items": items} for value, items in found.buckets],
+            "hidden_buckets": found.hidden,
+            "rows": [
+                {
+                    "system_id": entry.row.system_id,
+                    "system": entry.row.system,
+                    "team": entry.row.team,
+                    "baseline": entry.row.is_baseline,
+                    "buckets": {
+                        value: {m: _cell(cell) for m, cell in cells.items()}
+                        for value, cells in entry.buckets.items()
+                    },
+                }
+                for entry in found.rows
+            ],
+        }
+    )
+
+
+def _cell(cell) -> dict:
+    found = {"value": cell.value}
+    if cell.low is not None:
+        found.update(low=cell.low, high=cell.high)
+    return found
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/compare")
+def get_comparison(slug: str, track_slug: str):
+    """Two systems compared: per metric, per bucket of an attribute, per item (when allowed)."""
+    try:
+        track = get_track(db(), slug, track_slug)
+        system_a, system_b = request.args.get("a", type=int), request.args.get("b", type=int)
+        if system_a is None or system_b is None:
+            return error(400, "give the two systems' ids as a=ID&b=ID")
+        limit = request.args.get("limit", ITEM_LIMIT, type=int)
+        found = compare_systems(
+            db(), track, system_a, system_b, _viewer(track),
+            language=request.args.get("language") or None,
+            attribute=request.args.get("attribute") or None,
+            which=request.args.get("filter", "all"), limit=limit or None, cache=file_cache(),
+        )  # fmt: skip
+    except DomainError as exc:
+        return error(404, str(exc))
+    return jsonify(comparison_json(found))
 
 
 def _subset_sizes(track, language: str | None) -> dict[str, tuple[int, int]]:

@@ -163,6 +163,9 @@ class Item(Base):
         ForeignKey("items.id", ondelete="SET NULL"), nullable=True
     )
     """A challenge-set item's unmodified test item (Wang et al. 2021: scored Orig vs Chal)."""
+    attributes: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """Attribute -> value (WebNLG ``category``; E2E ``slots``): what breakdowns split by.
+    None for items stored before attributes were (``testsets.load_attributes`` computes them)."""
 
     test_set: Mapped[TestSet] = relationship(back_populates="items")
     references: Mapped[list[Reference]] = relationship(

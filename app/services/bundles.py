@@ -64,7 +64,7 @@ from app.storage import Storage
 from app.testsets import stamp_content
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
-from scorer.kinds import KindError, build_profile
+from scorer.kinds import KindError, build_profile, get_profile
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -505,11 +505,13 @@ def _add_items(
     test_set = TestSet(
         track=track, language=language, source_sha256=hashlib.sha256(data).hexdigest()
     )
+    profile = get_profile(track.profile)
     items = [
         Item(
             test_set=test_set,
             position=position,
             input_text=row["input"],
+            attributes=profile.item_attributes(row["input"], row["references"], row["attributes"]),
             references=[
                 Reference(position=k, text=text) for k, text in enumerate(row["references"])
             ],
@@ -539,7 +541,7 @@ def _lines(data: bytes, path: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
-ITEM_KEYS = {"input", "references", "subsets", "original"}
+ITEM_KEYS = {"input", "references", "subsets", "original", "attributes"}
 
 
 def _item_row(line: str, path: str, number: int) -> dict[str, Any]:
@@ -562,8 +564,16 @@ def _item_row(line: str, path: str, number: int) -> dict[str, Any]:
     original = row.get("original")
     if original is not None and (isinstance(original, bool) or not isinstance(original, int)):
         raise BundleError(f"{path} line {number}: original must be an item's position")
+    attributes = row.get("attributes", {})
+    if not isinstance(attributes, dict) or not all(
+        isinstance(v, str) and v for v in attributes.values()
+    ):
+        raise BundleError(
+            f"{path} line {number}: attributes must be an object of names to texts "
+            '(e.g. {"category": "Airport"})'
+        )
     return {"input": row["input"], "references": references, "subsets": subsets,
-            "original": original}  # fmt: skip
+            "original": original, "attributes": attributes}  # fmt: skip
 
 
 def _apply_settings(track: Track, settings: _Reader) -> None:
@@ -696,6 +706,8 @@ def _items_file(test_set: TestSet) -> bytes:
             row["subsets"] = [subset.name for subset in item.subsets]
         if item.original_id is not None:
             row["original"] = position[item.original_id]
+        if item.attributes:
+            row["attributes"] = item.attributes
         lines.append(json.dumps(row, ensure_ascii=False))
     return ("\n".join(lines) + "\n").encode("utf-8")
 

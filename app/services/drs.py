@@ -34,6 +34,7 @@ from app.services.bundled import remove_bundled_runs
 from app.services.tracks import language_code, multilingual_track
 from app.testsets import HEADLINE_SUBSET, stamp_content
 from scorer.io import drs
+from scorer.kinds import get_profile
 
 STANDARD = HEADLINE_SUBSET
 PMB5_SUBSETS = (STANDARD, "long", "compositional-substitution", "compositional-extension")
@@ -190,11 +191,13 @@ def _append_items(
         )
     last = session.scalar(select(func.max(Item.position)).where(Item.test_set_id == test_set.id))
     start = 0 if last is None else last + 1
+    profile = get_profile(test_set.track.profile)
     session.add_all(
         Item(
             test_set=test_set,
             position=start + k,
             input_text=item.drs,
+            attributes=profile.item_attributes(item.drs, [item.text or ""], {"subset": subset}),
             original_id=original,
             references=[Reference(position=0, text=item.text)],
             subsets=[ItemSubset(name=subset)],

@@ -125,6 +125,7 @@ def import_e2e_track(
         deadline=deadline,
         daily_limit=daily_limit,
     )
+    profile = get_profile(TRACK_KINDS["e2e"])
     test_set = TestSet(
         track=track,
         language=language,
@@ -133,6 +134,7 @@ def import_e2e_track(
             Item(
                 position=position,
                 input_text=item.input,
+                attributes=profile.item_attributes(item.input, item.references, {}),
                 references=[
                     Reference(position=k, text=text) for k, text in enumerate(item.references)
                 ],
@@ -195,6 +197,9 @@ def import_profile_read_test_set(
             Item(
                 position=position,
                 input_text=item.input,
+                attributes=profile.item_attributes(
+                    item.input, item.references, getattr(item, "attributes", {})
+                ),
                 references=[Reference(position=k, text=t) for k, t in enumerate(item.references)],
                 subsets=[
                     ItemSubset(name=value)
@@ -297,12 +302,18 @@ def import_sr18_test_set(
     )
     if track.test_set_for(language) is not None:
         raise DomainError(f"track {slug!r} already has a {language} test set")
+    profile = get_profile(track.profile)
     test_set = TestSet(
         track=track,
         language=language,
         source_sha256=hashlib.sha256(inputs_conllu + b"\x00" + references).hexdigest(),
         items=[
-            Item(position=k, input_text=tree.text, references=[Reference(position=0, text=ref)])
+            Item(
+                position=k,
+                input_text=tree.text,
+                attributes=profile.item_attributes(tree.text, [ref], {}),
+                references=[Reference(position=0, text=ref)],
+            )
             for k, (tree, ref) in enumerate(zip(trees, sentences, strict=True))
         ],
     )

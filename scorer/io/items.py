@@ -20,9 +20,14 @@ class Item(ReferenceItem):
 def subsets_by(items: Sequence[ReferenceItem], attribute: str) -> dict[str, list[int]]:
     """Item positions by value of ``attribute``, values in natural order (``size`` 1 < 2 < 10);
     items without the attribute are in no subset."""
+    return groups_by([getattr(item, "attributes", {}) for item in items], attribute)
+
+
+def groups_by(attributes: Sequence[Mapping[str, str]], attribute: str) -> dict[str, list[int]]:
+    """``subsets_by`` from each item's attributes."""
     groups: dict[str, list[int]] = {}
-    for position, item in enumerate(items):
-        value = getattr(item, "attributes", {}).get(attribute)
+    for position, found in enumerate(attributes):
+        value = found.get(attribute)
         if value is not None:
             groups.setdefault(value, []).append(position)
     return {value: groups[value] for value in sorted(groups, key=natural_key)}

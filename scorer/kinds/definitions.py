@@ -17,6 +17,7 @@ from typing import Any
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
+from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
 from scorer.metrics import UnknownMetric, get_metric, metric_options, register_preset
@@ -44,6 +45,7 @@ KIND_KEYS = {
     "metrics",
     "subsets",
     "breakdowns",
+    "attributes",
     "primary",
     "decimals",
     "truncate",
@@ -149,6 +151,10 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         truncated_columns=truncate,
         subsets=subsets,
         breakdowns=tuple(_texts(definition, "breakdowns", where)),
+        attribute_parts=tuple(
+            _named(part, ATTRIBUTES, f"{where}.attributes")
+            for part in _texts(definition, "attributes", where)
+        ),
         tokenisers=tokenisers,
         track_kinds=tuple(definition.get("track_kinds") or ()),
     )

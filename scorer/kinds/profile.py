@@ -14,6 +14,7 @@ import numpy as np
 
 from scorer.errors import InputError
 from scorer.io import e2e
+from scorer.kinds.attributes import AttributePart
 from scorer.metrics import base_metric, get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
@@ -83,6 +84,9 @@ class Profile:
     ``seen`` gives seen and unseen)."""
     breakdowns: tuple[str, ...] = ()
     """Item attributes a breakdown may be asked for (WebNLG: ``category``, ``size``)."""
+    attribute_parts: tuple[AttributePart, ...] = ()
+    """Attributes computed from each item's input and references (E2E: its slots), beside
+    those its reader gives; each may be broken down by."""
     tokenisers: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
     """Metric id -> how outputs and references are tokenised for that metric alone (WebNLG+
     2020 runs METEOR and TER on NLTK's word tokens, BLEU and chrF++ on the texts as given)."""
@@ -103,6 +107,30 @@ class Profile:
         if column in self.truncated_columns:
             return truncate(value, decimals)
         return round(value, decimals)
+
+    @cached_property
+    def breakdown_attributes(self) -> tuple[str, ...]:
+        """Every attribute a breakdown may name: subsets, declared breakdowns, computed ones."""
+        computed = [name for part in self.attribute_parts for name in part.names]
+        return tuple(dict.fromkeys([*self.subsets, *self.breakdowns, *computed]))
+
+    @cached_property
+    def reference_attributes(self) -> frozenset[str]:
+        """Attributes computed from the hidden references (shown as reference statistics)."""
+        return frozenset(
+            name for part in self.attribute_parts if part.from_references for name in part.names
+        )
+
+    def item_attributes(
+        self, text: str, references: Sequence[str], given: Mapping[str, str]
+    ) -> dict[str, str]:
+        """An item's attributes: what its reader (or a bundle) gave, then the computed ones."""
+        found = dict(given)
+        for part in self.attribute_parts:
+            if not all(name in found for name in part.names):
+                for name, value in part.compute(text, references).items():
+                    found.setdefault(name, value)
+        return found
 
     def write_inputs(self, texts: Sequence[str]) -> InputsFile:
         """The test inputs as teams download them: as the kind's reader writes them, else

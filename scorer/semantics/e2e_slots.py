@@ -296,6 +296,15 @@ class SlotError:
         return f"added {self.slot}: {self.found!r}"
 
 
+_DESCRIBED = re.compile(r"(missed|added|wrong|repeated) (.+?)(?:\[|: )")
+
+
+def described_error(text: str) -> tuple[str, str] | None:
+    """(kind, slot) of an error as ``SlotError.describe`` wrote it (stored beside outputs)."""
+    found = _DESCRIBED.match(text)
+    return (found.group(1), found.group(2)) if found else None
+
+
 @dataclass(frozen=True)
 class SlotCheck:
     slots: int

@@ -72,6 +72,14 @@ MATRIX = [
         "/submissions/1/outputs",
         TEAM_A_AND_ORGANISERS_OF_X,
     ),
+    Case(
+        "challenges.submission_items", "GET", "/submissions/1/items.csv", ORGANISERS_OF_X
+    ),  # development phase: per-item figures wait for published test results, organisers aside
+    # No per-item statistics are stored in this world: nobody can compare (404 for all).
+    Case("challenges.compare", "GET", f"{X}/compare?a=1&b=2", every(DENIED)),
+    Case("api_v1.get_comparison", "GET", f"{API}/compare?a=1&b=2", every(DENIED), api=True),
+    Case("api_v1.get_breakdown", "GET", f"{API}/breakdown?attribute=slots", every(OK), api=True),
+    Case("exports.breakdown_export", "GET", f"{X}/breakdown.csv?attribute=slots", every(OK)),
     Case("exports.track_export", "GET", f"{X}/export.csv", every(OK)),
     Case("exports.overview_export", "GET", "/challenges/x/overview.tex", every(OK)),
     Case("exports.bars_plot", "GET", f"{X}/plots/bars.svg?metric=BLEU", every(OK)),

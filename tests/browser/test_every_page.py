@@ -40,6 +40,17 @@ PAGES = {  # name: (who looks, path with {ids} from the seeded data, what the pa
     "leaderboard-e2e-human-results": (None, E2E, "#human-evaluation table.human tbody tr"),
     "leaderboard-sr18": (None, "/challenges/demo-sr18/tracks/shallow?lang=fr", "#leaderboard"),
     "leaderboard-drs": (None, "/challenges/demo-drs/tracks/gen", "#leaderboard"),
+    "leaderboard-breakdown": (None, E2E + "?breakdown=slot:near", "#breakdown-table tbody tr"),
+    "compare": (
+        None,
+        E2E + "/compare?a={e2e_system}&b={e2e_baseline}&breakdown=slots",
+        "ol.item-comparison li",
+    ),
+    "compare-organiser": (
+        "organiser",
+        E2E + "/compare?a={e2e_baseline}&b={e2e_system}&filter=both",
+        "#differences tbody tr",
+    ),
     "system": (None, "/systems/{e2e_system}", "td.status-scored"),
     "system-sr18": (None, "/systems/{sr18_system}", "td.status-scored"),
     "outputs-e2e": (None, "/submissions/{e2e_submission}/outputs", "#outputs tbody tr"),
@@ -97,6 +108,7 @@ def _seed(settings) -> dict[str, int]:
 
         return {
             "e2e_system": system_id("demo-seq2seq"),
+            "e2e_baseline": system_id("Template baseline"),
             "sr18_system": system_id("WOL-1"),
             "e2e_submission": submission_of("demo-seq2seq"),
             "sr18_submission": submission_of("WOL-1"),

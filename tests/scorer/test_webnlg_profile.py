@@ -109,7 +109,8 @@ def test_breakdowns_by_category_and_size(tmp_path):
         "category": {"Airport": 1, "Artist": 1, "Food": 1, "Politician": 1},
         "size": {"1": 4},
     }
-    assert payload["breakdown"]["size"]["1"] == {k: payload[k] for k in ("BLEU", "METEOR", "TER")}
+    expected = {k: payload[k] for k in ("BLEU", "METEOR", "TER")}
+    assert payload["breakdown"]["size"]["1"] == expected | {"n": 4}
     assert payload["breakdown"]["category"]["Airport"]["TER"] == 0.0
 
 
@@ -123,7 +124,7 @@ def test_plain_output_lists_the_subsets(tmp_path):
 def test_a_breakdown_the_profile_lacks_and_a_wrong_line_count_are_named(tmp_path):
     result = run(tmp_path, "--breakdown", "colour")
     assert result.exit_code == 2
-    assert "colour: profile webnlg2017 breaks down by category, size" in result.output
+    assert "colour: profile webnlg2017 breaks down by seen, category, size" in result.output
     result = run(tmp_path, outputs=[*OUTPUTS, "one more"])
     assert result.exit_code == 2
     assert (

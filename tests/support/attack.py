@@ -54,6 +54,10 @@ QUERY_PARAMETERS = {
     "challenges.inputs": ("lang",),
     "challenges.challenge_overview": ("metric",),
     "challenges.submission_outputs": ("errors",),
+    "challenges.compare": ("a", "b", "lang", "breakdown", "filter"),
+    "exports.breakdown_export": ("attribute", "lang", "all"),
+    "api_v1.get_breakdown": ("attribute", "language", "all"),
+    "api_v1.get_comparison": ("a", "b", "attribute", "filter", "limit", "language"),
     "exports.track_export": ("lang", "all"),
     "exports.overview_export": ("metric",),
     "exports.bars_plot": ("lang", "metric"),
@@ -173,7 +177,10 @@ def valid_arguments(holdings: Holdings, route: Route, link: str) -> list[dict[st
             options = [{**o, "fmt": f} for o in options for f in ("csv", "json", "tex")]
         expanded += options
     if "submission_id" in names:
-        expanded = [{"submission_id": str(i)} for i in holdings.submission_ids]
+        formats = [{"fmt": f} for f in ("csv", "jsonl")] if "fmt" in names else [{}]
+        expanded = [
+            {"submission_id": str(i), **f} for i in holdings.submission_ids for f in formats
+        ]
     if "system_id" in names:
         expanded = [{"system_id": str(i)} for i in sorted(holdings.systems)]
     if "campaign_id" in names:
