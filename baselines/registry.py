@@ -25,7 +25,7 @@ class Baseline:
     system: str
     """Its system name on a leaderboard."""
     track_kind: str
-    """A track kind (app.services.tracks.TRACK_KINDS), which names the profile that scores it."""
+    """A track kind (app.web.services.tracks.TRACK_KINDS), which names the profile that scores it."""
     language: str
     train_file: str
     dev_file: str

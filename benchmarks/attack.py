@@ -35,7 +35,7 @@ from sqlalchemy import create_engine, text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.config import Settings
+from app.data.config import Settings
 from tests.support.attack_run import attack_all
 from tests.support.attack_sigkill import sigkill_runs
 from tests.support.attack_world import Answer, Board, Http, build

@@ -26,10 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.config import Settings, default_database_url
-from app.db import session_scope
-from app.migrate import upgrade
-from app.models import (
+from app.data.config import Settings, default_database_url
+from app.data.db import session_scope
+from app.data.migrate import upgrade
+from app.data.models import (
     Challenge,
     Item,
     Output,
@@ -42,11 +42,11 @@ from app.models import (
     TestSet,
     Track,
 )
-from app.services.access import ORGANISERS
-from app.services.breakdowns import track_breakdown
-from app.services.compare import compare_systems
-from app.services.file_cache import FileCache
-from app.statistics import pack_statistics
+from app.data.statistics import pack_statistics
+from app.web.services.access import ORGANISERS
+from app.web.services.breakdowns import track_breakdown
+from app.web.services.compare import compare_systems
+from app.web.services.file_cache import FileCache
 from scorer.io import webnlg
 from scorer.kinds import get_profile
 from scorer.references import ReferenceSet

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.services.plots import metric_bars
-from app.services.rank_groups import metric_ids_for, rank_groups, resample
+from app.web.services.plots import metric_bars
+from app.web.services.rank_groups import metric_ids_for, rank_groups, resample
 from scorer.io.e2e import read_dataset_csv, read_outputs
 from scorer.kinds import get_profile
 from scorer.metrics import normalised_average as norm_avg

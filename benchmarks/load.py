@@ -3,7 +3,7 @@
 
 The stack is real: PostgreSQL (a throwaway cluster; SQLite if PostgreSQL is not installed),
 redis-server (uploads are queued on RQ; no worker runs, so "lost" means not stored or not
-queued), gunicorn (``gthread``, 2 workers x 4 threads) serving ``app:create_app()``. The track
+queued), gunicorn (``gthread``, 2 workers x 4 threads) serving ``app.web:create_app()``. The track
 holds the demo E2E test set and 21 scored systems, as E2E did. The clients are asyncio
 keep-alive connections in 2 processes on the same 2 cores, so the figures are a floor: the
 clients take CPU the server could use. (8 threads per worker measured worse than 4: p99
@@ -51,9 +51,9 @@ PAGES = {
 def seed(env: dict[str, str]) -> str:
     """Migrate, create the track with 21 scored systems and a team; return its API token."""
     code = """
-from app.db import session_scope
-from app.migrate import upgrade
-from app.config import Settings
+from app.data.db import session_scope
+from app.data.migrate import upgrade
+from app.data.config import Settings
 from tests.support.factories import demo_track, participant, scored_system
 settings = Settings.from_env()
 upgrade(settings.database_url)
@@ -185,10 +185,10 @@ def count_stored(env: dict[str, str]) -> tuple[int, int]:
 from redis import Redis
 from rq import Queue
 from sqlalchemy import func, select
-from app.db import session_scope
-from app.models import Submission
-from app.queue import QUEUE_NAME
-from app.config import Settings
+from app.data.db import session_scope
+from app.data.models import Submission
+from app.data.queue import QUEUE_NAME
+from app.data.config import Settings
 settings = Settings.from_env()
 with session_scope(settings.database_url) as session:
     stored = session.scalar(select(func.count(Submission.id)).where(Submission.status == "queued"))
@@ -229,7 +229,7 @@ def main() -> None:
         port = free_port()
         server = subprocess.Popen(
             [gunicorn, "-w", "2", "-k", "gthread", "--threads", "4", "-b", f"127.0.0.1:{port}",
-             "--log-level", "warning", "app:create_app()"],
+             "--log-level", "warning", "app.web:create_app()"],
             env=env,
             cwd=ROOT,
         )  # fmt: skip

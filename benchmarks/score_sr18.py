@@ -95,14 +95,14 @@ def scorer_benchmark(sets: dict, runs: int) -> None:
 
 
 def worker_benchmark(sets: dict, runs: int) -> None:
-    from app.config import Settings, default_database_url
-    from app.db import session_scope
-    from app.migrate import upgrade
-    from app.models import Submission
-    from app.services.accounts import find_or_create_team
-    from app.services.submissions import submit_output
-    from app.services.tracks import create_challenge, import_sr18_test_set
-    from app.storage import LocalStorage
+    from app.data.config import Settings, default_database_url
+    from app.data.db import session_scope
+    from app.data.migrate import upgrade
+    from app.data.models import Submission
+    from app.data.storage import LocalStorage
+    from app.web.services.accounts import find_or_create_team
+    from app.web.services.submissions import submit_output
+    from app.web.services.tracks import create_challenge, import_sr18_test_set
     from scorer.metrics import nltk2018
     from worker.embedded import EmbeddedQueue
     from worker.jobs import score_submission

@@ -4,7 +4,7 @@ and to the last submission's textual statistics (the describing jobs, which work
 when no scoring job waits).
 
 The stack is real and on loopback: PostgreSQL (throwaway cluster), redis-server, gunicorn
-(``app.wsgi:app``, 2 processes x 4 threads) and ``nlgboard worker`` processes. The test set is
+(``app.entry.wsgi:app``, 2 processes x 4 threads) and ``nlgboard worker`` processes. The test set is
 E2E-test-sized and made of real E2E text: 630 MRs of the E2E training set with 4,693
 references, as many as the E2E test set has (its references are held back). Each of the 21 systems outputs one held-out reference per MR, lightly varied per system
 so that every file differs, as 21 teams' outputs would. Every submission is scored with the
@@ -98,7 +98,7 @@ def seed(env: dict[str, str], references: Path) -> str:
     run_cli(env, "track", "import", "bench", "test", "--kind", "e2e", "--refs", str(references),
             "--daily-limit", "0")  # fmt: skip
     code = (
-        "from app.config import Settings\n"
+        "from app.data.config import Settings\n"
         "from tests.support.factories import participant\n"
         "print(participant(Settings.from_env(), 'teams@bench.example', team='Teams'))\n"
     )
@@ -144,8 +144,8 @@ def wait_outputs_described(database_url: str, ids: list[int], timeout: float) ->
     """Poll until every submission has its textual statistics; return when the last had."""
     from sqlalchemy import func, select
 
-    from app.db import session_scope
-    from app.models import Submission
+    from app.data.db import session_scope
+    from app.data.models import Submission
 
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -164,9 +164,9 @@ def wait_outputs_described(database_url: str, ids: list[int], timeout: float) ->
 def wait_described(env: dict[str, str], timeout: float = 900) -> None:
     code = (
         "from sqlalchemy import select\n"
-        "from app.db import session_scope\n"
-        "from app.models import TestSet\n"
-        "from app.config import Settings\n"
+        "from app.data.db import session_scope\n"
+        "from app.data.models import TestSet\n"
+        "from app.data.config import Settings\n"
         "with session_scope(Settings.from_env().database_url) as s:\n"
         "    print(all(t.described for t in s.scalars(select(TestSet))))\n"
     )
@@ -270,7 +270,7 @@ def main() -> None:
         port = free_port()
         server = subprocess.Popen(
             [gunicorn, "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
-             "--worker-class", "gthread", "app.wsgi:app"],
+             "--worker-class", "gthread", "app.entry.wsgi:app"],
             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(logs / "web.log", "wb"),  # noqa: SIM115
         )  # fmt: skip
         stack.callback(stop, [server])

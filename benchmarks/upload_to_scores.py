@@ -94,7 +94,7 @@ def one_start(stack: str, env: dict[str, str], token: str, held_out, start: int,
     else:
         command = [
             [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--threads", "4", "--worker-class", "gthread", "app.wsgi:app"],
+             "--threads", "4", "--worker-class", "gthread", "app.entry.wsgi:app"],
             [str(BIN / "nlgboard"), "worker"],
         ]  # fmt: skip
     processes = [

@@ -7,7 +7,7 @@ case "$role" in
     exec gunicorn --bind "0.0.0.0:${PORT:-8000}" \
       --workers "${WEB_PROCESSES:-2}" --threads "${WEB_THREADS:-4}" --worker-class gthread \
       --access-logfile - --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
-      app.wsgi:app ;;
+      app.entry.wsgi:app ;;
   worker)
     exec nlgboard worker ;;
   migrate)

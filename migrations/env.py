@@ -1,9 +1,9 @@
-"""Alembic environment: the URL comes from the caller (``app.migrate``), never from a file."""
+"""Alembic environment: the URL comes from the caller (``app.data.migrate``), never from a file."""
 
 from alembic import context
 
-from app.db import get_engine
-from app.models import Base
+from app.data.db import get_engine
+from app.data.models import Base
 
 config = context.config
 target_metadata = Base.metadata

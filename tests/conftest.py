@@ -17,12 +17,12 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 from werkzeug.security import generate_password_hash
 
-from app import root
-from app.cli import cli as board_cli
-from app.config import Settings, default_database_url
-from app.db import session_scope
-from app.migrate import upgrade
-from app.models import accounts
+from app.data.config import Settings, default_database_url
+from app.data.db import session_scope
+from app.data.migrate import upgrade
+from app.data.models import accounts
+from app.entry import root
+from app.entry.cli import cli as board_cli
 
 os.environ.setdefault("NLGBOARD_METEOR_JVMS", "1")  # one 2 GB JVM per test process, not two
 

@@ -1,6 +1,6 @@
 """The embedded default's queue: one daemon thread in the web process runs the worker's jobs.
 
-Only the composition root (``app.root``) builds it, so the web layer never imports the worker.
+Only the composition root (``app.entry.root``) builds it, so the web layer never imports the worker.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 import queue
 import threading
 
-from app.config import Settings
+from app.data.config import Settings
 
 log = logging.getLogger(__name__)
 

@@ -28,10 +28,10 @@ from sqlalchemy import CursorResult, delete, insert, or_, select, update
 from sqlalchemy.engine import Result as Rows
 from sqlalchemy.orm import Session
 
-from app.config import Settings
-from app.db import session_scope
-from app.logs import submission_context
-from app.models import (
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.logs import submission_context
+from app.data.models import (
     DESCRIBED,
     Output,
     Score,
@@ -43,10 +43,10 @@ from app.models import (
     Track,
     utcnow,
 )
-from app.queue import RedisQueue
-from app.statistics import pack_statistics
-from app.storage import storage_for
-from app.testsets import TestSetCache
+from app.data.queue import RedisQueue
+from app.data.statistics import pack_statistics
+from app.data.storage import storage_for
+from app.data.testsets import TestSetCache
 from scorer.errors import InputError
 from scorer.kinds import Profile, describe_references, described_signature, get_profile
 from scorer.metrics.base import MetricScore

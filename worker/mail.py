@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 import smtplib
 
-from app.config import Settings
-from app.db import session_scope
-from app.mail import outbox
-from app.mail.messages import MailError, build_message
-from app.mail.transport import deliver
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.mail import outbox
+from app.data.mail.messages import MailError, build_message
+from app.data.mail.transport import deliver
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ transaction after the work it reports on has committed, so a notification that c
 written never undoes or delays that work.
 
 A scored mail carries what its reader may see on the board and nothing more: the scores only
-where the visibility rule (``app.visibility.Viewer``) shows them to the team, rounded as it
+where the visibility rule (``app.data.visibility.Viewer``) shows them to the team, rounded as it
 rounds them; otherwise it says the submission was scored, not what it scored.
 """
 
@@ -18,12 +18,12 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.config import Settings
-from app.db import session_scope
-from app.mail.outbox import add_mail
-from app.mail.recipients import challenge_participants, team_members
-from app.models import Challenge, Submission, SubmissionStatus, Track, utcnow
-from app.visibility import Viewer
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.mail.outbox import add_mail
+from app.data.mail.recipients import challenge_participants, team_members
+from app.data.models import Challenge, Submission, SubmissionStatus, Track, utcnow
+from app.data.visibility import Viewer
 from scorer.kinds import get_profile
 
 log = logging.getLogger(__name__)

@@ -18,12 +18,12 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from app.config import Settings
-from app.db import session_scope
-from app.mail.outbox import due_mail_ids
-from app.models import Submission, SubmissionStatus, utcnow
-from app.queue import MailQueue, SubmissionQueue
-from app.storage import Storage, storage_for
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.mail.outbox import due_mail_ids
+from app.data.models import Submission, SubmissionStatus, utcnow
+from app.data.queue import MailQueue, SubmissionQueue
+from app.data.storage import Storage, storage_for
 from worker.notifications import remind_deadlines
 
 log = logging.getLogger(__name__)

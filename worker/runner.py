@@ -19,10 +19,10 @@ from rq import SimpleWorker
 from rq.exceptions import StopRequested
 from rq.worker import WorkerStatus
 
-from app import track_kinds
-from app.config import Settings
-from app.logs import configure_logging
-from app.queue import QUEUE_NAMES, RedisQueue
+from app.data import track_kinds
+from app.data.config import Settings
+from app.data.logs import configure_logging
+from app.data.queue import QUEUE_NAMES, RedisQueue
 from worker import jobs, stopping
 from worker.recovery import start_recovery_loop
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from app.config import Settings
+from app.data.config import Settings
 from scorer import parallel
 from worker import jobs
 

@@ -11,10 +11,10 @@ import re
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 
-from app.db import session_scope
-from app.logs import FORMAT_ENV, RedactTokens
-from app.models import Role, User
-from app.services import admin_setup
+from app.data.db import session_scope
+from app.data.logs import FORMAT_ENV, RedactTokens
+from app.data.models import Role, User
+from app.web.services import admin_setup
 from tests.support.factories import demo_track, login, organiser, participant
 from tests.support.servers import free_port
 
@@ -25,7 +25,7 @@ def run_output(runner, monkeypatch, *options: str) -> str:
     """``nlgboard run``'s start-up lines, without serving or starting a worker."""
     import werkzeug.serving
 
-    from app.cli import operations
+    from app.entry.cli import operations
 
     monkeypatch.setattr(werkzeug.serving, "run_simple", lambda *args, **kwargs: None)
     monkeypatch.setattr(operations, "start_embedded_worker", lambda app: None)
@@ -39,7 +39,7 @@ def run_output(runner, monkeypatch, *options: str) -> str:
 
 def test_run_with_upgrade_migrates_the_database_before_serving(runner, settings, monkeypatch):
     """make run starts one process, not ``db upgrade`` and then ``run``."""
-    from app import migrate
+    from app.data import migrate
 
     upgraded = []
     monkeypatch.setattr(migrate, "upgrade", upgraded.append)

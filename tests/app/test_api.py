@@ -3,9 +3,9 @@ import io
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import Submission, SubmissionStatus, System, Track
-from app.models import TestSet as StoredTestSet
+from app.data.db import session_scope
+from app.data.models import Submission, SubmissionStatus, System, Track
+from app.data.models import TestSet as StoredTestSet
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.paths import require_link_parser
 
@@ -246,7 +246,7 @@ def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, setti
 
     from click.testing import CliRunner
 
-    from app.services.tracks import create_challenge, import_e2e_track
+    from app.web.services.tracks import create_challenge, import_e2e_track
     from scorer.cli import main as nlg_score
     from scorer.io.e2e import read_dataset_csv
     from tests.support.factories import DEMO_REFS

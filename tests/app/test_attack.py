@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.demo import seed_demo
+from app.entry.demo import seed_demo
 from tests.conftest import make_app
 from tests.support import attack
 from tests.support.attack_holdings import Holdings, read_holdings

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import func, select
 from werkzeug.test import EnvironBuilder
 
-from app.db import session_scope
-from app.models import Submission
+from app.data.db import session_scope
+from app.data.models import Submission
 from tests.support.board import upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
 

@@ -10,11 +10,11 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import Submission, System
-from app.models import TestSet as ImportedTestSet
-from app.services.bundled import register_bundled_runs
-from app.storage import LocalStorage
+from app.data.db import session_scope
+from app.data.models import Submission, System
+from app.data.models import TestSet as ImportedTestSet
+from app.data.storage import LocalStorage
+from app.web.services.bundled import register_bundled_runs
 from baselines import manifest, registry
 from scorer.io import drs, e2e
 from tests.support.paths import DEMO_DATA, e2e_file

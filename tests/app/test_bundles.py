@@ -10,12 +10,12 @@ import pytest
 import yaml
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import Challenge, Item, Submission, Track
-from app.services.access import ORGANISERS, PUBLIC
-from app.services.bundles import Bundle, BundleError, export_bundle, import_bundle
-from app.services.leaderboard import leaderboard
-from app.storage import storage_for
+from app.data.db import session_scope
+from app.data.models import Challenge, Item, Submission, Track
+from app.data.storage import storage_for
+from app.web.services.access import ORGANISERS, PUBLIC
+from app.web.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.web.services.leaderboard import leaderboard
 from tests.conftest import make_app, make_settings
 from tests.support.factories import run_queue
 from tests.support.paths import DEMO_DATA
@@ -72,7 +72,7 @@ def _import(app, settings, data: bytes):
 
 @pytest.fixture
 def demo_board(app, settings):
-    from app.demo import seed_demo
+    from app.entry.demo import seed_demo
 
     seed_demo(app)
     run_queue(app)
@@ -293,8 +293,8 @@ def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, 
     from tests.support.factories import login
 
     with session_scope(settings.database_url) as session:
-        from app.models import Role
-        from app.services.accounts import create_user
+        from app.data.models import Role
+        from app.web.services.accounts import create_user
 
         create_user(session, "org@x.org", "password123", Role.ORGANISER)
     login(client, "org@x.org")

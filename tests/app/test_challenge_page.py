@@ -8,9 +8,9 @@ import html
 import re
 from datetime import timedelta
 
-from app.db import session_scope
-from app.models import TEST, Submission, SubmissionStatus, utcnow
-from app.services.markdown import markdown_html, markdown_text
+from app.data.db import session_scope
+from app.data.models import TEST, Submission, SubmissionStatus, utcnow
+from app.web.services.markdown import markdown_html, markdown_text
 from tests.support.board import set_track, upload
 from tests.support.factories import demo_track, login, organiser, participant
 

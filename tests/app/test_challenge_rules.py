@@ -3,8 +3,8 @@ late flags, primary and system limits, withdrawal and anonymisation, in every pu
 
 from __future__ import annotations
 
-from app.db import session_scope
-from app.models import TEST, Submission, System
+from app.data.db import session_scope
+from app.data.models import TEST, Submission, System
 from tests.support.board import API, TRACK, bearer, board_systems, set_track, upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
 

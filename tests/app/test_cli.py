@@ -3,8 +3,8 @@
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import Item, Score, Submission, User
+from app.data.db import session_scope
+from app.data.models import Item, Score, Submission, User
 from tests.support.paths import DEMO_DATA, e2e_file
 
 
@@ -95,7 +95,7 @@ def test_worker_without_redis_says_how_it_runs(runner):
 
 @pytest.mark.slow
 def test_demo_seed_is_idempotent(runner, client):
-    from app.services.tracks import get_track
+    from app.web.services.tracks import get_track
 
     first = runner.invoke(args=["demo"]).output
     assert "demo-e2e created with 2 scored runs" in first
@@ -134,7 +134,7 @@ def test_run_on_a_busy_port_fails_before_saying_serving(runner):
 
 
 def test_demo_seeding_without_a_scorer_leaves_the_runs_to_the_queue(app, client):
-    from app.demo import seed_demo
+    from app.entry.demo import seed_demo
 
     said: list[str] = []
     seed_demo(app, say=said.append)
@@ -161,7 +161,7 @@ def test_demo_seeding_without_a_scorer_leaves_the_runs_to_the_queue(app, client)
 )
 def test_track_import_takes_the_deadline_its_help_shows(runner, settings, given, stored):
     """Issue 34: ``--deadline 2017-10-31T23:59``, the help's own example, was refused."""
-    from app.services.tracks import get_track
+    from app.web.services.tracks import get_track
 
     assert runner.invoke(args=["challenge", "create", "c", "--title", "C"]).exit_code == 0
     refs = str(DEMO_DATA / "references.csv")

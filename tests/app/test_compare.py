@@ -8,11 +8,11 @@ import json
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import Submission, System
-from app.services.access import ORGANISERS, PUBLIC, Viewer
-from app.services.breakdowns import track_breakdown
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.data.models import Submission, System
+from app.web.services.access import ORGANISERS, PUBLIC, Viewer
+from app.web.services.breakdowns import track_breakdown
+from app.web.services.tracks import get_track
 from scorer.cli import main
 from tests.support.board import API, TRACK, bearer, set_track
 from tests.support.factories import DEMO_REFS, GOOD_OUTPUT
@@ -103,7 +103,7 @@ def test_before_publication_a_team_compares_only_its_own_systems_without_item_fi
 
 
 def _copy_submission(session, submission: Submission, system: System) -> None:
-    from app.models import Output, Score, SubmissionStatistics
+    from app.data.models import Output, Score, SubmissionStatistics
 
     copy = Submission(system=system, language=submission.language, filename="o.txt",
                       file_sha256=submission.file_sha256, status=submission.status)  # fmt: skip
@@ -124,7 +124,7 @@ def test_a_withdrawn_system_cannot_be_compared_by_anyone_but_organisers(
 ):
     with session_scope(settings.database_url) as session:
         found = session.scalars(select(Submission).join(System).where(System.name == "quokka"))
-        from app.models.base import utcnow
+        from app.data.models.base import utcnow
 
         found.one().withdrawn_at = utcnow()
     assert _compare(client, settings).status_code == 404

@@ -6,9 +6,9 @@ import math
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import Item, ItemSubset, Score
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.data.models import Item, ItemSubset, Score
+from app.web.services.tracks import get_track
 from tests.support.factories import participant, run_queue
 from tests.support.paths import drs_file
 from tests.support.tracks import DEMO_DRS, DRS_API, demo_drs_track, invoke, post

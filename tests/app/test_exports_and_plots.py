@@ -9,11 +9,11 @@ import json
 
 import numpy as np
 
-from app.db import session_scope
-from app.models import TEST
-from app.models import TestSet as StoredTestSet
-from app.services.plots import STYLE
-from app.services.rank_groups import p_value, rank_groups, resample
+from app.data.db import session_scope
+from app.data.models import TEST
+from app.data.models import TestSet as StoredTestSet
+from app.web.services.plots import STYLE
+from app.web.services.rank_groups import p_value, rank_groups, resample
 from scorer.kinds import get_profile
 from scorer.significance import paired_bootstrap
 from tests.support.board import TRACK, set_track, upload

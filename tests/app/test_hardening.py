@@ -8,9 +8,9 @@ import zipfile
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.services import DomainError
-from app.services.tracks import create_challenge
+from app.data.db import session_scope
+from app.web.services import DomainError
+from app.web.services.tracks import create_challenge
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
 from tests.support.factories import demo_track, login, organiser
@@ -73,9 +73,9 @@ def test_the_judgement_export_neutralises_spreadsheet_formulas(app, settings):
     """Finding 10: a system name like '=HYPERLINK(...)' reached the human-judgement CSV as is."""
     import csv
 
-    from app.services.human_import import import_judgements
-    from app.services.human_results import export_csv
-    from app.services.tracks import get_track
+    from app.web.services.human_import import import_judgements
+    from app.web.services.human_results import export_csv
+    from app.web.services.tracks import get_track
 
     demo_track(settings)
     rows = (
@@ -146,7 +146,7 @@ def test_twenty_parallel_new_systems_respect_the_team_limits(app, settings):
     them primary. Finding 4: the 19 refused ones each left a file behind."""
     from sqlalchemy import select
 
-    from app.models import System
+    from app.data.models import System
     from tests.support.board import set_track
     from tests.support.factories import participant
 
@@ -177,8 +177,8 @@ def test_the_sweeper_removes_old_orphans_only(app, settings):
     import os
     from datetime import timedelta
 
-    from app.models import utcnow
-    from app.storage import LocalStorage
+    from app.data.models import utcnow
+    from app.data.storage import LocalStorage
     from tests.support.board import upload
     from tests.support.factories import GOOD_OUTPUT, participant
     from worker.recovery import ORPHAN_AGE, sweep_orphans
@@ -215,7 +215,7 @@ def test_a_new_api_token_is_shown_on_the_page_never_in_the_cookie(app, client, s
 def test_annotation_tokens_are_redacted_in_access_logs():
     import logging
 
-    from app.logs import RedactTokens
+    from app.data.logs import RedactTokens
 
     record = logging.LogRecord(
         "werkzeug", logging.INFO, __file__, 1, '%s - "%s" %s', ("::1", "GET /annotate/link/Zx9-_a HTTP/1.1", 200), None
@@ -232,7 +232,7 @@ def test_annotation_tokens_are_redacted_in_access_logs():
 def test_the_servers_access_loggers_carry_the_redaction():
     import logging
 
-    from app.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
+    from app.data.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
 
     configure_logging()
     for name in ACCESS_LOGGERS:
@@ -241,7 +241,7 @@ def test_the_servers_access_loggers_carry_the_redaction():
 
 def test_zip_entry_names_are_stored_sanitised(app, client, settings):
     """Finding 12: entry names were stored as the archive gave them."""
-    from app.models import Submission
+    from app.data.models import Submission
     from tests.support.board import API
     from tests.support.factories import participant, sr18_tracks
 
@@ -266,7 +266,7 @@ def test_twenty_parallel_new_systems_name_at_most_the_primary_limit(app, setting
     """The primary limit (2, as E2E) under the same race: 5 systems allowed, 20 new names."""
     from sqlalchemy import select
 
-    from app.models import System
+    from app.data.models import System
     from tests.support.board import set_track
     from tests.support.factories import participant
 
@@ -286,7 +286,7 @@ def test_track_settings_past_the_databases_integers_are_refused_not_500(
     app, client, settings, field
 ):
     """Issue 34: a limit of 2**63 in the track settings was an HTTP 500 (integer overflow)."""
-    from app.models import DEFAULT_DAILY_LIMIT, Track
+    from app.data.models import DEFAULT_DAILY_LIMIT, Track
 
     demo_track(settings)
     organiser(settings, "org@x.org", "demo")
@@ -314,7 +314,7 @@ def test_cli_daily_limit_past_the_databases_integers_is_refused(runner, settings
 def test_the_join_code_is_shown_on_the_team_page_never_in_the_cookie(app, client, settings):
     """Issue 34: creating a team flashed its join code, which the (signed, readable) session
     cookie then carried."""
-    from app.models import Team
+    from app.data.models import Team
     from tests.support.factories import participant
 
     participant(settings, "a@x.org")

@@ -15,8 +15,8 @@ import json
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import DEFAULT_DAILY_LIMIT, Track
+from app.data.db import session_scope
+from app.data.models import DEFAULT_DAILY_LIMIT, Track
 from tests.support.factories import (
     GOOD_OUTPUT,
     demo_track,
@@ -199,7 +199,7 @@ def test_organisers_read_a_tiny_subsets_scores_before_publication(app, client, s
 def test_a_subset_of_enough_items_is_an_aggregate_like_the_headline(app, settings):
     """Thirty items or more: the team reads its subset scores in the test phase, rounded as
     the headline."""
-    from app.services.access import MIN_SUBSET_ITEMS, Viewer
+    from app.web.services.access import MIN_SUBSET_ITEMS, Viewer
 
     track = Track(phase="test", is_published=False, hide_own_scores=False, profile="drs")
     team = Viewer(team_id=1)
@@ -220,7 +220,7 @@ def test_a_test_phase_bar_chart_draws_no_bootstrap_interval(app, client, setting
         drawn.append((values, intervals))
         return json.dumps(labels).encode()
 
-    monkeypatch.setattr("app.exports.metric_bars", bars)
+    monkeypatch.setattr("app.web.exports.metric_bars", bars)
     demo_track(settings)
     _set_tracks(settings, phase="test")
     token = participant(settings, "a@x.org", team="A")

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import (
+from app.data.db import session_scope
+from app.data.models import (
     AnnotationLink,
     Campaign,
     CampaignUnit,
@@ -18,10 +18,10 @@ from app.models import (
     System,
     Track,
 )
-from app.services import DomainError
-from app.services.accounts import create_user
-from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.tracks import get_track
+from app.web.services import DomainError
+from app.web.services.accounts import create_user
+from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.tracks import get_track
 from tests.support.factories import demo_track, login, scored_system
 from tests.support.paths import e2e_file
 
@@ -363,7 +363,7 @@ def test_rose_on_a_challenge_set_beside_its_originals(app, settings, runner):
     assert judge_all(client, f"/annotate/{campaign.id}", expert) == 8
     with session_scope(settings.database_url) as session:
         found = session.get(Campaign, campaign.id)
-        from app.services.human_results import analyse
+        from app.web.services.human_results import analyse
 
         rows = {(r["name"], r["subset"]): r for r in analyse(session, found)["rows"]}
     assert rows[("charlstm", "tense:orig")]["rose"] == 100
@@ -392,7 +392,7 @@ def test_references_stay_hidden_when_the_deadline_moves_after_the_campaign(
 ):
     """Finding 1: past deadline, campaign made, deadline moved into the future: neither the
     annotator page nor a one-time link may show a reference until it has passed again."""
-    from app.services.annotation import create_links
+    from app.web.services.annotation import create_links
 
     with session_scope(settings.database_url) as session:
         track = session.scalar(select(Track))

@@ -11,10 +11,10 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import AuditEvent, Campaign, Judgement, System
-from app.services.human_import import AMBIGUOUS, MATCHED, UNMATCHED, read_import
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.data.models import AuditEvent, Campaign, Judgement, System
+from app.web.services.human_import import AMBIGUOUS, MATCHED, UNMATCHED, read_import
+from app.web.services.tracks import get_track
 from tests.support.factories import login, scored_system
 from tests.support.human import human_board
 

@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 from alembic import command
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.migrate import alembic_config, upgrade
-from app.models import Campaign, Judgement, System, UnitEntry
-from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.human_import import import_judgements
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.data.migrate import alembic_config, upgrade
+from app.data.models import Campaign, Judgement, System, UnitEntry
+from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.human_import import import_judgements
+from app.web.services.tracks import get_track
 from tests.support.human import QUALITY, human_board, judge
 
 

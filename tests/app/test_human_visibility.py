@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import Campaign, Submission, System, utcnow
-from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.human_results import analyse
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.data.models import Campaign, Submission, System, utcnow
+from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.human_results import analyse
+from app.web.services.tracks import get_track
 from tests.support.board import set_track, upload
 from tests.support.factories import login, participant, scored_system
 from tests.support.human import BLEU, QUALITY, human_board, judge
@@ -94,7 +94,7 @@ def test_each_campaigns_plot_shows_that_campaigns_scores(app, settings, board, m
     def scatter(metric, human, labels, x, y):  # what would be drawn, as the "image"
         return json.dumps({"human": human, "y": dict(zip(labels, y, strict=True))}).encode()
 
-    monkeypatch.setattr("app.exports.human_scatter", scatter)
+    monkeypatch.setattr("app.web.exports.human_scatter", scatter)
     client = app.test_client()
     drawn = [client.get(f"{TRACK}/plots/human-{name}.svg?metric=BLEU") for name in ("q1", "q2")]
     assert [plot.status_code for plot in drawn] == [200, 200]
@@ -130,8 +130,8 @@ def test_a_team_system_named_human_keeps_its_own_outputs_and_score(app, settings
         entries = [entry for unit in campaign.units for entry in unit.entries]
         assert any(entry.system_id == team_human for entry in entries)
         assert any(entry.system_id is None for entry in entries)  # the references
-        from app.services.columns import add_human_scores
-        from app.services.leaderboard import leaderboard
+        from app.web.services.columns import add_human_scores
+        from app.web.services.leaderboard import leaderboard
 
         track = get_track(session, "demo", "main")
         _, rows = leaderboard(session, track, include_secondary=True)

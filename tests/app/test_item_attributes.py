@@ -9,12 +9,12 @@ import pytest
 import yaml
 from sqlalchemy import select, update
 
-from app.db import session_scope
-from app.models import Item, Track
-from app.services.bundles import Bundle, BundleError, export_bundle, import_bundle
-from app.services.tracks import create_challenge, import_profile_read_test_set
-from app.storage import storage_for
-from app.testsets import load_attributes
+from app.data.db import session_scope
+from app.data.models import Item, Track
+from app.data.storage import storage_for
+from app.data.testsets import load_attributes
+from app.web.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.web.services.tracks import create_challenge, import_profile_read_test_set
 from tests.support.factories import demo_track, sr18_tracks
 from tests.support.paths import DEMO_DATA
 

@@ -7,7 +7,7 @@ import csv
 import io
 import json
 
-from app.services.leaderboard import LeaderboardRow, assign_ranks
+from app.web.services.leaderboard import LeaderboardRow, assign_ranks
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
 

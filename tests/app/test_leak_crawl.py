@@ -11,8 +11,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from sqlalchemy import select, update
 
-from app.db import session_scope
-from app.models import Submission
+from app.data.db import session_scope
+from app.data.models import Submission
 from tests.support.factories import login
 from tests.support.snapshots import restored
 from tests.support.world import EMAILS, HIDDEN_MARKER, build_world
@@ -123,7 +123,7 @@ def test_organisers_of_x_do_see_the_hidden_references_so_the_marker_works(app, s
 
 
 def _organiser_reference_view(settings) -> str:
-    from app.models import Reference
+    from app.data.models import Reference
 
     with session_scope(settings.database_url) as session:
         return " ".join(session.scalars(select(Reference.text)))

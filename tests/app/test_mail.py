@@ -12,10 +12,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from app.config import MailSettings
-from app.db import session_scope
-from app.mail.messages import MailError, build_message, check_address
-from app.models import (
+from app.data.config import MailSettings
+from app.data.db import session_scope
+from app.data.mail.messages import MailError, build_message, check_address
+from app.data.models import (
     AuditEvent,
     Mail,
     MailStatus,
@@ -27,9 +27,9 @@ from app.models import (
     User,
     utcnow,
 )
-from app.services.account_mail import set_unverified_may_upload
-from app.services.tracks import get_track
-from app.storage import storage_for
+from app.data.storage import storage_for
+from app.web.services.account_mail import set_unverified_may_upload
+from app.web.services.tracks import get_track
 from tests.conftest import make_app, make_settings
 from tests.support.board import bearer, set_track, upload
 from tests.support.factories import (
@@ -244,7 +244,7 @@ def test_a_send_that_fails_is_tried_again_and_never_blocks_the_upload(
 def test_an_address_the_server_refuses_is_given_up_at_once(mail_settings, inbox):
     make_app(mail_settings)
     inbox.refuse.add("gone@x.org")
-    from app.mail.outbox import add_mail
+    from app.data.mail.outbox import add_mail
 
     with session_scope(mail_settings.database_url) as session:
         mail = add_mail(session, kind="message", to="gone@x.org", subject="Hi", body="Hello")
@@ -365,7 +365,7 @@ def test_the_embedded_default_writes_mail_to_the_outbox_folder_and_the_log(tmp_p
     settings = make_settings(tmp_path / "instance")
     app = make_app(settings, WTF_CSRF_ENABLED=False)
     participant(settings, "ana@uni.example")
-    with caplog.at_level(logging.INFO, logger="app.mail.transport"):
+    with caplog.at_level(logging.INFO, logger="app.data.mail.transport"):
         app.test_client().post("/password/forgot", data={"email": "ana@uni.example"})
         run_queue(app)
     [written] = sorted((settings.instance_path / "outbox").glob("*.eml"))

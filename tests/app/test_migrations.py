@@ -4,9 +4,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from app.db import get_engine
-from app.migrate import upgrade
-from app.models import Base
+from app.data.db import get_engine
+from app.data.migrate import upgrade
+from app.data.models import Base
 
 
 def test_migrations_create_exactly_the_models_schema(tmp_path):

@@ -9,8 +9,8 @@ import io
 import pytest
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import System, Team
+from app.data.db import session_scope
+from app.data.models import System, Team
 from tests.support.board import API, TRACK, upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, login, organiser, participant
 from tests.support.paths import DEMO_DATA

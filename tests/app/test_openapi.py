@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app.api.openapi import openapi_document
+from app.web.api.openapi import openapi_document
 from tests.support.board import API, bearer
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}

@@ -9,8 +9,8 @@ import zipfile
 
 from sqlalchemy import update
 
-from app.db import session_scope
-from app.models import Score, Submission, SubmissionStatus, Track
+from app.data.db import session_scope
+from app.data.models import Score, Submission, SubmissionStatus, Track
 from tests.support.board import API, board_systems, upload
 from tests.support.factories import (
     DEMO_REFS,
@@ -44,8 +44,8 @@ def test_organiser_pages_are_scoped_to_their_challenges(client, settings):
 
 
 def test_create_a_challenge_and_import_a_track_from_the_form(client, settings):
-    from app.models import Role
-    from app.services.accounts import create_user
+    from app.data.models import Role
+    from app.web.services.accounts import create_user
 
     with session_scope(settings.database_url) as session:
         create_user(session, "new@x.org", "password123", Role.ORGANISER)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.db import session_scope
-from app.services.tracks import get_challenge
+from app.data.db import session_scope
+from app.web.services.tracks import get_challenge
 from tests.support.board import set_track, upload
 from tests.support.factories import demo_track, participant, run_queue
 

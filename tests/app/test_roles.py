@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from app.db import session_scope
-from app.models import ChallengeOrganiser, Role, User
-from app.services.accounts import create_user
+from app.data.db import session_scope
+from app.data.models import ChallengeOrganiser, Role, User
+from app.web.services.accounts import create_user
 from tests.support.factories import demo_track, login
 
 

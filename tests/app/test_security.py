@@ -8,8 +8,8 @@ import threading
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import AuditEvent, Submission, User
+from app.data.db import session_scope
+from app.data.models import AuditEvent, Submission, User
 from tests.support.board import API, upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, login, organiser, participant
 from tests.support.servers import serve_app
@@ -80,7 +80,7 @@ def test_login_backs_off_per_account_and_address(app, client, settings):
     doubling); the owner logging in from elsewhere is not locked out."""
     from datetime import timedelta
 
-    from app.models import LoginAttempt
+    from app.data.models import LoginAttempt
 
     participant(settings, "a@x.org", team="A")
     attacker = {"REMOTE_ADDR": "203.0.113.9"}
@@ -113,8 +113,8 @@ def test_login_backs_off_per_account_and_address(app, client, settings):
 
 def test_login_costs_one_hash_check_whether_or_not_the_account_exists(app, settings, monkeypatch):
     """Finding 6: an unknown account answered ten times faster (no hash was checked)."""
-    from app.models import accounts as account_models
-    from app.services import accounts
+    from app.data.models import accounts as account_models
+    from app.web.services import accounts
 
     participant(settings, "a@x.org", team="A")
     calls: list[str] = []
@@ -251,7 +251,7 @@ def test_cli_imports_are_audited_as_cli(runner, settings):
 
 
 def test_public_pages_are_cached_briefly_for_anonymous_visitors_only(settings):
-    from app.public_cache import clear
+    from app.web.public_cache import clear
     from tests.conftest import make_app
     from tests.support.factories import run_queue
 
@@ -297,8 +297,8 @@ def test_login_keeps_a_same_site_next_page(client, settings):
 
 def test_closing_a_human_campaign_is_audited_as_closing(app, client, settings):
     """Issue 34: the audit log said "human open" for closing a campaign too."""
-    from app.services.campaigns import CampaignSpec, create_campaign
-    from app.services.tracks import get_track
+    from app.web.services.campaigns import CampaignSpec, create_campaign
+    from app.web.services.tracks import get_track
     from tests.support.factories import scored_system
 
     demo_track(settings)
@@ -325,7 +325,7 @@ def test_common_passwords_are_refused_in_the_cli_too(runner, settings):
 
 
 def test_the_common_password_list_is_djangos_whole_list():
-    from app.services.passwords import common_passwords, is_common
+    from app.web.services.passwords import common_passwords, is_common
 
     assert len(common_passwords()) == 19_640
     assert is_common(" Password ") and not is_common("marlin quokka 7")
@@ -335,7 +335,7 @@ def test_one_address_failing_on_many_accounts_holds_back_only_unknown_browsers(a
     """Issue 34: an address failing 50 times locked everyone behind it (one NAT, a whole lab)
     out for 15 minutes. Now a browser an account logged in from before goes on; a browser new
     to the account still waits (password spraying)."""
-    from app.services.accounts import FAILURES_PER_ADDRESS, note_failed_login
+    from app.web.services.accounts import FAILURES_PER_ADDRESS, note_failed_login
 
     participant(settings, "a@x.org", team="A")
     lab = {"REMOTE_ADDR": "203.0.113.9"}
@@ -372,7 +372,7 @@ def test_a_stranger_behind_the_same_address_cannot_lock_the_owner_out(app, setti
 
 
 def test_a_device_cookie_counts_only_for_its_account_and_only_signed(app, settings):
-    from app.auth import DEVICE_COOKIE
+    from app.web.auth import DEVICE_COOKIE
 
     participant(settings, "a@x.org", team="A")
     participant(settings, "b@x.org", team="B")

@@ -3,10 +3,10 @@ and the organisers-only report on the track page."""
 
 import pytest
 
-from app.db import session_scope
-from app.models import ChallengeOrganiser, Role
-from app.services.accounts import create_user
-from app.services.tracks import get_challenge
+from app.data.db import session_scope
+from app.data.models import ChallengeOrganiser, Role
+from app.web.services.accounts import create_user
+from app.web.services.tracks import get_challenge
 from scorer.io import drs
 from scorer.split_overlap import nearest_overlaps, overlap_report
 from tests.support.paths import DEMO_DATA, drs_file

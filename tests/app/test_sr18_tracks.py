@@ -8,9 +8,9 @@ from datetime import datetime
 import pytest
 from sqlalchemy import func, select
 
-from app import models
-from app.db import session_scope
-from app.models import Score, Submission, Track
+from app.data import models
+from app.data.db import session_scope
+from app.data.models import Score, Submission, Track
 from scorer.io.sr18 import read_sentences
 from tests.support.factories import SR18_REFS, participant, run_queue, sr18_tracks
 from tests.support.paths import sr18_file
@@ -290,7 +290,7 @@ def test_outputs_page_gives_dist_once_published_and_overview_anonymises(app, cli
 
 
 def test_conllu_comments_never_reach_the_stored_or_downloaded_inputs(client, settings):
-    from app.services.tracks import create_challenge, import_sr18_test_set
+    from app.web.services.tracks import create_challenge, import_sr18_test_set
 
     tree = (
         "# sent_id = 1\n# text = The hidden sentence .\n"

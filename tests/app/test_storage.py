@@ -9,9 +9,9 @@ import socket
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import Submission
-from app.storage import LocalStorage, S3Storage, storage_for
+from app.data.db import session_scope
+from app.data.models import Submission
+from app.data.storage import LocalStorage, S3Storage, storage_for
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant, run_queue

@@ -47,8 +47,8 @@ def test_a_bad_file_is_refused_before_upload(app, settings, tmp_path):
         assert "not uploaded: short.txt" in result.output and "10" in result.output
         checked = run(url, "not-needed-offline", good, "--check-only")
     assert checked.exit_code == 0 and "checked: 10 outputs" in checked.output
-    from app.db import session_scope
-    from app.models import Submission
+    from app.data.db import session_scope
+    from app.data.models import Submission
 
     with session_scope(settings.database_url) as session:
         assert session.query(Submission).count() == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.services.submissions import until
+from app.web.services.submissions import until
 from tests.support.board import upload
 from tests.support.factories import demo_track, login, participant
 

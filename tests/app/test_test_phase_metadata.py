@@ -8,8 +8,8 @@ import io
 
 from sqlalchemy import select
 
-from app import models
-from app.db import session_scope
+from app.data import models
+from app.data.db import session_scope
 from tests.support.board import API, TRACK, bearer, set_track
 from tests.support.factories import login, run_queue
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.db import session_scope
-from app.models import Submission, SubmissionStatus, utcnow
-from app.services.waiting import JobTimes
+from app.data.db import session_scope
+from app.data.models import Submission, SubmissionStatus, utcnow
+from app.web.services.waiting import JobTimes
 from tests.support.board import bearer, upload
 from tests.support.factories import demo_track, login, participant, run_queue
 
@@ -48,8 +48,8 @@ def test_queue_place_and_estimate_on_the_page_and_in_the_api(app, client, settin
 
 def _timed_jobs(settings, challenge: str, seconds: float, count: int) -> None:
     """``count`` scored baseline jobs on ``challenge``'s track, each timed at ``seconds``."""
-    from app.models import System
-    from app.services.tracks import get_track
+    from app.data.models import System
+    from app.web.services.tracks import get_track
 
     with session_scope(settings.database_url) as session:
         track = get_track(session, challenge, "main")

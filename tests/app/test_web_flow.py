@@ -103,9 +103,9 @@ def test_register_team_upload_follow_and_choose_primary(browser, settings, csrf_
 
 
 def test_join_team_with_code(browser, settings, csrf_app):
-    from app.db import session_scope
-    from app.models import Team
-    from app.services.accounts import find_or_create_team
+    from app.data.db import session_scope
+    from app.data.models import Team
+    from app.web.services.accounts import find_or_create_team
 
     with session_scope(settings.database_url) as session:
         code = find_or_create_team(session, "Lab").join_code

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import ItemSubset, Track
+from app.data.db import session_scope
+from app.data.models import ItemSubset, Track
 from scorer.cli import main as nlg_score
 from tests.support.factories import organiser, participant, run_queue
 from tests.support.paths import DEMO_DATA

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.db import session_scope
-from app.services.annotation import create_links
-from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.web.services.annotation import create_links
+from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.tracks import get_track
 from tests.browser.conftest import check_page
 from tests.conftest import make_app
 from tests.support.factories import demo_track, scored_system

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.demo import seed_demo
-from app.models import Challenge, ChallengeOrganiser, Membership, Role, Submission, System
-from app.root import score_now
-from app.services.accounts import create_user, find_or_create_team
+from app.data.db import session_scope
+from app.data.models import Challenge, ChallengeOrganiser, Membership, Role, Submission, System
+from app.entry.demo import seed_demo
+from app.entry.root import score_now
+from app.web.services.accounts import create_user, find_or_create_team
 from tests.browser.conftest import WIDTHS, screenshot, width_problems
 from tests.conftest import make_app, make_settings
 from tests.support.servers import serve_app

@@ -9,11 +9,11 @@ import hashlib
 
 from sqlalchemy import select
 
-from app.config import MailSettings
-from app.db import session_scope
-from app.models import Submission, SubmissionStatus, System, Team
-from app.services.tracks import get_track
-from app.storage import storage_for
+from app.data.config import MailSettings
+from app.data.db import session_scope
+from app.data.models import Submission, SubmissionStatus, System, Team
+from app.data.storage import storage_for
+from app.web.services.tracks import get_track
 from tests.browser.conftest import check_page, register
 from tests.conftest import make_app, make_settings
 from tests.support.factories import GOOD_OUTPUT, demo_track

@@ -5,9 +5,9 @@ checks."""
 
 from __future__ import annotations
 
-from app.db import session_scope
-from app.models import Role
-from app.services.accounts import create_user
+from app.data.db import session_scope
+from app.data.models import Role
+from app.web.services.accounts import create_user
 from tests.browser.conftest import check_page, register
 from tests.conftest import make_app
 from tests.support.factories import DEMO_REFS

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from app.config import Settings
-from app.root import start_embedded_worker
+from app.data.config import Settings
+from app.entry.root import start_embedded_worker
 from tests.conftest import make_app, make_settings
 from tests.support.servers import create_database, postgres_server, redis_server
 
@@ -64,7 +64,7 @@ class Stack:
             process = subprocess.Popen(
                 [sys.executable, "-m", "tests.support.held_worker", str(hold_seconds)]
                 if hold_seconds
-                else [sys.executable, "-c", "from app.cli import main; main()", "worker"],
+                else [sys.executable, "-c", "from app.entry.cli import main; main()", "worker"],
                 env=self.env(**{"NLGBOARD_WARM_UP": "e2e", **extra_env}),
                 stdout=log_file,
                 stderr=subprocess.STDOUT,

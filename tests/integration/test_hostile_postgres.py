@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from app.db import session_scope
-from app.models import Role
-from app.services.accounts import create_user
+from app.data.db import session_scope
+from app.data.models import Role
+from app.web.services.accounts import create_user
 from tests.conftest import make_app, make_settings
 from tests.support.factories import demo_track, login, organiser, participant
 from tests.support.servers import create_database

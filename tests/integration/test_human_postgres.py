@@ -9,15 +9,15 @@ import os
 import pytest
 from sqlalchemy import select
 
-from app.config import Settings
-from app.db import session_scope
-from app.migrate import upgrade
-from app.models import Judgement, Role, System, User
-from app.services.accounts import create_user
-from app.services.campaigns import CampaignSpec, create_campaign
-from app.services.human_import import import_judgements
-from app.services.human_results import analyse
-from app.services.tracks import get_track
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.migrate import upgrade
+from app.data.models import Judgement, Role, System, User
+from app.web.services.accounts import create_user
+from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.human_import import import_judgements
+from app.web.services.human_results import analyse
+from app.web.services.tracks import get_track
 from scorer.errors import InputError
 from tests.support.factories import demo_track, scored_system
 from tests.support.servers import create_database

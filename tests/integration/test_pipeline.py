@@ -18,9 +18,9 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
-from app.services.tracks import create_challenge, import_e2e_track
+from app.data.db import session_scope
+from app.data.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
+from app.web.services.tracks import create_challenge, import_e2e_track
 from scorer.kinds import get_profile
 from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
@@ -235,7 +235,7 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
 
     def status() -> dict:
         done = subprocess.run(
-            [sys.executable, "-c", "from app.cli import main; main()", "status", "--json"],
+            [sys.executable, "-c", "from app.entry.cli import main; main()", "status", "--json"],
             env=stack.env(), capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr

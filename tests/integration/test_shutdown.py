@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from app.db import session_scope
-from app.models import Submission, SubmissionStatus
+from app.data.db import session_scope
+from app.data.models import Submission, SubmissionStatus
 from scorer.kinds import get_profile
 from tests.conftest import make_settings, migrated_database
 from tests.integration.conftest import wait_until
@@ -147,7 +147,7 @@ def test_a_stopped_board_hands_its_job_back_and_ends_every_child(tmp_path, signu
     assert stop_and_time(board, signum) < STOP_WITHIN
     assert status() == SubmissionStatus.QUEUED
 
-    board = start("-c", "from app.cli import main; main()")
+    board = start("-c", "from app.entry.cli import main; main()")
     try:
         wait_until(lambda: status() == SubmissionStatus.SCORED, 90, "the next start to score it")
     finally:

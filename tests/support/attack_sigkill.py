@@ -71,7 +71,7 @@ class KilledBoard:
 
     def cli(self, *args: str) -> str:
         done = subprocess.run(
-            [sys.executable, "-c", "from app.cli import main; main()", *args],
+            [sys.executable, "-c", "from app.entry.cli import main; main()", *args],
             env=self.env, capture_output=True, text=True, check=True,
         )  # fmt: skip
         return done.stdout.strip()
@@ -79,7 +79,7 @@ class KilledBoard:
     def start(self) -> None:
         with (self.folder / "board.log").open("ab") as log:  # the child keeps its own copy
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "from app.cli import main; main()", "run", "--port",
+                [sys.executable, "-c", "from app.entry.cli import main; main()", "run", "--port",
                  str(self.port)],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip

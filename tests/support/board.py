@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from app.db import session_scope
-from app.services.tracks import get_track
+from app.data.db import session_scope
+from app.web.services.tracks import get_track
 from tests.support.factories import GOOD_OUTPUT
 
 TRACK = "/challenges/demo/tracks/main"

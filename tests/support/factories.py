@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from app.config import Settings
-from app.db import session_scope
-from app.models import Membership, Role
-from app.services.accounts import create_user, find_or_create_team
-from app.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.models import Membership, Role
+from app.web.services.accounts import create_user, find_or_create_team
+from app.web.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from tests.support.paths import DEMO_DATA
 
 DEMO_REFS = (DEMO_DATA / "references.csv").read_bytes()
@@ -71,8 +71,8 @@ def scored_system(
 ) -> None:
     """A system with one scored submission whose outputs are ``<name> says <item>``: what human
     evaluation pages need, without running the scorer."""
-    from app.models import Output, Score, Submission, SubmissionStatus, System
-    from app.services.tracks import get_track
+    from app.data.models import Output, Score, Submission, SubmissionStatus, System
+    from app.web.services.tracks import get_track
 
     found = get_track(session, challenge, track)
     test_set = found.test_set_for(language)
@@ -105,8 +105,8 @@ def scored_system(
 
 def organiser(settings: Settings, email: str, challenge: str) -> str:
     """An organiser of ``challenge``; returns their API token (password "password123")."""
-    from app.models import ChallengeOrganiser
-    from app.services.tracks import get_challenge
+    from app.data.models import ChallengeOrganiser
+    from app.web.services.tracks import get_challenge
 
     with session_scope(settings.database_url) as session:
         user = create_user(session, email, "password123", Role.ORGANISER)

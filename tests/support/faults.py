@@ -21,8 +21,8 @@ import requests
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from app.db import get_engine, session_scope
-from app.models import Submission, SubmissionStatus
+from app.data.db import get_engine, session_scope
+from app.data.models import Submission, SubmissionStatus
 from tests.conftest import make_app, make_settings
 from tests.integration.conftest import Stack, serve
 from tests.support.factories import participant, sr18_tracks
@@ -184,7 +184,7 @@ def inject(faults: FaultStack, fault: str, ids: list[int]) -> None:
         from redis import Redis
         from rq import Queue
 
-        from app.queue import JOB_FUNCTION, QUEUE_NAME
+        from app.data.queue import JOB_FUNCTION, QUEUE_NAME
 
         queue = Queue(QUEUE_NAME, connection=Redis.from_url(faults.redis.url))
         for submission_id in ids:

@@ -23,7 +23,7 @@ def main() -> None:
         return compute(*args, **kwargs)
 
     jobs._compute = held
-    from app.cli import cli
+    from app.entry.cli import cli
 
     cli.main(sys.argv[2:] or ["worker"], prog_name="nlgboard")
 

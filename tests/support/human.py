@@ -75,7 +75,7 @@ TEAMS = {"alpha": "A", "beta": "B", "gamma": "C"}
 def human_board(settings) -> None:
     """Track demo/main: teams A, B, C (a@x.org, b@x.org, c@x.org) with one primary system
     each (alpha, beta, gamma), a baseline "base", an organiser org@x.org; development phase."""
-    from app.db import session_scope
+    from app.data.db import session_scope
 
     demo_track(settings)
     for email, team in (("a@x.org", "A"), ("b@x.org", "B"), ("c@x.org", "C")):
@@ -95,7 +95,7 @@ QUALITY = {"alpha": 90, "beta": 60, "gamma": 30, "base": 10, "references": 100}
 def judge(session, campaign, quality: dict[str, float], annotators: int = 3) -> None:
     """Every unit judged by ``annotators`` annotators: each output gets its system's quality
     (the references, ``quality["references"]``)."""
-    from app.services.annotation import Annotator, current_assignment, next_unit, record
+    from app.web.services.annotation import Annotator, current_assignment, next_unit, record
 
     for number in range(annotators):
         annotator = Annotator(f"test{number}")

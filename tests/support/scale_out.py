@@ -30,10 +30,10 @@ import requests
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
-from app.config import Settings
-from app.db import get_engine, session_scope
-from app.models import Score, Submission, SubmissionStatus
-from app.services.tracks import create_challenge, import_e2e_track
+from app.data.config import Settings
+from app.data.db import get_engine, session_scope
+from app.data.models import Score, Submission, SubmissionStatus
+from app.web.services.tracks import create_challenge, import_e2e_track
 from tests.conftest import make_app, make_settings
 from tests.integration.conftest import serve
 from tests.support.factories import participant
@@ -92,7 +92,7 @@ class Cluster:
         with log.open("wb") as out:
             self.workers[host] = subprocess.Popen(
                 [*self.network.on(host), sys.executable, "-c",
-                 "from app.cli import main; main()", "worker"],
+                 "from app.entry.cli import main; main()", "worker"],
                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
 

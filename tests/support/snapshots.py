@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from flask import Flask
 
-from app.config import Settings
+from app.data.config import Settings
 
 T = TypeVar("T")
 DATABASE = "nlgboard.sqlite3"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.config import Settings
-from app.db import session_scope
-from app.models import Campaign, Role, utcnow
-from app.services.accounts import create_user
-from app.services.annotation import create_links
-from app.services.tracks import get_track
+from app.data.config import Settings
+from app.data.db import session_scope
+from app.data.models import Campaign, Role, utcnow
+from app.web.services.accounts import create_user
+from app.web.services.annotation import create_links
+from app.web.services.tracks import get_track
 from tests.support.factories import demo_track, organiser, participant, scored_system
 
 ROLES = ("anonymous", "team_a", "team_b", "organiser_x", "organiser_y", "admin")

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.models import Score, Submission, SubmissionStatus, utcnow
+from app.data.db import session_scope
+from app.data.models import Score, Submission, SubmissionStatus, utcnow
 from scorer.kinds import get_profile
 from tests.support.tracks import queued_submission
 from worker import jobs

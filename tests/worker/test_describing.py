@@ -5,8 +5,8 @@ import logging
 
 from sqlalchemy import func, select
 
-from app.db import session_scope
-from app.models import DESCRIBED, Score, Submission, SubmissionStatus
+from app.data.db import session_scope
+from app.data.models import DESCRIBED, Score, Submission, SubmissionStatus
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
 from tests.support.tracks import queued_submission

@@ -9,12 +9,12 @@ import logging
 from alembic.script import ScriptDirectory
 from sqlalchemy import select
 
-from app.db import session_scope
-from app.logs import JsonFormatter, submission_context
-from app.migrate import alembic_config, upgrade
-from app.models import Submission
-from app.models import TestSet as StoredTestSet
-from app.testsets import stamp_content
+from app.data.db import session_scope
+from app.data.logs import JsonFormatter, submission_context
+from app.data.migrate import alembic_config, upgrade
+from app.data.models import Submission
+from app.data.models import TestSet as StoredTestSet
+from app.data.testsets import stamp_content
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
@@ -37,7 +37,7 @@ def test_not_ready_when_the_schema_is_behind(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0008")
-    from app.root import make_app
+    from app.entry.root import make_app
 
     answer = make_app(settings, {"TESTING": True}).test_client().get("/readyz")
     assert answer.status_code == 503
@@ -77,8 +77,8 @@ def test_status_fails_when_the_database_is_unusable(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0006")
-    from app.cli import cli
-    from app.root import make_app
+    from app.entry.cli import cli
+    from app.entry.root import make_app
 
     app = make_app(settings, {"TESTING": True})
     result = app.test_cli_runner().invoke(cli, args=["status"])

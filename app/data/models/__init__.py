@@ -1,0 +1,82 @@
+"""The schema, split by concept. Changed only through Alembic migrations (migrations/)."""
+
+from app.data.models.accounts import NOTIFICATIONS, Membership, Role, Team, User, hash_token
+from app.data.models.audit import AuditEvent, LoginAttempt
+from app.data.models.base import Base, utcnow
+from app.data.models.challenges import (
+    DEFAULT_DAILY_LIMIT,
+    DEVELOPMENT,
+    PHASES,
+    TEST,
+    Challenge,
+    ChallengeAnnotator,
+    ChallengeOrganiser,
+    Item,
+    ItemSubset,
+    Reference,
+    TestSet,
+    Track,
+)
+from app.data.models.human import (
+    HUMAN_SYSTEM,
+    AnnotationLink,
+    Campaign,
+    CampaignUnit,
+    HitAssignment,
+    Judgement,
+    Method,
+    UnitEntry,
+)
+from app.data.models.mail import BoardSetting, Mail, MailStatus
+from app.data.models.submissions import (
+    DESCRIBED,
+    Output,
+    Score,
+    Submission,
+    SubmissionStatistics,
+    SubmissionStatus,
+    System,
+)
+
+__all__ = [
+    "DEFAULT_DAILY_LIMIT",
+    "DESCRIBED",
+    "DEVELOPMENT",
+    "HUMAN_SYSTEM",
+    "NOTIFICATIONS",
+    "PHASES",
+    "TEST",
+    "AnnotationLink",
+    "AuditEvent",
+    "Base",
+    "BoardSetting",
+    "Campaign",
+    "CampaignUnit",
+    "Challenge",
+    "ChallengeAnnotator",
+    "ChallengeOrganiser",
+    "HitAssignment",
+    "Item",
+    "ItemSubset",
+    "Judgement",
+    "LoginAttempt",
+    "Mail",
+    "MailStatus",
+    "Membership",
+    "Method",
+    "Output",
+    "Reference",
+    "Role",
+    "Score",
+    "Submission",
+    "SubmissionStatistics",
+    "SubmissionStatus",
+    "System",
+    "Team",
+    "TestSet",
+    "Track",
+    "UnitEntry",
+    "User",
+    "hash_token",
+    "utcnow",
+]

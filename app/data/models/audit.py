@@ -1,0 +1,43 @@
+"""What organisers did (audit log) and failed logins (rate limit)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.data.models.base import Base, UTCDateTime, utcnow
+
+
+class AuditEvent(Base):
+    """One organiser action (reference upload, publish, rescore, anonymise, ...): who, when,
+    on what. Rows are only ever added."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    actor: Mapped[str] = mapped_column(String(254))
+    """The e-mail (or "cli") at the time: kept when the account goes."""
+    challenge_id: Mapped[int | None] = mapped_column(
+        ForeignKey("challenges.id", ondelete="CASCADE"), index=True
+    )
+    action: Mapped[str] = mapped_column(String(64))
+    target: Mapped[str] = mapped_column(String(300))
+    details: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+
+
+class LoginAttempt(Base):
+    """A failed login, kept for the rate limit's window."""
+
+    __tablename__ = "login_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    email: Mapped[str] = mapped_column(String(254))
+    address: Mapped[str] = mapped_column(String(64))
+    device: Mapped[str | None] = mapped_column(String(32))
+    """The browser's device id when it showed the account's device cookie (then the failure
+    counts for that browser, not for its address)."""

@@ -1,0 +1,1 @@
+"""The entry layer: the composition root, the CLI, the WSGI module and the demo seed."""

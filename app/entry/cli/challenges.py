@@ -1,0 +1,100 @@
+"""Challenges: ``nlgboard challenge``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+from app.data.db import session_scope
+from app.data.storage import storage_for
+from app.entry.cli.common import board_settings, fail, score_if_embedded
+from app.web.services import DomainError
+from scorer.errors import InputError
+
+if TYPE_CHECKING:
+    from app.web.services.bundles import Bundle
+from app.web.services.tracks import (
+    create_challenge,
+)
+
+
+@click.group(cls=AppGroup)
+def challenge() -> None:
+    """Challenges."""
+
+
+@challenge.command("create")
+@click.argument("slug")
+@click.option("--title", required=True)
+@click.option("--description", default="")
+def challenge_create(slug: str, title: str, description: str) -> None:
+    """Create a challenge."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            create_challenge(session, slug, title, description)
+    except DomainError as error:
+        fail(error)
+    click.echo(f"challenge {slug} created")
+
+
+@challenge.command("import")
+@click.argument("bundle_path", metavar="BUNDLE", type=click.Path(exists=True, path_type=Path))
+def challenge_import(bundle_path: Path) -> None:
+    """Create a challenge from a bundle: a folder or zip holding challenge.yaml and its data
+    files (README: "Challenge bundles"). A bad bundle is refused whole; nothing is stored."""
+    from app.web.services.bundles import import_bundle
+
+    settings = board_settings()
+    queue = current_app.extensions["nlgboard.queue"]
+    try:
+        bundle = _read_bundle(bundle_path)
+        with session_scope(settings.database_url) as session:
+            report = import_bundle(session, queue, storage_for(settings), bundle)
+    except (DomainError, InputError) as error:
+        fail(error)
+    click.echo(report.summary())
+    outcomes = score_if_embedded(queue, settings, report.submissions)
+    if report.submissions:
+        click.echo(f"submissions: {', '.join(sorted(set(outcomes)))}")
+
+
+def _read_bundle(path: Path) -> Bundle:
+    from app.web.services.bundles import Bundle
+
+    if path.is_dir():
+        return Bundle(
+            {
+                str(file.relative_to(path).as_posix()): file.read_bytes()
+                for file in sorted(path.rglob("*"))
+                if file.is_file()
+            }
+        )
+    return Bundle.from_zip(path.read_bytes(), path.name)
+
+
+@challenge.command("export")
+@click.argument("slug")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--with-submissions", is_flag=True, help="every submission's file, for moving the board"
+)
+def challenge_export(slug: str, out: Path, with_submissions: bool) -> None:
+    """Write a challenge as a zip bundle: its definition, its test sets with their hidden
+    references (keep it as safe as the board) and, on request, its submissions."""
+    from app.web.services.bundles import export_bundle
+    from app.web.services.tracks import get_challenge
+
+    settings = board_settings()
+    try:
+        with session_scope(settings.database_url) as session:
+            data = export_bundle(
+                session, storage_for(settings), get_challenge(session, slug), with_submissions
+            )
+    except DomainError as error:
+        fail(error)
+    out.write_bytes(data)
+    click.echo(f"{out}: {len(data):,} bytes")

@@ -1,0 +1,65 @@
+"""What every command module shares: the app's settings and one way to fail."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import NoReturn
+
+import click
+from flask import Flask, current_app
+
+from app.data.config import Settings
+from app.data.queue import SubmissionQueue
+
+
+def board_settings() -> Settings:
+    settings: Settings = current_app.extensions["nlgboard.settings"]
+    return settings
+
+
+def fail(error: Exception) -> NoReturn:
+    raise click.ClickException(str(error))
+
+
+def score_if_embedded(queue: SubmissionQueue, settings: Settings, ids: list[int]) -> list[str]:
+    """On the embedded default nobody else will score them: do it here; else say queued."""
+    from app.entry.root import is_embedded, score_now
+
+    return score_now(settings, ids) if is_embedded(queue) else ["queued"] * len(ids)
+
+
+def this_app() -> Flask:
+    """The app itself, not its context-local proxy (to serve it, or hand it to the seeding)."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app
+
+
+class Deadline(click.ParamType):
+    """A moment in UTC as organisers write it: ``2017-10-31T23:59``, with seconds, with a
+    space for the ``T``, or with a time zone (``Z``, ``+02:00``: converted to UTC). A date
+    alone is refused: it would not say whether the day's start or its end is meant."""
+
+    name = "deadline"
+    FORMAT = re.compile(
+        r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?"
+    )
+
+    def convert(self, value, param, ctx) -> datetime:
+        if isinstance(value, datetime):
+            return value
+        text = str(value).strip()
+        try:
+            if not self.FORMAT.fullmatch(text):
+                raise ValueError
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            self.fail(
+                f"{value!r} is not a date and time such as 2017-10-31T23:59 (UTC; seconds, a "
+                "space instead of T and a zone such as +02:00 or Z are allowed)",
+                param,
+                ctx,
+            )
+        if moment.tzinfo is None:
+            return moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)

@@ -1,0 +1,264 @@
+"""Tracks and their test sets: ``nlgboard track``."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+from app.data.db import session_scope
+from app.data.models import DEFAULT_DAILY_LIMIT
+from app.data.storage import storage_for
+from app.entry.cli.common import Deadline, board_settings, fail, score_if_embedded
+from app.web.services import DomainError
+from app.web.services.access import ORGANISERS
+from app.web.services.bundled import describe as describe_bundled
+from app.web.services.bundled import register_bundled_runs
+from app.web.services.drs import import_challenge_set
+from app.web.services.leaderboard import default_language, leaderboard_outputs
+from app.web.services.organising import LIMIT_MAX
+from app.web.services.track_imports import import_track
+from app.web.services.tracks import (
+    TRACK_KINDS,
+    get_challenge,
+    get_track,
+    store_split_report,
+)
+from scorer.errors import InputError
+from scorer.similarity import similarity_matrix
+
+
+@click.group(cls=AppGroup)
+def track() -> None:
+    """Tracks and their hidden test sets."""
+
+
+@track.command("import")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
+@click.option("--language", default=None, help="Test-set language (required for SR'18 kinds).")
+@click.option("--inputs", "inputs_path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--refs",
+    "refs_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="Hidden references (DRS: the .raw sentences; not needed for SBN, which carries them).",
+)
+@click.option(
+    "--subset",
+    default=None,
+    help="DRS: tag the items with this subset (default standard; also long, "
+    "compositional-substitution, compositional-extension).",
+)
+@click.option(
+    "--train",
+    "train_path",
+    type=click.Path(exists=True, path_type=Path),
+    help="WebNLG: the edition's training file; its categories are the seen ones "
+    "(default: the 2017 split).",
+)
+@click.option("--title", default=None)
+@click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
+@click.option(
+    "--daily-limit",
+    type=click.IntRange(0, LIMIT_MAX),
+    default=DEFAULT_DAILY_LIMIT,
+    show_default=True,
+    help="uploads per team, test set and day on a new track; 0: no limit",
+)
+def track_import(
+    challenge_slug: str,
+    track_slug: str,
+    kind: str,
+    language: str | None,
+    inputs_path: Path | None,
+    refs_path: Path | None,
+    subset: str | None,
+    train_path: Path | None,
+    title: str | None,
+    deadline: datetime | None,
+    daily_limit: int | None,
+) -> None:
+    """Create a track (or add a language's test set) from test inputs and hidden references.
+
+    DRS: one test set per language; importing again with --subset appends items tagged with
+    that subset (before any submission). A bundled baseline run decoded from exactly these
+    inputs (baselines/runs/manifest.json) is added as a baseline system."""
+    settings = board_settings()
+    queue = current_app.extensions["nlgboard.queue"]
+    try:
+        with session_scope(settings.database_url) as session:
+            found = get_challenge(session, challenge_slug)
+            test_set, report = import_track(
+                session,
+                None,
+                found,
+                track_slug,
+                kind,
+                language=language,
+                inputs=(inputs_path.read_bytes(), inputs_path.name) if inputs_path else None,
+                references=(refs_path.read_bytes(), refs_path.name) if refs_path else None,
+                subset=subset,
+                title=title,
+                deadline=deadline,
+                daily_limit=daily_limit or None,
+                train=(train_path.read_bytes(), train_path.name) if train_path else None,
+            )
+            registered = register_bundled_runs(
+                session, queue, storage_for(settings), test_set,
+                current_app.config["UPLOAD_MAX_BYTES"],
+            )  # fmt: skip
+    except (DomainError, InputError) as error:
+        fail(error)
+    click.echo(report)
+    if registered:
+        click.echo(describe_bundled(registered))
+    score_if_embedded(queue, settings, [i for r in registered for i in r.submissions])
+
+
+@track.command("challenge-set")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", required=True, help="The test set the challenge items pair with.")
+@click.option(
+    "--name",
+    required=True,
+    help="The set's name: tense, polarity, number, names or quantity (the published files "
+    "name the polarity set test-neg and the number set test-polarity: name it here).",
+)
+@click.option(
+    "--inputs", "inputs_path", required=True, type=click.Path(exists=True, path_type=Path)
+)
+@click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--allow-unmatched",
+    is_flag=True,
+    help="Import items whose original is not in the test set (scored as Chal, unpaired).",
+)
+def track_challenge_set(
+    challenge_slug: str,
+    track_slug: str,
+    language: str,
+    name: str,
+    inputs_path: Path,
+    refs_path: Path,
+    allow_unmatched: bool,
+) -> None:
+    """Append a DRS challenge set (Wang et al. 2021) to a test set, pairing each item with its
+    original test item through the sentence on its third %%% line."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            report = import_challenge_set(
+                session,
+                get_track(session, challenge_slug, track_slug),
+                language,
+                name,
+                inputs_path.read_bytes(),
+                refs_path.read_bytes(),
+                inputs_name=inputs_path.name,
+                sentences_name=refs_path.name,
+                allow_unmatched=allow_unmatched,
+            )
+    except (DomainError, InputError) as error:
+        fail(error)
+    click.echo(report.describe())
+
+
+@track.command("split-report")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", default=None, help="Test set (default: the track's language).")
+@click.option(
+    "--train",
+    "train_path",
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="The training file (E2E mr,ref CSV; DRS SBN file or .raw sentences).",
+)
+def track_split_report(
+    challenge_slug: str, track_slug: str, language: str | None, train_path: Path
+) -> None:
+    """How close each test reference is to its nearest training text (Zhang et al. 2024,
+    Eq. 3, Fig. 3): the word-overlap histogram and the near-duplicate share, kept for the
+    organisers' view of the track page."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            found = get_track(session, challenge_slug, track_slug)
+            report = store_split_report(
+                session,
+                found,
+                language or default_language(found) or found.language,
+                train_path.read_bytes(),
+                train_path.name,
+            )
+    except (DomainError, InputError) as error:
+        fail(error)
+    click.echo(
+        f"{report['test_items']} test texts vs {report['train_items']} training texts: "
+        f"mean nearest overlap {report['mean']:.3f}, median {report['median']:.3f}; "
+        f"{report['near_duplicates']} near-duplicates (>= {report['near_duplicate_threshold']}, "
+        f"{100 * report['near_duplicate_share']:.1f}%), {report['identical']} identical"
+    )
+    peak = max(count for _, _, count in report["bins"]) or 1
+    for low, high, count in report["bins"]:
+        click.echo(f"{low:.1f}-{high:.1f} {count:6d} {'#' * round(40 * count / peak)}")
+
+
+@track.command("similarity")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", default=None, help="Test set of a multilingual track.")
+@click.option("--all", "include_secondary", is_flag=True, help="Secondary systems too.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def track_similarity(
+    challenge_slug: str,
+    track_slug: str,
+    language: str | None,
+    include_secondary: bool,
+    as_json: bool,
+) -> None:
+    """How similar the systems' outputs are to each other (E2E paper Sect. 8.3, Figure 5).
+
+    Scores every pair of systems' latest scored outputs with the overlap metrics (minutes for
+    twenty systems: run it on the worker host, not in a request). The matrix is kept on the test
+    set, for the track page's heatmap."""
+    settings = board_settings()
+    try:
+        with session_scope(settings.database_url) as session:
+            found = get_track(session, challenge_slug, track_slug)
+            systems, references, profile = leaderboard_outputs(
+                session, found, language, include_secondary, viewer=ORGANISERS
+            )
+    except DomainError as error:
+        fail(error)
+    if len(systems) < 2:
+        fail(DomainError(f"similarity needs two scored systems, {len(systems)} found"))
+    try:
+        matrix = similarity_matrix(profile, systems, references)
+    except ValueError as error:
+        fail(error)
+    with session_scope(settings.database_url) as session:
+        found = get_track(session, challenge_slug, track_slug)
+        test_set = found.test_set_for(language or default_language(found))
+        if test_set is None:
+            fail(ValueError(f"track {track_slug!r} has no {language!r} test set"))
+        test_set.similarity = matrix.as_dict()
+    if as_json:
+        click.echo(json.dumps(matrix.as_dict(), ensure_ascii=False))
+        return
+    width = max(len(name) for name in matrix.rows)
+    click.echo(
+        "reference / tested".ljust(width) + "  " + "  ".join(f"{t:>8.8}" for t in matrix.tested)
+    )
+    for name, row in zip(matrix.rows, matrix.values, strict=True):
+        cells = "  ".join(f"{'-':>8}" if v is None else f"{v:8.4f}" for v in row)
+        click.echo(f"{name:<{width}}  {cells}")
+    click.echo("mean similarity to the other systems:")
+    for name in sorted(matrix.tested, key=lambda n: -(matrix.mean(n) or 0.0)):
+        click.echo(f"  {name:<{width}}  {matrix.mean(name):.4f}")
+    click.echo(f"# {matrix.signature}")

@@ -1,0 +1,19 @@
+"""The ``nlgboard`` console script: the board's server command, which needs the ``server``
+extra. Participants who installed the scorer alone get a sentence, not an ImportError."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+
+def main() -> None:
+    if importlib.util.find_spec("flask") is None:
+        sys.exit(
+            "nlgboard runs the board and needs its server dependencies: "
+            "pip install 'nlgboard[server]'. nlg-score, nlg-human and nlgboard-submit work "
+            "without them."
+        )
+    from app.entry.cli import main as board
+
+    board()

@@ -1,0 +1,83 @@
+"""The composition root: the one module of the web layer that imports the worker.
+
+Everywhere else the web layer enqueues jobs by name (``app.data.queue``). Something must still build
+the embedded default's in-process queue, start workers and score at once from the CLI; that
+wiring lives here, so no other module of ``app`` depends on ``worker`` (import-linter checks it).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+
+from app.data.config import Settings
+from app.data.queue import SubmissionQueue
+from app.web import create_app
+
+
+def make_app(
+    settings: Settings | None = None, config: dict[str, Any] | None = None, pages: bool = True
+) -> Flask:
+    """The app with its queue: RQ on ``REDIS_URL``, else the in-process one (not yet started)."""
+    from worker.embedded import EmbeddedQueue
+
+    settings = settings or Settings.from_env()
+    queue = None if settings.redis_url else EmbeddedQueue(settings)  # None: create_app's RQ
+    return create_app(settings, config, queue=queue, pages=pages)
+
+
+def start_embedded_worker(app: Flask) -> None:
+    """Start the in-process worker thread and its recovery loop (embedded default only)."""
+    from worker.embedded import EmbeddedQueue
+    from worker.recovery import start_recovery_loop
+    from worker.runner import warm_up_scorers
+
+    queue = app.extensions["nlgboard.queue"]
+    if isinstance(queue, EmbeddedQueue):
+        threading.Thread(target=warm_up_scorers, daemon=True, name="warm-up").start()
+        queue.start()
+        start_recovery_loop(app.extensions["nlgboard.settings"], queue)
+
+
+def stop_on_signals(app: Flask) -> None:
+    """SIGTERM or SIGINT to ``nlgboard run``: the in-process worker takes no further job, the
+    submission it is scoring goes back to the queue (its next start scores it), every child
+    process ends, then the server stops (``worker.stopping``)."""
+    from worker import stopping
+    from worker.embedded import EmbeddedQueue
+
+    queue = app.extensions["nlgboard.queue"]
+    settings = app.extensions["nlgboard.settings"]
+
+    def stop(_signum: int) -> None:
+        if isinstance(queue, EmbeddedQueue):
+            queue.stop()
+        stopping.stop_now(settings)
+        raise KeyboardInterrupt  # werkzeug's server loop ends on it
+
+    stopping.install(stop)
+
+
+def run_worker(settings: Settings, burst: bool = False) -> None:
+    from worker.runner import run_worker as serve
+
+    serve(settings, burst=burst)
+
+
+def is_embedded(queue: SubmissionQueue) -> bool:
+    from worker.embedded import EmbeddedQueue
+
+    return isinstance(queue, EmbeddedQueue)
+
+
+def score_now(settings: Settings, submission_ids: list[int]) -> list[str]:
+    """Score (then describe) each submission in this process: the CLI and the demo seeding on
+    the embedded default, where nobody else would."""
+    from worker.jobs import describe_submission, score_submission
+
+    def describe(submission_id: int) -> None:
+        describe_submission(submission_id, settings)
+
+    return [score_submission(i, settings, describe) for i in submission_ids]

@@ -1,0 +1,328 @@
+"""``/api/v1``: submit, poll a submission, read a leaderboard (ARCHITECTURE.md, "Interfaces")."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.utils import secure_filename
+
+from app.data.models import Submission, TestSet, User
+from app.web.api.openapi import openapi_document
+from app.web.extensions import db, file_cache, storage, submission_queue
+from app.web.public_cache import public_cache
+from app.web.services import DomainError
+from app.web.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
+from app.web.services.accounts import user_for_token
+from app.web.services.breakdowns import breakdown_choices, track_breakdown
+from app.web.services.columns import ordered_scores
+from app.web.services.compare import ITEM_LIMIT, compare_systems, comparison_json
+from app.web.services.leaderboard import (
+    default_language,
+    leaderboard,
+    reference_statistics,
+    subset_sizes,
+)
+from app.web.services.overview import overview
+from app.web.services.submissions import submit_output, test_set_for_upload
+from app.web.services.tracks import get_challenge, get_track
+from app.web.services.waiting import standings
+from scorer.errors import InputError
+
+bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """Every route of this API, described (OpenAPI 3): ``app/web/api/openapi.py``."""
+    return jsonify(openapi_document())
+
+
+def error(status: int, message: str):
+    response = jsonify({"error": message})
+    response.status_code = status
+    return response
+
+
+def token_user() -> User | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return user_for_token(db(), token.strip())
+
+
+@bp.post("/challenges/<slug>/tracks/<track_slug>/submissions")
+def create_submission(slug: str, track_slug: str):
+    user = token_user()
+    if user is None:
+        return error(401, "send a valid API token: Authorization: Bearer <token>")
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    upload = request.files.get("file")
+    if upload is None:
+        return error(400, "missing multipart field 'file' (the output file)")
+    system_name = request.form.get("system", "")
+    max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
+    try:
+        submissions = submit_output(
+            db(),
+            submission_queue(),
+            storage(),
+            user=user,
+            team=user.team,
+            track=track,
+            system_name=system_name,
+            filename=secure_filename(upload.filename or "") or "upload.txt",
+            data=upload.read(max_bytes + 1),
+            max_bytes=max_bytes,
+            language=request.form.get("language") or None,
+        )
+    except (DomainError, InputError) as exc:
+        return error(400, f"refused: {exc}; nothing was stored")
+    first = submissions[0]
+    response = jsonify(
+        {
+            "id": first.id,
+            "status": first.status.value,
+            "submissions": [
+                {"id": s.id, "language": s.language, "status": s.status.value} for s in submissions
+            ],
+        }
+    )
+    response.status_code = 202
+    response.headers["Location"] = f"/api/v1/submissions/{first.id}"
+    return response
+
+
+@bp.get("/submissions/<int:submission_id>")
+def get_submission(submission_id: int):
+    user = token_user()
+    if user is None:
+        return error(401, "send a valid API token: Authorization: Bearer <token>")
+    submission = db().get(Submission, submission_id)
+    if submission is None or not can_see_submission(db(), user, submission):
+        return error(404, f"no submission {submission_id} visible to you")
+    shown = can_see_scores(db(), user, submission)
+    headline = ordered_scores(submission) if shown else []
+    track = submission.system.track
+    values = viewer_of(db(), user, track.challenge_id).shown_scores(
+        track, {score.metric: score.value for score in headline}
+    )
+    return jsonify(
+        {
+            "id": submission.id,
+            "system": submission.system.name,
+            "language": submission.language,
+            "status": submission.status.value,
+            "error": submission.error,
+            "late": submission.is_late,
+            "created_at": submission.created_at.isoformat(),
+            "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+            "withdrawn": submission.withdrawn_at is not None,
+            "scores_hidden": not shown,
+            **(
+                standing.as_dict()
+                if (standing := standings(db(), [submission]).get(submission.id))
+                else {}
+            ),
+            "metrics": [score.metric for score in headline],
+            "scores": values,
+            "signatures": {score.metric: score.signature for score in headline},
+        }
+    )
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/inputs")
+def get_inputs(slug: str, track_slug: str):
+    """The test inputs of one language, in order: what an output file must answer line by
+    line (``nlgboard-submit`` checks a file against them before uploading). With ``filename``
+    (and no ``language``) the test set is the one an upload of that file would go to."""
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    language = request.args.get("language")
+    filename = request.args.get("filename")
+    test_set: TestSet | None
+    if filename and not language:
+        try:
+            test_set = test_set_for_upload(track, None, filename)
+        except DomainError as exc:
+            return error(400, str(exc))
+    else:
+        language = language or default_language(track)
+        test_set = track.test_set_for(language) if language else None
+    if test_set is None:
+        return error(404, f"track {track_slug!r} has no {language!r} test set")
+    return jsonify(
+        {
+            "challenge": slug,
+            "track": track_slug,
+            "language": test_set.language,
+            "profile": track.profile,
+            "languages": track.languages,
+            "inputs": [item.input_text for item in test_set.items],
+        }
+    )
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
+@public_cache
+def get_leaderboard(slug: str, track_slug: str):
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    language = request.args.get("language") or None
+    if language and track.test_set_for(language) is None:
+        return error(404, f"track {track_slug!r} has no {language!r} test set")
+    user = token_user()
+    viewer = viewer_of(db(), user, track.challenge_id) if user is not None else PUBLIC
+    metrics, rows = leaderboard(
+        db(),
+        track,
+        viewer=viewer,
+        language=language,
+        include_secondary=request.args.get("all") == "1",
+        sort_by=request.args.get("sort"),
+        descending=request.args.get("order", "desc") != "asc",
+    )
+    return jsonify(
+        {
+            "challenge": slug,
+            "track": track_slug,
+            "language": language or default_language(track),
+            "phase": track.phase,
+            "published": track.scores_public,
+            "metrics": metrics,
+            "rows": [
+                {
+                    "system": row.system,
+                    "team": row.team,
+                    "baseline": row.is_baseline,
+                    "primary": row.is_primary,
+                    "late": row.is_late,
+                    "architecture": row.architecture,
+                    "scores": row.scores,
+                    "signatures": row.signatures,
+                    "described": row.described,
+                    "subsets": row.subsets,
+                }
+                for row in rows
+            ],
+            "references": reference_statistics(db(), track, language, viewer=viewer),
+            "subsets": {
+                name: {"items": size, "paired_with_originals": paired}
+                for name, (size, paired) in _subset_sizes(track, language).items()
+            },
+        }
+    )
+
+
+def _viewer(track):
+    user = token_user()
+    return viewer_of(db(), user, track.challenge_id) if user is not None else PUBLIC
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/breakdown")
+def get_breakdown(slug: str, track_slug: str):
+    """The leaderboard by an item attribute: every metric per bucket, as the page shows it."""
+    try:
+        track = get_track(db(), slug, track_slug)
+        found = track_breakdown(
+            db(), track, request.args.get("attribute", ""), _viewer(track),
+            language=request.args.get("language") or None,
+            include_secondary=request.args.get("all") == "1", cache=file_cache(),
+        )  # fmt: skip
+    except DomainError as exc:
+        return error(404, str(exc))
+    return jsonify(
+        {
+            "attribute": found.attribute,
+            "attributes": breakdown_choices(track, _viewer(track)),
+            "metrics": found.metrics,
+            "buckets": [{"value": value, "items": items} for value, items in found.buckets],
+            "hidden_buckets": found.hidden,
+            "rows": [
+                {
+                    "system_id": entry.row.system_id,
+                    "system": entry.row.system,
+                    "team": entry.row.team,
+                    "baseline": entry.row.is_baseline,
+                    "buckets": {
+                        value: {m: _cell(cell) for m, cell in cells.items()}
+                        for value, cells in entry.buckets.items()
+                    },
+                }
+                for entry in found.rows
+            ],
+        }
+    )
+
+
+def _cell(cell) -> dict:
+    found = {"value": cell.value}
+    if cell.low is not None:
+        found.update(low=cell.low, high=cell.high)
+    return found
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/compare")
+def get_comparison(slug: str, track_slug: str):
+    """Two systems compared: per metric, per bucket of an attribute, per item (when allowed)."""
+    try:
+        track = get_track(db(), slug, track_slug)
+        system_a, system_b = request.args.get("a", type=int), request.args.get("b", type=int)
+        if system_a is None or system_b is None:
+            return error(400, "give the two systems' ids as a=ID&b=ID")
+        limit = request.args.get("limit", ITEM_LIMIT, type=int)
+        found = compare_systems(
+            db(), track, system_a, system_b, _viewer(track),
+            language=request.args.get("language") or None,
+            attribute=request.args.get("attribute") or None,
+            which=request.args.get("filter", "all"), limit=limit or None, cache=file_cache(),
+        )  # fmt: skip
+    except DomainError as exc:
+        return error(404, str(exc))
+    return jsonify(comparison_json(found))
+
+
+def _subset_sizes(track, language: str | None) -> dict[str, tuple[int, int]]:
+    test_set = track.test_set_for(language or default_language(track))
+    return subset_sizes(db(), test_set.id) if test_set is not None else {}
+
+
+@bp.get("/challenges/<slug>/overview")
+def get_overview(slug: str):
+    """Teams x (track, language) for one metric (SR'18 Tables 3-5); null where not submitted."""
+    try:
+        challenge = get_challenge(db(), slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    user = token_user()
+    viewer = viewer_of(db(), user, challenge.id) if user is not None else PUBLIC
+    matrix = overview(db(), challenge, request.args.get("metric"), viewer)
+    columns = [{"track": c.track_slug, "language": c.language} for c in matrix.columns]
+    return jsonify(
+        {
+            "challenge": slug,
+            "metric": matrix.metric,
+            "metrics": matrix.metrics,
+            "signatures": matrix.signatures,
+            "columns": columns,
+            "rows": [
+                {
+                    "team": row.label,
+                    "baseline": row.is_baseline,
+                    "cells": [
+                        None
+                        if (cell := row.cells.get(column)) is None
+                        else {"value": cell.value, "late": cell.is_late, "best": cell.is_best}
+                        for column in matrix.columns
+                    ],
+                }
+                for row in matrix.rows
+            ],
+        }
+    )

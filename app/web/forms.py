@@ -1,0 +1,248 @@
+"""Web forms (Flask-WTF: every POST carries a CSRF token)."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    BooleanField,
+    DateTimeLocalField,
+    EmailField,
+    IntegerField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
+
+from app.data.mail.messages import MailError, check_address
+from app.web.services.organising import LIMIT_MAX
+from scorer.kinds import TRACK_KIND_LABELS
+
+
+class BoardForm(FlaskForm):
+    """Every form of the board. A text with a NUL character is refused, naming the field:
+    nothing here holds one, and PostgreSQL cannot store one (psycopg raised, from a login's
+    e-mail to a challenge's title: HTTP 500)."""
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for field in self:
+            if isinstance(field.data, str) and "\x00" in field.data:
+                at = field.data.index("\x00") + 1
+                field.errors = [*field.errors, f"holds a NUL character (U+0000) at character {at}"]
+                valid = False
+        return valid
+
+
+EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
+
+
+def mailable(_form: FlaskForm, field) -> None:
+    """An address the board can write to: one plain address, nothing that would add a header
+    or a recipient to a message (``app.data.mail.messages.check_address``)."""
+    try:
+        check_address(field.data or "")
+    except MailError:
+        raise ValidationError("Enter one plain address like name@example.org.") from None
+
+
+class RegisterForm(BoardForm):
+    email = EmailField("E-mail", validators=[DataRequired(), EMAIL, mailable])
+    password = PasswordField(
+        "Password",
+        validators=[DataRequired(), Length(min=12, max=200)],
+        description="At least 12 characters.",
+    )
+    confirm = PasswordField(
+        "Repeat password", validators=[DataRequired(), EqualTo("password", "Passwords differ.")]
+    )
+
+
+class LoginForm(BoardForm):
+    email = EmailField("E-mail", validators=[DataRequired()])
+    password = PasswordField("Password", validators=[DataRequired()])
+
+
+class CreateTeamForm(BoardForm):
+    name = StringField("Team name", validators=[DataRequired(), Length(min=2, max=100)])
+
+
+class JoinTeamForm(BoardForm):
+    name = StringField("Team name", validators=[DataRequired(), Length(max=100)])
+    join_code = StringField("Join code", validators=[DataRequired(), Length(max=32)])
+
+
+class UploadForm(BoardForm):
+    system = StringField("System name", validators=[DataRequired(), Length(max=100)])
+    language = SelectField("Language", choices=[], validate_choice=True, default="")
+    file = FileField(
+        "Output file (or a zip with one file per language)", validators=[FileRequired()]
+    )
+
+
+class ActionForm(BoardForm):
+    """A button-only form (e.g. mark primary): just the CSRF token."""
+
+
+class CampaignNaming(BoardForm):
+    """What every human-evaluation campaign has: a URL-safe name and a method."""
+
+    name = StringField(
+        "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*\Z")]
+    )
+    method = SelectField(
+        "Method",
+        choices=[
+            SelectChoice("rankme", "RankME"),
+            SelectChoice("da", "Direct Assessment"),
+            SelectChoice("rose", "ROSE"),
+        ],
+    )
+
+
+class CampaignForm(CampaignNaming):
+    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE)."""
+
+    criterion = SelectField(
+        "Criterion",
+        choices=[
+            SelectChoice("quality", "quality (RankME)"),
+            SelectChoice("naturalness", "naturalness (RankME)"),
+            SelectChoice("meaning-similarity", "meaning similarity (DA)"),
+            SelectChoice("readability", "readability (DA)"),
+            SelectChoice("rose", "semantics, grammaticality, phenomenon (ROSE)"),
+        ],
+    )
+    systems = StringField("Systems (comma-separated; empty = the primary systems)")
+    include_baselines = BooleanField("Include the baselines")
+    include_human = BooleanField("Include the human references as a system")
+    items = IntegerField("Items", default=100, validators=[NumberRange(min=1, max=100000)])
+    subset = StringField("Challenge set (ROSE: its items and their originals)")
+    annotators_per_hit = IntegerField(
+        "Annotators per HIT", default=3, validators=[NumberRange(min=1, max=100)]
+    )
+
+
+class ImportJudgementsForm(CampaignNaming):
+    criterion = StringField("Criterion", validators=[DataRequired(), Length(max=64)])
+    file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
+
+
+class LinksForm(BoardForm):
+    count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])
+
+
+SLUG = Regexp(r"^[a-z0-9][a-z0-9-]*\Z", message="Lower-case letters, digits and hyphens.")
+
+
+class ChallengeForm(BoardForm):
+    title = StringField("Title", validators=[DataRequired(), Length(max=200)])
+    description = TextAreaField(
+        "Description (Markdown: paragraphs, lists, [links](https://…) to data, rules, papers)",
+        validators=[Length(max=5000)],
+    )
+
+
+class BundleForm(FlaskForm):
+    bundle = FileField(
+        "Bundle (a zip: challenge.yaml and its data files)", validators=[FileRequired()]
+    )
+
+
+class NewChallengeForm(ChallengeForm):
+    slug = StringField("Slug (in URLs)", validators=[DataRequired(), Length(max=64), SLUG])
+
+
+class TrackUploadForm(BoardForm):
+    """A new track, or a further language / DRS subset of one: the CLI's ``track import``."""
+
+    slug = StringField("Track slug", validators=[DataRequired(), Length(max=64), SLUG])
+    kind = SelectField(
+        "Kind",
+        choices=[SelectChoice(kind, label) for kind, label in TRACK_KIND_LABELS.items()],
+    )
+    title = StringField("Title", validators=[Optional(), Length(max=200)])
+    language = StringField("Language (ISO 639, e.g. en)", validators=[Optional(), Length(max=3)])
+    inputs = FileField("Test inputs")
+    references = FileField("Hidden references")
+    subset = StringField("DRS subset (default standard)", validators=[Optional(), Length(max=64)])
+
+
+class TrackSettingsForm(BoardForm):
+    title = StringField("Title", validators=[DataRequired(), Length(max=200)])
+    phase = SelectField(
+        "Phase",
+        choices=[
+            SelectChoice("development", "development: scores public at once"),
+            SelectChoice("test", "test: scores hidden until published"),
+        ],
+    )
+    deadline = DateTimeLocalField("Deadline (UTC)", validators=[Optional()])
+    daily_limit = IntegerField(
+        "Submissions per team per day", validators=[Optional(), NumberRange(1, LIMIT_MAX)]
+    )
+    max_systems = IntegerField(
+        "Systems per team", validators=[Optional(), NumberRange(1, LIMIT_MAX)]
+    )
+    max_primary = IntegerField(
+        "Primary systems per team",
+        default=2,
+        validators=[DataRequired(), NumberRange(1, LIMIT_MAX)],
+    )
+    hide_own_scores = BooleanField("Test phase: hide a team's own scores from it too")
+
+
+class BaselineForm(BoardForm):
+    name = StringField("Baseline name", validators=[DataRequired(), Length(max=100)])
+    language = StringField("Language (multilingual tracks)", validators=[Optional(), Length(max=3)])
+    file = FileField("Output file (or a zip per language)", validators=[FileRequired()])
+
+
+class RoleForm(BoardForm):
+    """An admin gives an existing account a role (the CLI's ``user role``)."""
+
+    email = StringField("Account e-mail", validators=[DataRequired(), Length(max=254)])
+    role = SelectField(
+        "Role",
+        choices=[SelectChoice(r, r) for r in ("participant", "organiser", "annotator", "admin")],
+    )
+    challenge = StringField("Challenge slug (organisers, annotators; optional)",
+                            validators=[Length(max=64)])  # fmt: skip
+
+
+class ForgotPasswordForm(BoardForm):
+    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
+
+
+class ResetPasswordForm(BoardForm):
+    password = PasswordField(
+        "New password",
+        validators=[DataRequired(), Length(min=12, max=200)],
+        description="At least 12 characters.",
+    )
+    confirm = PasswordField(
+        "Repeat password", validators=[DataRequired(), EqualTo("password", "Passwords differ.")]
+    )
+    revoke_token = BooleanField("Also revoke my API token (scripts using it stop working)")
+
+
+class ParticipantMessageForm(BoardForm):
+    subject = StringField("Subject", validators=[DataRequired(), Length(max=150)])
+    text = TextAreaField("Message", validators=[DataRequired(), Length(max=10_000)])
+
+
+class UploadRuleForm(BoardForm):
+    unverified_may_upload = BooleanField(
+        "Accounts whose e-mail address is not confirmed may upload"
+    )

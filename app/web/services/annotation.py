@@ -1,0 +1,218 @@
+"""The annotator's side: which HIT they work on, the next unit, and storing their judgements.
+
+An annotator is ``u<id>`` (an account with the annotator role, or an organiser trying the task)
+or ``link<id>`` (a one-time link, spent when its HIT is done). Each HIT is given to at most
+``annotators_per_hit`` annotators and to each annotator once; the unique constraints decide races.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import String, cast, func, select
+from sqlalchemy.orm import Session
+
+from app.data.models import (
+    AnnotationLink,
+    Campaign,
+    CampaignUnit,
+    HitAssignment,
+    Judgement,
+    Method,
+    UnitEntry,
+    hash_token,
+    utcnow,
+)
+from app.web.services import DomainError, add_unique, committed
+from scorer.human.rose import DIMENSIONS
+
+
+@dataclass(frozen=True)
+class Annotator:
+    label: str
+    user_id: int | None = None
+    link: AnnotationLink | None = None
+
+
+def link_annotator(session: Session, token: str) -> tuple[Campaign, Annotator]:
+    """The campaign and identity behind a one-time link; a spent or unknown link is refused."""
+    link = session.scalar(
+        select(AnnotationLink).where(AnnotationLink.token_hash == hash_token(token))
+    )
+    if link is None:
+        raise DomainError("this annotation link is not valid")
+    if link.spent_at is not None:
+        raise DomainError("this annotation link has been used: its HIT is done. Thank you!")
+    campaign = session.get_one(Campaign, link.campaign_id)
+    return campaign, Annotator(f"link{link.id}", None, link)
+
+
+@committed
+def create_links(session: Session, campaign: Campaign, count: int) -> list[str]:
+    """New one-time links (tokens shown once; only their hashes are stored)."""
+    tokens = []
+    for _ in range(count):
+        token = secrets.token_urlsafe(24)
+        session.add(AnnotationLink(campaign_id=campaign.id, token_hash=hash_token(token)))
+        tokens.append(token)
+    session.flush()
+    return tokens
+
+
+def hits_of(session: Session, campaign: Campaign) -> list[int]:
+    return list(
+        session.scalars(
+            select(CampaignUnit.hit)
+            .where(CampaignUnit.campaign_id == campaign.id)
+            .distinct()
+            .order_by(CampaignUnit.hit)
+        )
+    )
+
+
+@committed
+def current_assignment(
+    session: Session, campaign: Campaign, annotator: Annotator
+) -> HitAssignment | None:
+    """The annotator's unfinished HIT, or a new one; None when nothing is left for them."""
+    if not campaign.is_open:
+        raise DomainError("this evaluation is closed")
+    mine = session.scalars(
+        select(HitAssignment).where(
+            HitAssignment.campaign_id == campaign.id,
+            HitAssignment.annotator == annotator.label,
+        )
+    ).all()
+    unfinished = next((a for a in mine if a.completed_at is None), None)
+    if unfinished is not None:
+        return unfinished
+    if annotator.link is not None and mine:
+        return None
+    done = {a.hit for a in mine}
+    taken = dict(
+        session.execute(
+            select(HitAssignment.hit, func.count())
+            .where(HitAssignment.campaign_id == campaign.id)
+            .group_by(HitAssignment.hit)
+        ).all()
+    )
+    for hit in hits_of(session, campaign):
+        if hit not in done and taken.get(hit, 0) < campaign.annotators_per_hit:
+            assignment = HitAssignment(
+                campaign_id=campaign.id,
+                hit=hit,
+                annotator=annotator.label,
+                link_id=annotator.link.id if annotator.link else None,
+            )
+            add_unique(session, assignment, duplicate="this HIT was just taken; reload the page")
+            return assignment
+    return None
+
+
+def _hit_unit_keys(assignment: HitAssignment):
+    return select(cast(CampaignUnit.id, String)).where(
+        CampaignUnit.campaign_id == assignment.campaign_id, CampaignUnit.hit == assignment.hit
+    )
+
+
+def _judged_unit_keys(assignment: HitAssignment):
+    return select(Judgement.unit_key).where(
+        Judgement.campaign_id == assignment.campaign_id,
+        Judgement.annotator == assignment.annotator,
+    )
+
+
+def next_unit(session: Session, assignment: HitAssignment) -> CampaignUnit | None:
+    """The first unit of the HIT the annotator has not judged yet."""
+    return session.scalar(
+        select(CampaignUnit)
+        .where(
+            CampaignUnit.campaign_id == assignment.campaign_id,
+            CampaignUnit.hit == assignment.hit,
+            cast(CampaignUnit.id, String).not_in(_judged_unit_keys(assignment)),
+        )
+        .order_by(CampaignUnit.position)
+        .limit(1)
+    )
+
+
+def progress(session: Session, assignment: HitAssignment) -> tuple[int, int]:
+    """(units judged, units in the HIT)."""
+    total = session.execute(
+        select(func.count()).select_from(_hit_unit_keys(assignment).subquery())
+    ).scalar_one()
+    judged = session.execute(
+        select(func.count(func.distinct(Judgement.unit_key))).where(
+            Judgement.campaign_id == assignment.campaign_id,
+            Judgement.annotator == assignment.annotator,
+            Judgement.unit_key.in_(_hit_unit_keys(assignment)),
+        )
+    ).scalar_one()
+    return judged, total
+
+
+def parse_answers(campaign: Campaign, unit: CampaignUnit, form: Mapping[str, str]) -> dict:
+    """Form fields -> {(slot, criterion): score}; a missing or out-of-range value is refused."""
+    answers: dict[tuple[int, str], float] = {}
+    if campaign.method == Method.ROSE:
+        for dimension in DIMENSIONS:
+            answer = (form.get(dimension) or "").strip()
+            if answer not in ("0", "1"):
+                raise DomainError(f"answer yes or no for {dimension}")
+            answers[(0, dimension)] = float(answer)
+        return answers
+    for entry in unit.entries:
+        raw = (form.get(f"score-{entry.slot}") or "").strip()
+        try:
+            value = float(raw)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= 100:
+            label = f"text {entry.slot + 1}" if len(unit.entries) > 1 else "the text"
+            raise DomainError(f"give {label} a score from 0 to 100")
+        answers[(entry.slot, campaign.criterion)] = value
+    return answers
+
+
+@committed
+def record(
+    session: Session,
+    campaign: Campaign,
+    assignment: HitAssignment,
+    unit: CampaignUnit,
+    annotator: Annotator,
+    form: Mapping[str, str],
+) -> None:
+    """Store one page of judgements; a unit already judged (a double submit) is refused."""
+    if unit.campaign_id != campaign.id or unit.hit != assignment.hit:
+        raise DomainError("this unit is not part of your HIT")
+    answers = parse_answers(campaign, unit, form)
+    entries: dict[int, UnitEntry] = {entry.slot: entry for entry in unit.entries}
+    add_unique(
+        session,
+        *(
+            Judgement(
+                campaign_id=campaign.id,
+                entry_id=entries[slot].id,
+                unit_key=str(unit.id),
+                item_key=str(unit.item.position + 1),
+                system_name=entries[slot].system_name,
+                system_id=entries[slot].system_id,
+                is_reference=entries[slot].is_reference,
+                annotator=annotator.label,
+                criterion=criterion,
+                score=score,
+                kind=unit.kind,
+                subset=unit.subset,
+                user_id=annotator.user_id,
+            )
+            for (slot, criterion), score in answers.items()
+        ),
+        duplicate="you have already judged this page",
+    )
+    if next_unit(session, assignment) is None:
+        assignment.completed_at = utcnow()
+        if annotator.link is not None:
+            annotator.link.spent_at = utcnow()

@@ -1,0 +1,85 @@
+"""What a challenge's public page tells a newcomer before any leaderboard: each track's phase,
+deadline and data to download, how many teams and submissions a test phase has (counts only:
+nothing about who or how well), and what each column of its tables means."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.data.models import TEST, Item, Submission, SubmissionStatus, System, TestSet, Track
+from scorer.glossary import Entry, glossary
+from scorer.kinds import get_profile
+
+
+@dataclass(frozen=True)
+class TrackFacts:
+    track: Track
+    phase: str
+    published: bool
+    deadline: datetime | None
+    test_sets: list[tuple[str, int]]
+    """(language, number of test items) of each test set: the inputs to download."""
+    teams: int | None
+    submissions: int | None
+    """Teams that submitted and their submissions (not withdrawn, not refused by the scorer),
+    in the test phase; None in development, whose leaderboard shows them."""
+
+
+def track_facts(session: Session, tracks: list[Track]) -> list[TrackFacts]:
+    sizes = _test_set_sizes(session, [track.id for track in tracks])
+    return [
+        TrackFacts(
+            track,
+            track.phase,
+            track.is_published,
+            track.deadline,
+            sizes.get(track.id, []),
+            *(_participation(session, track) if track.phase == TEST else (None, None)),
+        )
+        for track in tracks
+    ]
+
+
+def _test_set_sizes(session: Session, track_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+    sizes: dict[int, list[tuple[str, int]]] = {}
+    rows = session.execute(
+        select(TestSet.track_id, TestSet.language, func.count(Item.id))
+        .join(Item, Item.test_set_id == TestSet.id)
+        .where(TestSet.track_id.in_(track_ids))
+        .group_by(TestSet.id)
+        .order_by(TestSet.track_id, TestSet.language)
+    )
+    for track_id, language, count in rows:
+        sizes.setdefault(track_id, []).append((language, count))
+    return sizes
+
+
+def _participation(session: Session, track: Track) -> tuple[int, int]:
+    teams, submissions = session.execute(
+        select(func.count(func.distinct(System.team_id)), func.count(Submission.id))
+        .join(System, System.id == Submission.system_id)
+        .where(
+            System.track_id == track.id,
+            System.team_id.is_not(None),
+            System.is_baseline.is_(False),
+            Submission.withdrawn_at.is_(None),
+            Submission.status != SubmissionStatus.FAILED,
+        )
+    ).one()
+    return teams, submissions
+
+
+def glossaries(tracks: list[Track]) -> list[tuple[str, list[Entry]]]:
+    """One glossary per scorer profile the tracks use (tracks of one kind share it), titled
+    with the tracks' titles."""
+    by_profile: dict[str, list[str]] = {}
+    for track in tracks:
+        by_profile.setdefault(track.profile, []).append(track.title)
+    return [
+        (", ".join(titles), glossary(get_profile(profile)))
+        for profile, titles in by_profile.items()
+    ]

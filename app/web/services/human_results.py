@@ -1,0 +1,334 @@
+"""Human-evaluation results: analysing a campaign with ``scorer.human``, and what is shown of
+them: tables beside the automatic metrics, plot points and significance heatmaps, each through
+the leaderboard's visibility rule for its viewer (``human_subjects.shown_subjects``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.data.models import Campaign, Judgement, Method, Track, User, utcnow
+from app.web.services import DomainError, action
+from app.web.services.access import ORGANISERS, Viewer
+from app.web.services.audit import record
+from app.web.services.campaigns import track_campaigns
+from app.web.services.columns import human_column
+from app.web.services.csv_cells import csv_cell
+from app.web.services.human_subjects import (
+    Shown,
+    Subject,
+    shown_subjects,
+    stored_subjects,
+    subject_key,
+)
+from app.web.services.leaderboard import leaderboard
+from scorer.errors import InputError
+from scorer.human import correlation, direct_assessment, rose, trueskill_rank
+from scorer.human import judgements as files
+from scorer.kinds import Profile, get_profile
+
+EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
+
+
+def _stored(session: Session, campaign: Campaign) -> list[Judgement]:
+    return list(
+        session.scalars(
+            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+        )
+    )
+
+
+def _as_read(j: Judgement, system: str) -> files.Judgement:
+    return files.Judgement(
+        j.item_key, system, j.annotator, j.criterion, j.score, j.kind, j.subset, j.unit_key
+    )
+
+
+def campaign_judgements(session: Session, campaign: Campaign) -> list[files.Judgement]:
+    """Every judgement under the name it was judged by (the file's, for an import)."""
+    return [_as_read(j, j.system_name) for j in _stored(session, campaign)]
+
+
+def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str, Subject]]:
+    """The judgements with each system replaced by its subject key, and those subjects."""
+    subjects: dict[str, Subject] = {}
+    judgements = []
+    for j in stored:
+        key = subject_key(j.system_id, j.is_reference, j.system_name)
+        subjects.setdefault(key, Subject(key, j.system_name, j.system_id, j.is_reference))
+        judgements.append(_as_read(j, key))
+    return judgements, subjects
+
+
+def export_csv(session: Session, campaign: Campaign) -> str:
+    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for j in campaign_judgements(session, campaign):
+        writer.writerow(
+            [
+                *(csv_cell(v) for v in (j.item, j.system, j.annotator, j.criterion)),
+                f"{j.score:g}",
+                *(csv_cell(v) for v in (j.kind, j.subset, j.unit)),
+            ]
+        )
+    return buffer.getvalue()
+
+
+CAMPAIGN_ACTIONS = ("analyse", "publish", "open")
+
+
+def campaign_action(session: Session, actor: User, campaign: Campaign, name: str) -> None:
+    """An organiser's button on a campaign: compute the results, or toggle publication or
+    whether annotators may work; recorded in the audit log saying which way a toggle went."""
+    if name not in CAMPAIGN_ACTIONS:
+        raise DomainError(f"unknown action {name!r}")
+    with action(session):
+        if name == "analyse":
+            analyse(session, campaign)
+            done = "human analyse"
+        elif name == "publish":
+            if campaign.results is None and not campaign.is_published:
+                raise DomainError("compute the results before publishing them")
+            campaign.is_published = not campaign.is_published
+            done = "human publish" if campaign.is_published else "human unpublish"
+        else:
+            campaign.is_open = not campaign.is_open
+            done = "human open" if campaign.is_open else "human close"
+        record(session, actor, done, f"{campaign.track.slug}/{campaign.name}",
+               campaign.track.challenge_id)  # fmt: skip
+
+
+def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
+    """Compute and store the campaign's results (TrueSkill, DA or ROSE), keyed by subject
+    (``results["subjects"]``; each row also carries the name judged), and their correlation
+    with the track's automatic metrics as the organisers see them."""
+    judgements, subjects = by_subject(_stored(session, campaign))
+    if not judgements:
+        raise DomainError(f"{campaign.name!r} has no judgements yet")
+    if campaign.method == Method.RANKME:
+        comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
+        try:
+            results = trueskill_rank.rank(comparisons, runs=runs).to_dict()
+        except ValueError as error:
+            raise DomainError(str(error)) from None
+    elif campaign.method == Method.DA:
+        results = direct_assessment.analyse(judgements, campaign.criterion).to_dict()
+    else:
+        try:
+            rows = rose.analyse(judgements)
+        except InputError as error:
+            raise DomainError(str(error)) from None
+        results = {"rows": [row.__dict__ for row in rows]}
+    for row in results.get("systems", []) + results.get("rows", []):
+        row["name"] = subjects[row["system"]].name
+    results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
+    results["judgements"] = len(judgements)
+    results["annotator_count"] = len({j.annotator for j in judgements})
+    _, board = leaderboard(
+        session, campaign.track, viewer=ORGANISERS, language=campaign.language,
+        include_secondary=True,
+    )  # fmt: skip
+    scores = {subject_key(row.system_id, False, row.system): row.scores for row in board}
+    profile = get_profile(campaign.track.profile)
+    results["correlation"] = metric_correlation(
+        profile, human_values(campaign.method, results), scores
+    )
+    campaign.results = results
+    campaign.results_at = utcnow()
+    return results
+
+
+def human_values(method: str, results: Mapping) -> dict[str, float]:
+    """Subject key -> the system-level human figure correlated with the metrics: TrueSkill mu,
+    DA average z, ROSE % (on a challenge set: the challenge items)."""
+    if method == Method.RANKME:
+        return {row["system"]: row["mu"] for row in results.get("systems", [])}
+    if method == Method.DA:
+        return {row["system"]: row["z"] for row in results.get("systems", [])}
+    return {
+        row["system"]: row["rose"]
+        for row in results.get("rows", [])
+        if not row["subset"].endswith(":orig")
+    }
+
+
+def metric_correlation(
+    profile: Profile, human: Mapping[str, float], scores: Mapping[str, Mapping[str, float]]
+) -> dict | None:
+    """Pearson r of each of the profile's metrics with ``human`` over the subjects that have
+    scores (at least 3), with the Williams test between metrics; ``scores`` are the ones the
+    reader may see, so the figure says nothing of a hidden score."""
+    matched = {key: value for key, value in human.items() if key in scores}
+    if len(matched) < 3:
+        return None
+    metrics = {
+        metric: {key: scores[key][metric] for key in matched}
+        for metric in profile.columns
+        if all(metric in scores[key] for key in matched)
+    }
+    return correlation.correlate(matched, metrics).to_dict() if metrics else None
+
+
+@dataclass(frozen=True)
+class HumanTable:
+    """A campaign's results as one viewer may see them, with the automatic scores beside."""
+
+    campaign: Campaign
+    columns: list[str]
+    rows: list[dict]
+    metrics: list[str]
+    correlation: dict | None
+
+
+def human_tables(
+    session: Session, track: Track, language: str | None, viewer: Viewer
+) -> list[HumanTable]:
+    """The published campaigns of ``track`` (in ``language``) with results, as ``viewer`` may
+    see them."""
+    tables = []
+    for campaign in track_campaigns(session, track, published_only=True):
+        if language and campaign.language != language:
+            continue
+        table = campaign_table(session, campaign, viewer)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
+    """None without results, or with results from before they were keyed by subject."""
+    subjects = stored_subjects(campaign.results)
+    if subjects is None or campaign.results is None:
+        return None
+    results = campaign.results
+    shown = shown_subjects(session, campaign.track, campaign.language, viewer, subjects)
+    if campaign.method == Method.RANKME:
+        columns = ["#", "TrueSkill", "Rank"]
+        rows = [
+            _table_row(
+                shown,
+                r["system"],
+                [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])],
+                r["cluster"],
+            )
+            for r in results.get("systems", [])
+        ]
+    elif campaign.method == Method.DA:
+        columns = ["%", "z", "n", "Assess."]
+        rows = [
+            _table_row(
+                shown, r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]]
+            )
+            for r in results.get("systems", [])
+        ]
+    else:
+        columns = ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"]
+        rows = [
+            _table_row(
+                shown,
+                r["system"],
+                [r["subset"] or "all"]
+                + [
+                    f"{r[name]:.1f}"
+                    for name in ("semantics", "grammaticality", "phenomenon", "rose")
+                ],
+            )
+            for r in results.get("rows", [])
+        ]
+    profile = get_profile(campaign.track.profile)
+    metrics = list(profile.columns[:5])
+    kept = [row for row in rows if row is not None]
+    for row in kept:
+        automatic = row.pop("scores")
+        row["metrics"] = [automatic.get(metric) for metric in metrics]
+    visible = {
+        key: value for key, value in human_values(campaign.method, results).items() if key in shown
+    }
+    scores = {key: subject.scores for key, subject in shown.items() if subject.scores}
+    return HumanTable(
+        campaign, columns, kept, metrics, metric_correlation(profile, visible, scores)
+    )
+
+
+def _range(ranks: list[int]) -> str:
+    return f"{ranks[0]}–{ranks[1]}"
+
+
+def _table_row(
+    shown: Mapping[str, Shown], key: str, values: list, cluster: int | None = None
+) -> dict | None:
+    """The row of one subject, or None when the viewer may not see it."""
+    subject = shown.get(key)
+    if subject is None:
+        return None
+    return {
+        "system": subject.label,
+        "is_reference": subject.is_reference,
+        "values": values,
+        "cluster": cluster,
+        "scores": subject.scores,
+    }
+
+
+@dataclass(frozen=True)
+class HumanPoints:
+    """A campaign's human figure against one metric, one point per system (a plot's data)."""
+
+    human: str
+    labels: list[str]
+    x: list[float]
+    y: list[float]
+
+
+def human_points(
+    session: Session, campaign: Campaign, viewer: Viewer, metric: str
+) -> HumanPoints | None:
+    """The systems of this campaign alone that the publication view shows with ``metric``."""
+    subjects = stored_subjects(campaign.results)
+    if subjects is None:
+        return None
+    shown = shown_subjects(
+        session, campaign.track, campaign.language, viewer.for_publication(), subjects
+    )
+    column, value, rows = human_column(campaign)
+    points = [
+        (shown[r["system"]].label, shown[r["system"]].scores[metric], float(r[value]))
+        for r in rows
+        if r["system"] in shown and metric in shown[r["system"]].scores
+    ]
+    return HumanPoints(
+        f"{column} ({campaign.name})",
+        [label for label, _, _ in points],
+        [x for _, x, _ in points],
+        [y for _, _, y in points],
+    )
+
+
+def significance_matrix(
+    session: Session, campaign: Campaign, viewer: Viewer
+) -> tuple[list[str], list[list[float]]] | None:
+    """DA's Wilcoxon p-values between the systems the publication view shows (labels, rows)."""
+    subjects = stored_subjects(campaign.results)
+    wilcoxon = (campaign.results or {}).get("wilcoxon")
+    if subjects is None or not wilcoxon:
+        return None
+    shown = shown_subjects(
+        session, campaign.track, campaign.language, viewer.for_publication(), subjects
+    )
+    order = [
+        row["system"]
+        for row in (campaign.results or {}).get("systems", [])
+        if row["system"] in shown
+    ]
+    p_values = [
+        [wilcoxon.get(a, {}).get(b, math.nan) if a != b else math.nan for b in order] for a in order
+    ]
+    return [shown[key].label for key in order], p_values

@@ -1,0 +1,99 @@
+"""What a human evaluation judged, and what each viewer may see of it.
+
+Every judgement is of a *subject*: a system of the track (by id), the human references, or, in
+an imported file, a name the organiser confirmed is on no system of this board. Results are
+keyed by subject, never by a system's name: a team system called "HUMAN" is not the references,
+and an imported "tgen" is the anonymised "TGen" only if the organiser said so. Tables, plots and
+heatmaps then show each subject as the leaderboard shows its system to the same viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.data.models import HUMAN_SYSTEM, System, Track
+from app.web.services.access import Viewer
+from app.web.services.leaderboard import display_names, leaderboard, listed_system_ids
+
+REFERENCES = "references"
+"""The references' subject key (and the mapping target naming them in an import)."""
+
+
+def subject_key(system_id: int | None, is_reference: bool, name: str) -> str:
+    """``system:<id>``, ``references`` or ``file:<name>``: unique within a campaign."""
+    if is_reference:
+        return REFERENCES
+    return f"system:{system_id}" if system_id is not None else f"file:{name}"
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One judged thing as stored with a campaign's results."""
+
+    key: str
+    name: str
+    """As judged: the system's name at the time, the references' label, or the file's name."""
+    system_id: int | None = None
+    is_reference: bool = False
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "system_id": self.system_id, "references": self.is_reference}
+
+
+def stored_subjects(results: Mapping | None) -> dict[str, Subject] | None:
+    """The subjects of stored results; None for results computed before they were keyed by
+    subject (they name systems only, so nothing of them is shown until computed again)."""
+    if not results or "subjects" not in results:
+        return None
+    return {
+        key: Subject(key, found["name"], found.get("system_id"), bool(found.get("references")))
+        for key, found in results["subjects"].items()
+    }
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A subject as one viewer may see it."""
+
+    label: str
+    system_id: int | None = None
+    is_reference: bool = False
+    scores: dict[str, float] = field(default_factory=dict)
+    """The automatic scores this viewer's leaderboard shows for the system (else none)."""
+
+
+def shown_subjects(
+    session: Session,
+    track: Track,
+    language: str,
+    viewer: Viewer,
+    subjects: Mapping[str, Subject],
+) -> dict[str, Shown]:
+    """Subject key -> how ``viewer`` sees it, for the subjects the viewer may see at all.
+
+    The leaderboard's rule, row for row: a system none of whose scored submissions is left
+    (withdrawn) is absent but for the organisers; an anonymised one is "anonymous" (numbered
+    as on the leaderboard); its automatic scores are those the viewer's leaderboard shows (in
+    the test phase, none of another team's). The references keep their reserved label; an
+    imported name on no system of the board keeps the name the organiser confirmed.
+    """
+    systems = list(session.scalars(select(System).where(System.track_id == track.id)))
+    names = display_names(systems, viewer)
+    judged = [s.system_id for s in subjects.values() if s.system_id is not None]
+    listed = listed_system_ids(session, judged, language, viewer)
+    _, rows = leaderboard(session, track, viewer=viewer, language=language, include_secondary=True)
+    scores = {row.system_id: row.scores for row in rows}
+    shown: dict[str, Shown] = {}
+    for key, subject in subjects.items():
+        if subject.is_reference:
+            shown[key] = Shown(HUMAN_SYSTEM, is_reference=True)
+        elif subject.system_id is None:
+            shown[key] = Shown(subject.name)
+        elif subject.system_id in listed and subject.system_id in names:
+            label = names[subject.system_id][0]
+            shown[key] = Shown(label, subject.system_id, scores=scores.get(subject.system_id, {}))
+    return shown
