@@ -40,7 +40,9 @@ class Baseline:
     by whom, and which published run it is not."""
 
 
-def _train_tgen(train: Path, dev: Path, model_dir: Path, passes, limit) -> dict:
+def _train_tgen(
+    train: Path, dev: Path, model_dir: Path, passes: int | None, limit: int | None
+) -> dict:
     from dataclasses import replace
 
     from baselines.tgen import data, system
@@ -71,7 +73,9 @@ def _read_tgen_inputs(path: Path) -> list[str]:
     return data.read_mrs(path)
 
 
-def _train_bilstm(train: Path, dev: Path, model_dir: Path, passes, limit) -> dict:
+def _train_bilstm(
+    train: Path, dev: Path, model_dir: Path, passes: int | None, limit: int | None
+) -> dict:
     from dataclasses import replace
 
     from baselines.bilstm import system

@@ -13,6 +13,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -144,7 +146,9 @@ class Seq2Seq(nn.Module):
             steps.append(combined)
         return self.output(self.drop(torch.cat(steps, dim=1))), (h, c, feed)
 
-    def _attend(self, outputs, keys, memory, mask) -> torch.Tensor:
+    def _attend(
+        self, outputs: torch.Tensor, keys: torch.Tensor, memory: torch.Tensor, mask: torch.Tensor
+    ) -> torch.Tensor:
         scores = torch.bmm(outputs, keys.transpose(1, 2))
         scores = scores.masked_fill(~mask.unsqueeze(1), float("-inf"))
         context = torch.bmm(torch.softmax(scores, dim=-1), memory)
@@ -382,13 +386,13 @@ def beam_search(
     return finished[:beam]
 
 
-def save(path, model: Seq2Seq, **extra) -> None:
+def save(path: Path, model: Seq2Seq, **extra: Any) -> None:
     """Weights, the network shape and whatever the baseline needs to rebuild its inputs."""
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"shape": asdict(model.shape), "state": model.state_dict(), **extra}, path)
 
 
-def load(path) -> tuple[dict, Seq2Seq]:
+def load(path: Path) -> tuple[dict, Seq2Seq]:
     saved = torch.load(path, map_location="cpu", weights_only=False)
     state = saved["state"]
     model = Seq2Seq(

@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -39,7 +40,7 @@ def _make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(connection, _record) -> None:
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL lets the embedded worker thread write while web requests read.
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")

@@ -16,6 +16,7 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import Any
 
 SUBMISSION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "submission_id", default=None
@@ -37,7 +38,7 @@ def submission_context(submission_id: int) -> Iterator[None]:
 _make_record = logging.getLogRecordFactory()
 
 
-def _record_with_submission(*args, **kwargs) -> logging.LogRecord:
+def _record_with_submission(*args: Any, **kwargs: Any) -> logging.LogRecord:
     """Stamp the submission on the record when it is made (a handler may format it later,
     outside the job, as pytest's does)."""
     record = _make_record(*args, **kwargs)

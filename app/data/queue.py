@@ -8,8 +8,9 @@ do not care which one runs.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class RedisQueue:
         if job is not None:
             job.delete(remove_from_queue=True)
 
-    def _fetch(self, submission_id: int, name=job_id):
+    def _fetch(self, submission_id: int, name: Callable[[int], str] = job_id) -> Any:
         from rq.exceptions import NoSuchJobError
         from rq.job import Job
 

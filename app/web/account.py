@@ -6,6 +6,7 @@ header (which whoever sends the request chooses: a reset link to their own site)
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 
 from app.data.mail.outbox import post
@@ -48,7 +49,7 @@ def post_mails(mails: list[Mail]) -> None:
 
 
 @bp.route("/password/forgot", methods=["GET", "POST"])
-def forgot_password():
+def forgot_password() -> ResponseReturnValue:
     """The same answer whether or not the address has an account."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
@@ -60,7 +61,7 @@ def forgot_password():
 
 
 @bp.route("/password/reset/<token>", methods=["GET", "POST"])
-def reset(token: str):
+def reset(token: str) -> ResponseReturnValue:
     """A secret page (the token is in its URL): not cached, no referrer to other sites."""
     try:
         user = user_for_reset(db(), _secret(), token)
@@ -79,7 +80,7 @@ def reset(token: str):
 
 
 @bp.route("/verify/<token>", methods=["GET", "POST"])
-def verify(token: str):
+def verify(token: str) -> ResponseReturnValue:
     """GET asks to confirm (mail scanners open links), POST confirms."""
     form = ActionForm()
     try:
@@ -100,7 +101,7 @@ def verify(token: str):
 
 @bp.post("/account/verify")
 @login_required
-def resend_verification():
+def resend_verification() -> ResponseReturnValue:
     if not ActionForm().validate_on_submit():
         return redirect(url_for("teams.team"))
     try:
@@ -120,7 +121,7 @@ def resend_verification():
 
 @bp.post("/account/notifications")
 @login_required
-def notifications():
+def notifications() -> ResponseReturnValue:
     if ActionForm().validate_on_submit():
         wanted = {kind for kind in NOTIFICATIONS if request.form.get(f"notify-{kind}") == "on"}
         set_notifications(db(), current_user, wanted)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 
 from app.web.extensions import db
@@ -22,7 +23,7 @@ STATUS = {
 
 
 @bp.get("/setup/admin/<token>")
-def setup_admin(token: str):
+def setup_admin(token: str) -> ResponseReturnValue:
     state = link_state(db(), current_app.config["SECRET_KEY"], token)
     page = secret_page(
         "setup/admin.html", state=state, form=ActionForm(), here=request.path, valid=LinkState.VALID
@@ -33,7 +34,7 @@ def setup_admin(token: str):
 
 @bp.post("/setup/admin/<token>")
 @login_required
-def grant_admin(token: str):
+def grant_admin(token: str) -> ResponseReturnValue:
     if not ActionForm().validate_on_submit():
         return redirect(url_for("admin_setup.setup_admin", token=token))
     state = redeem(db(), current_user, current_app.config["SECRET_KEY"], token)

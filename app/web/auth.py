@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     flash,
     redirect,
@@ -16,8 +15,10 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 from itsdangerous import BadData, URLSafeSerializer
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.data.mail.outbox import post
 from app.data.models import User
@@ -50,7 +51,7 @@ def load_user(session_id: str) -> User | None:
 
 
 @bp.route("/register", methods=["GET", "POST"])
-def register():
+def register() -> ResponseReturnValue:
     form = RegisterForm()
     if form.validate_on_submit():
         problem = password_problem(form.password.data, form.email.data)
@@ -81,7 +82,7 @@ def register():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():
+def login() -> ResponseReturnValue:
     form = LoginForm()
     if form.validate_on_submit():
         address = request.remote_addr or "unknown"
@@ -132,7 +133,7 @@ def _known_device(email: str) -> str | None:
     return device if isinstance(device, str) and len(device) == 16 else None
 
 
-def _remember_device(response: Response, email: str, device: str | None) -> None:
+def _remember_device(response: WerkzeugResponse, email: str, device: str | None) -> None:
     value = {"account": _account_tag(email), "device": device or secrets.token_hex(8)}
     response.set_cookie(
         DEVICE_COOKIE,
@@ -147,7 +148,7 @@ def _remember_device(response: Response, email: str, device: str | None) -> None
 
 @bp.route("/logout", methods=["POST"])
 @login_required
-def logout():
+def logout() -> ResponseReturnValue:
     end_sessions(db(), current_user)
     logout_user()
     return redirect(url_for("challenges.index"))
@@ -155,7 +156,7 @@ def logout():
 
 @bp.route("/account/token", methods=["POST"])
 @login_required
-def new_token():
+def new_token() -> ResponseReturnValue:
     """Shown once, on this page only: never in a flash message (the session cookie is signed,
     not encrypted) nor in a URL; the answer is not to be cached."""
     token = new_api_token(db(), current_user)
@@ -164,7 +165,7 @@ def new_token():
 
 @bp.route("/account/token/revoke", methods=["POST"])
 @login_required
-def revoke_token():
+def revoke_token() -> ResponseReturnValue:
     revoke_api_token(db(), current_user)
     flash("Your API token is revoked: scripts using it now get 401.", "info")
     return redirect(url_for("teams.team"))

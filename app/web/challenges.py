@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -12,6 +13,7 @@ from app.data.models import (
     Submission,
     SubmissionStatistics,
     System,
+    Track,
 )
 from app.data.statistics import unpack_statistics
 from app.web.extensions import db, file_cache
@@ -46,13 +48,13 @@ bp = Blueprint("challenges", __name__)
 
 @bp.route("/")
 @public_cache
-def index():
+def index() -> ResponseReturnValue:
     challenges = summaries(db(), lambda challenge_id: viewer_of(db(), current_user, challenge_id))
     return render_template("challenges/index.html", challenges=challenges)
 
 
 @bp.route("/challenges/<slug>")
-def challenge(slug: str):
+def challenge(slug: str) -> ResponseReturnValue:
     try:
         found = get_challenge(db(), slug)
     except DomainError:
@@ -69,7 +71,7 @@ def challenge(slug: str):
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>")
 @public_cache
-def track(slug: str, track_slug: str):
+def track(slug: str, track_slug: str) -> ResponseReturnValue:
     try:
         found = get_track(db(), slug, track_slug)
     except DomainError:
@@ -143,7 +145,7 @@ def track(slug: str, track_slug: str):
 
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>/compare")
-def compare(slug: str, track_slug: str):
+def compare(slug: str, track_slug: str) -> ResponseReturnValue:
     """Two systems of a track side by side: per metric, per bucket of an attribute, per item."""
     try:
         found = get_track(db(), slug, track_slug)
@@ -174,7 +176,7 @@ def compare(slug: str, track_slug: str):
 
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>/inputs")
-def inputs(slug: str, track_slug: str):
+def inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     """The test inputs to generate from, as the kind's reader writes them (E2E: a one-column
     ``mr`` CSV, the published testset layout; CoNLL-U trees or DRSs: blocks)."""
     try:
@@ -195,14 +197,14 @@ def inputs(slug: str, track_slug: str):
     )
 
 
-def _split_report(track, language: str | None) -> dict | None:
+def _split_report(track: Track, language: str | None) -> dict | None:
     """The train/test overlap report: it is computed from hidden references, so organisers only."""
     test_set = track.test_set_for(language) if language else None
     return test_set.split_report if test_set is not None else None
 
 
 @bp.route("/challenges/<slug>/overview")
-def challenge_overview(slug: str):
+def challenge_overview(slug: str) -> ResponseReturnValue:
     """Teams x languages for one metric, as the SR'18 paper's Tables 3-5."""
     try:
         found = get_challenge(db(), slug)
@@ -214,7 +216,7 @@ def challenge_overview(slug: str):
 
 
 @bp.route("/submissions/<int:submission_id>/outputs")
-def submission_outputs(submission_id: int):
+def submission_outputs(submission_id: int) -> ResponseReturnValue:
     """Each output beside its input: for the team and the organisers, and for everyone once
     test results are out. What the scorer found item by item (E2E: slot errors; SR'18: DIST)
     only once they are out (``Viewer.sees_item_figures_of``), organisers aside."""
@@ -254,7 +256,7 @@ def submission_outputs(submission_id: int):
 
 
 @bp.route("/submissions/<int:submission_id>/items.<fmt>")
-def submission_items(submission_id: int, fmt: str):
+def submission_items(submission_id: int, fmt: str) -> ResponseReturnValue:
     """Per-item scores to take away (CSV or JSON Lines): the organisers at any time, the team
     its own once the results are published."""
     found = db().get(Submission, submission_id)
@@ -292,7 +294,7 @@ def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:
 
 
 @bp.route("/systems/<int:system_id>")
-def system(system_id: int):
+def system(system_id: int) -> ResponseReturnValue:
     found = db().get(System, system_id)
     if found is None:
         abort(404)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, abort, request
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from app.data.models import Campaign, Track
+from app.data.visibility import Viewer
 from app.web.extensions import db, file_cache
 from app.web.services import DomainError
 from app.web.services.access import viewer_of
@@ -58,12 +60,12 @@ def _language(track: Track) -> str | None:
     return language
 
 
-def _publication(track: Track):
+def _publication(track: Track) -> Viewer:
     return viewer_of(db(), current_user, track.challenge_id).for_publication()
 
 
 @bp.get(TRACK + "/export.<fmt>")
-def track_export(slug: str, track_slug: str, fmt: str):
+def track_export(slug: str, track_slug: str, fmt: str) -> ResponseReturnValue:
     if fmt not in FORMATS:
         abort(404)
     track = _track(slug, track_slug)
@@ -89,7 +91,7 @@ def track_export(slug: str, track_slug: str, fmt: str):
 
 
 @bp.get(TRACK + "/breakdown.csv")
-def breakdown_export(slug: str, track_slug: str):
+def breakdown_export(slug: str, track_slug: str) -> ResponseReturnValue:
     """The leaderboard broken down by an item attribute: every metric per bucket."""
     track = _track(slug, track_slug)
     attribute = request.args.get("attribute", "")
@@ -109,7 +111,7 @@ def breakdown_export(slug: str, track_slug: str):
 
 
 @bp.get("/challenges/<slug>/overview.tex")
-def overview_export(slug: str):
+def overview_export(slug: str) -> ResponseReturnValue:
     try:
         challenge = get_challenge(db(), slug)
     except DomainError:
@@ -126,7 +128,7 @@ def _svg(data: bytes) -> Response:
 
 
 @bp.get(TRACK + "/plots/bars.svg")
-def bars_plot(slug: str, track_slug: str):
+def bars_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     """Each system's score on one metric, with its 95% bootstrap interval where the scores
     are shown exactly: the interval's ends are percentiles of the exact resampled scores, a
     finer probe of the references than the rounded score a team sees before publication."""
@@ -166,7 +168,7 @@ def bars_plot(slug: str, track_slug: str):
 
 
 @bp.get(TRACK + "/plots/dlevel.svg")
-def dlevel_plot(slug: str, track_slug: str):
+def dlevel_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     track = _track(slug, track_slug)
     language = _language(track)
     viewer = _publication(track)
@@ -183,7 +185,7 @@ def dlevel_plot(slug: str, track_slug: str):
 
 
 @bp.get(TRACK + "/plots/similarity.svg")
-def similarity_plot(slug: str, track_slug: str):
+def similarity_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     track = _track(slug, track_slug)
     test_set = track.test_set_for(_language(track))
     if test_set is None or not test_set.similarity:
@@ -214,7 +216,7 @@ def similarity_plot(slug: str, track_slug: str):
 
 
 @bp.get(TRACK + "/plots/human-<name>.svg")
-def human_plot(slug: str, track_slug: str, name: str):
+def human_plot(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     """A published campaign's system scores against a metric (default: the primary one): this
     campaign's own results, as the publication view shows them."""
     track = _track(slug, track_slug)

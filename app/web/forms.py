@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     DateTimeLocalField,
     EmailField,
+    Field,
     IntegerField,
     PasswordField,
     SelectChoice,
@@ -35,7 +39,7 @@ class BoardForm(FlaskForm):
     nothing here holds one, and PostgreSQL cannot store one (psycopg raised, from a login's
     e-mail to a challenge's title: HTTP 500)."""
 
-    def validate(self, extra_validators=None) -> bool:
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         valid = super().validate(extra_validators)
         for field in self:
             if isinstance(field.data, str) and "\x00" in field.data:
@@ -48,7 +52,7 @@ class BoardForm(FlaskForm):
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an e-mail address.")
 
 
-def mailable(_form: FlaskForm, field) -> None:
+def mailable(_form: FlaskForm, field: Field) -> None:
     """An address the board can write to: one plain address, nothing that would add a header
     or a recipient to a message (``app.data.mail.messages.check_address``)."""
     try:

@@ -8,6 +8,7 @@ only then). Neither needs a login, neither tells more than the kind of a failure
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
 
 from app.web.extensions import settings, storage, submission_queue
 from app.web.services.status import readiness
@@ -16,12 +17,12 @@ bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> ResponseReturnValue:
     return jsonify(status="ok")
 
 
 @bp.get("/readyz")
-def readyz():
+def readyz() -> ResponseReturnValue:
     checks = readiness(settings(), submission_queue(), storage())
     ready = all(check.ok for check in checks)
     body = {

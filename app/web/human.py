@@ -20,13 +20,14 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from app.data.mail.outbox import post
-from app.data.models import Campaign, CampaignUnit, Method, Role, System
+from app.data.models import Campaign, CampaignUnit, Method, Role, System, Track
 from app.web.extensions import db, file_cache, settings, storage, submission_queue
 from app.web.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.web.organise import organised_track
@@ -50,7 +51,12 @@ from app.web.services.campaigns import (
     references_embargoed,
     track_campaigns,
 )
-from app.web.services.human_import import import_judgements_by, parse_target, read_import
+from app.web.services.human_import import (
+    ImportFile,
+    import_judgements_by,
+    parse_target,
+    read_import,
+)
 from app.web.services.human_results import (
     CAMPAIGN_ACTIONS,
     campaign_action,
@@ -78,7 +84,7 @@ def _organised_campaign(slug: str, track_slug: str, name: str) -> Campaign:
 
 @bp.route(TRACK, methods=["GET", "POST"])
 @login_required
-def campaigns(slug: str, track_slug: str):
+def campaigns(slug: str, track_slug: str) -> ResponseReturnValue:
     track = organised_track(slug, track_slug)
     form = CampaignForm(prefix="new")
     upload = ImportJudgementsForm(prefix="import")
@@ -137,7 +143,7 @@ def _previews() -> URLSafeTimedSerializer:
 
 @bp.route(TRACK + "/import", methods=["POST"])
 @login_required
-def import_file(slug: str, track_slug: str):
+def import_file(slug: str, track_slug: str) -> ResponseReturnValue:
     """Read the file and show how its names match the track's systems; nothing is stored
     until the organiser confirms a mapping (``confirm_import``)."""
     track = organised_track(slug, track_slug)
@@ -172,7 +178,14 @@ def import_file(slug: str, track_slug: str):
     return _preview(track, read, request_, token, proposed)
 
 
-def _preview(track, read, request_: ImportRequest, token: str, chosen: dict, error: str = ""):
+def _preview(
+    track: Track,
+    read: ImportFile,
+    request_: ImportRequest,
+    token: str,
+    chosen: dict,
+    error: str = "",
+) -> str:
     systems = db().scalars(
         select(System).where(System.track_id == track.id).options(selectinload(System.team))
         .order_by(System.name)
@@ -185,7 +198,7 @@ def _preview(track, read, request_: ImportRequest, token: str, chosen: dict, err
 
 @bp.route(TRACK + "/import/confirm", methods=["POST"])
 @login_required
-def confirm_import(slug: str, track_slug: str):
+def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
     """Import the previewed file with the mapping the organiser chose, name by name."""
     track = organised_track(slug, track_slug)
     if not ActionForm().validate_on_submit():
@@ -219,7 +232,7 @@ def confirm_import(slug: str, track_slug: str):
 
 @bp.route(TRACK + "/<name>")
 @login_required
-def campaign(slug: str, track_slug: str, name: str):
+def campaign(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     found = _organised_campaign(slug, track_slug, name)
     results = found.results or {}
     viewer = viewer_of(db(), current_user, found.track.challenge_id)
@@ -240,7 +253,7 @@ def campaign(slug: str, track_slug: str, name: str):
 
 @bp.route(TRACK + "/<name>/links", methods=["POST"])
 @login_required
-def links(slug: str, track_slug: str, name: str):
+def links(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     found = _organised_campaign(slug, track_slug, name)
     form = LinksForm()
     if not form.validate_on_submit():
@@ -252,7 +265,7 @@ def links(slug: str, track_slug: str, name: str):
 
 @bp.route(TRACK + "/<name>/<action>", methods=["POST"])
 @login_required
-def act(slug: str, track_slug: str, name: str, action: str):
+def act(slug: str, track_slug: str, name: str, action: str) -> ResponseReturnValue:
     found = _organised_campaign(slug, track_slug, name)
     if not ActionForm().validate_on_submit() or action not in CAMPAIGN_ACTIONS:
         abort(400)
@@ -268,7 +281,7 @@ def act(slug: str, track_slug: str, name: str, action: str):
 
 @bp.route(TRACK + "/<name>/judgements.csv")
 @login_required
-def judgements_csv(slug: str, track_slug: str, name: str):
+def judgements_csv(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     found = _organised_campaign(slug, track_slug, name)
     return Response(
         export_csv(db(), found),
@@ -278,7 +291,7 @@ def judgements_csv(slug: str, track_slug: str, name: str):
 
 
 @bp.route(TRACK + "/<name>/heatmap.svg")
-def heatmap(slug: str, track_slug: str, name: str):
+def heatmap(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     """The DA significance heatmap: public once published, organisers before; always the
     publication view (anonymised names, no withdrawn system)."""
     try:
@@ -316,7 +329,7 @@ EMBARGOED = (
 
 @bp.route("/annotate")
 @login_required
-def annotate_index():
+def annotate_index() -> ResponseReturnValue:
     if current_user.role not in (Role.ANNOTATOR, Role.ORGANISER, Role.ADMIN):
         abort(403)
     open_campaigns = [
@@ -328,7 +341,7 @@ def annotate_index():
 
 @bp.route("/annotate/<int:campaign_id>", methods=["GET", "POST"])
 @login_required
-def account_unit(campaign_id: int):
+def account_unit(campaign_id: int) -> ResponseReturnValue:
     found = db().get(Campaign, campaign_id)
     if found is None or not _may_annotate(found):
         abort(404)
@@ -337,7 +350,7 @@ def account_unit(campaign_id: int):
 
 
 @bp.route("/annotate/link/<token>", methods=["GET", "POST"])
-def link_unit(token: str):
+def link_unit(token: str) -> ResponseReturnValue:
     try:
         found, annotator = link_annotator(db(), token)
     except DomainError as error:
@@ -345,7 +358,7 @@ def link_unit(token: str):
     return _annotate(found, annotator, url_for("human.link_unit", token=token))
 
 
-def _annotate(found: Campaign, annotator: Annotator, here: str):
+def _annotate(found: Campaign, annotator: Annotator, here: str) -> ResponseReturnValue:
     """Show the next unit of the annotator's HIT (GET) or store the page they answered (POST)."""
     if references_embargoed(db(), found):
         return render_template("human/done.html", message=EMBARGOED), 403

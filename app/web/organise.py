@@ -14,7 +14,9 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
+from flask_wtf.file import FileField
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
@@ -93,7 +95,7 @@ def organised_track(slug: str, track_slug: str) -> Track:
     return found
 
 
-def _file(field) -> tuple[bytes, str] | None:
+def _file(field: FileField) -> tuple[bytes, str] | None:
     upload = field.data
     if not upload or not getattr(upload, "filename", ""):
         return None
@@ -103,7 +105,7 @@ def _file(field) -> tuple[bytes, str] | None:
 
 @bp.route("", methods=["GET", "POST"])
 @login_required
-def index():
+def index() -> ResponseReturnValue:
     _organiser_only()
     form = NewChallengeForm()
     if form.validate_on_submit():
@@ -126,7 +128,7 @@ def index():
 
 @bp.post("/bundle")
 @login_required
-def import_challenge_bundle():
+def import_challenge_bundle() -> ResponseReturnValue:
     """A challenge from an uploaded bundle (README: "Challenge bundles"); refused whole."""
     _organiser_only()
     form = BundleForm(prefix="bundle")
@@ -146,7 +148,7 @@ def import_challenge_bundle():
 
 @bp.route(CHALLENGE, methods=["GET", "POST"])
 @login_required
-def challenge(slug: str):
+def challenge(slug: str) -> ResponseReturnValue:
     found = organised_challenge(slug)
     form = ChallengeForm(prefix="edit", obj=found)
     upload = TrackUploadForm(prefix="track")
@@ -187,7 +189,7 @@ def challenge(slug: str):
 
 @bp.route(TRACK, methods=["GET", "POST"])
 @login_required
-def track(slug: str, track_slug: str):
+def track(slug: str, track_slug: str) -> ResponseReturnValue:
     found = organised_track(slug, track_slug)
     form = TrackSettingsForm(prefix="settings", obj=found)
     baseline = BaselineForm(prefix="baseline")
@@ -224,7 +226,7 @@ def track(slug: str, track_slug: str):
 
 @bp.post(TRACK + "/publish")
 @login_required
-def publish(slug: str, track_slug: str):
+def publish(slug: str, track_slug: str) -> ResponseReturnValue:
     found = organised_track(slug, track_slug)
     _check_action()
     try:
@@ -241,7 +243,7 @@ def publish(slug: str, track_slug: str):
 
 @bp.route(TRACK + "/rescore", methods=["GET", "POST"])
 @login_required
-def rescore(slug: str, track_slug: str):
+def rescore(slug: str, track_slug: str) -> ResponseReturnValue:
     """GET asks for confirmation, saying how many submissions it would queue; POST queues."""
     found = organised_track(slug, track_slug)
     if request.method == "GET":
@@ -257,7 +259,7 @@ def rescore(slug: str, track_slug: str):
 
 @bp.post(TRACK + "/baselines")
 @login_required
-def add_baseline(slug: str, track_slug: str):
+def add_baseline(slug: str, track_slug: str) -> ResponseReturnValue:
     found = organised_track(slug, track_slug)
     form = BaselineForm(prefix="baseline")
     if not form.validate_on_submit():
@@ -288,7 +290,7 @@ def add_baseline(slug: str, track_slug: str):
 
 @bp.get(TRACK + "/submissions.zip")
 @login_required
-def archive(slug: str, track_slug: str):
+def archive(slug: str, track_slug: str) -> ResponseReturnValue:
     found = organised_track(slug, track_slug)
     data = download_submissions(db(), storage(), current_user, found)
     return Response(
@@ -307,7 +309,7 @@ def _check_action() -> None:
 
 @bp.get(CHALLENGE + "/audit")
 @login_required
-def audit(slug: str):
+def audit(slug: str) -> ResponseReturnValue:
     found = organised_challenge(slug)
     return render_template(
         "organise/audit.html", challenge=found, events=challenge_events(db(), found.id)
@@ -316,7 +318,7 @@ def audit(slug: str):
 
 @bp.route("/accounts", methods=["GET", "POST"])
 @login_required
-def accounts():
+def accounts() -> ResponseReturnValue:
     """Admins grant roles to existing accounts: a participant registered on the web becomes the
     organiser of a challenge here, then creates it or its tracks from the organiser pages."""
     _organiser_only()
@@ -342,7 +344,7 @@ def accounts():
 
 @bp.post("/accounts/uploads")
 @login_required
-def upload_rule():
+def upload_rule() -> ResponseReturnValue:
     """Whether accounts with an unconfirmed address may upload (admins; audit-logged)."""
     form = UploadRuleForm(prefix="rule")
     if not form.validate_on_submit():
@@ -358,7 +360,7 @@ def upload_rule():
 
 @bp.route(TRACK + "/message", methods=["GET", "POST"])
 @login_required
-def message(slug: str, track_slug: str):
+def message(slug: str, track_slug: str) -> ResponseReturnValue:
     """Write to every participant of the track: "Preview" shows the mail as they will read it
     and how many will get it; "Send" writes it (and the audit log records it)."""
     found = organised_track(slug, track_slug)

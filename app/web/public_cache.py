@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from flask import Response, current_app, make_response, request, session
 from flask_login import current_user
@@ -37,7 +38,7 @@ def _cacheable() -> bool:
 
 def public_cache(view: Callable) -> Callable:
     @functools.wraps(view)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not _cacheable():
             return view(*args, **kwargs)
         key = f"{request.host}{request.full_path}"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from flask import Flask, Response, abort, make_response, render_template, request
 from flask_login import current_user
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 
 CSP_DIRECTIVES = (
     "default-src 'self'",
@@ -45,7 +46,7 @@ class BoundedIntConverter(IntegerConverter):
     """``<int:...>`` in every route: an id past the database's integers is a 404, not an
     overflow error (HTTP 500)."""
 
-    def __init__(self, url_map, *args, **kwargs):
+    def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", MAX_ID)
         super().__init__(url_map, *args, **kwargs)
 
@@ -59,7 +60,7 @@ def form_id(value: str | None) -> int | None:
     return number if 0 < number <= MAX_ID else None
 
 
-def secret_page(template: str, **context) -> Response:
+def secret_page(template: str, **context: Any) -> Response:
     """A page that shows a secret once (an API token, one-time links): never cached."""
     page = make_response(render_template(template, **context))
     page.headers["Cache-Control"] = "no-store"

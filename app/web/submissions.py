@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
@@ -32,7 +35,7 @@ bp = Blueprint("submissions", __name__)
 
 @bp.route("/challenges/<slug>/tracks/<track_slug>/submit", methods=["GET", "POST"])
 @login_required
-def upload(slug: str, track_slug: str):
+def upload(slug: str, track_slug: str) -> ResponseReturnValue:
     try:
         track = get_track(db(), slug, track_slug)
     except DomainError:
@@ -85,10 +88,10 @@ def upload(slug: str, track_slug: str):
 
 @bp.route("/submissions")
 @login_required
-def mine():
+def mine() -> ResponseReturnValue:
     team = current_user.team
-    submissions = []
-    systems = []
+    submissions: Sequence[Submission] = []
+    systems: Sequence[System] = []
     if team is not None:
         submissions = (
             db()
@@ -136,7 +139,7 @@ def _own_system(system_id: int) -> System:
 
 @bp.route("/systems/<int:system_id>/primary", methods=["POST"])
 @login_required
-def toggle_primary(system_id: int):
+def toggle_primary(system_id: int) -> ResponseReturnValue:
     system = _own_system(system_id)
     try:
         set_primary(db(), system, not system.is_primary)
@@ -150,7 +153,7 @@ def toggle_primary(system_id: int):
 
 @bp.route("/systems/<int:system_id>/anonymous", methods=["POST"])
 @login_required
-def toggle_anonymous(system_id: int):
+def toggle_anonymous(system_id: int) -> ResponseReturnValue:
     system = _own_system(system_id)
     set_anonymous(db(), current_user, system, not system.is_anonymous)
     if system.is_anonymous:
@@ -162,7 +165,7 @@ def toggle_anonymous(system_id: int):
 
 @bp.route("/systems/<int:system_id>/architecture", methods=["POST"])
 @login_required
-def architecture(system_id: int):
+def architecture(system_id: int) -> ResponseReturnValue:
     system = _own_system(system_id)
     try:
         set_architecture(db(), system, request.form.get("architecture", ""))
@@ -181,7 +184,7 @@ def _own_submission(submission_id: int) -> Submission:
 
 @bp.route("/submissions/<int:submission_id>/withdraw", methods=["GET", "POST"])
 @login_required
-def withdraw_submission(submission_id: int):
+def withdraw_submission(submission_id: int) -> ResponseReturnValue:
     """GET asks for confirmation (one click never withdraws); POST withdraws, undoably."""
     found = _own_submission(submission_id)
     if request.method == "GET":
@@ -196,12 +199,12 @@ def withdraw_submission(submission_id: int):
 
 @bp.route("/submissions/<int:submission_id>/restore", methods=["POST"])
 @login_required
-def restore_submission(submission_id: int):
+def restore_submission(submission_id: int) -> ResponseReturnValue:
     found = _own_submission(submission_id)
     return _set_withdrawn(found, False, f"Submission {found.id} is restored.")
 
 
-def _set_withdrawn(found: Submission, withdrawn: bool, done: str):
+def _set_withdrawn(found: Submission, withdrawn: bool, done: str) -> ResponseReturnValue:
     """Withdraw or restore a team's own submission, in the audit log, back to its row."""
     if not ActionForm().validate_on_submit():
         abort(400)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 
 from app.data.models import NOTIFICATIONS
 from app.web.extensions import db
@@ -18,7 +20,7 @@ bp = Blueprint("teams", __name__)
 
 @bp.route("/team", methods=["GET"])
 @login_required
-def team():
+def team() -> ResponseReturnValue:
     return render_template(
         "teams/team.html",
         team=current_user.team,
@@ -33,7 +35,7 @@ def team():
 
 @bp.route("/team/create", methods=["POST"])
 @login_required
-def create():
+def create() -> ResponseReturnValue:
     form = CreateTeamForm(prefix="create")
     if form.validate_on_submit():
         try:
@@ -50,7 +52,7 @@ def create():
 
 @bp.route("/team/join", methods=["POST"])
 @login_required
-def join():
+def join() -> ResponseReturnValue:
     form = JoinTeamForm(prefix="join")
     if form.validate_on_submit():
         try:
@@ -64,7 +66,7 @@ def join():
     return redirect(url_for("teams.team"))
 
 
-def _flash_form_errors(form) -> None:
+def _flash_form_errors(form: FlaskForm) -> None:
     for field, messages in form.errors.items():
         for message in messages:
             flash(f"{getattr(form, field).label.text}: {message}", "error")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from scorer.errors import InputError
 from scorer.io import e2e
@@ -95,11 +96,11 @@ def examples(items: list[e2e.ReferenceItem], clean: bool = False) -> list[Exampl
     return pairs
 
 
-def read_dataset(path) -> list[e2e.ReferenceItem]:
+def read_dataset(path: Path) -> list[e2e.ReferenceItem]:
     return e2e.read_dataset_csv(path.read_bytes(), path.name)
 
 
-def read_mrs(path) -> list[str]:
+def read_mrs(path: Path) -> list[str]:
     """The MRs to decode, from a test-input CSV (``MR``) or a dataset CSV (``mr,ref``, grouped,
     in first-appearance order, as the scorer groups references)."""
     data = path.read_bytes()

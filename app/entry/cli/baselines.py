@@ -149,7 +149,14 @@ def _score(profile_name: str, references_file: Path, outputs: list[str]) -> dict
     }
 
 
-def _record(baseline, target: Path, output_file: Path, inputs, inputs_file: Path, test_set: str):
+def _record(
+    baseline: registry.Baseline,
+    target: Path,
+    output_file: Path,
+    inputs: list[str],
+    inputs_file: Path,
+    test_set: str,
+) -> None:
     report = registry.read_json(target / registry.REPORT_FILE)
     dev = registry.read_json(target / registry.SCORES_FILE)
     run = manifest.BundledRun(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from flask import Flask, current_app
@@ -45,7 +45,9 @@ class Deadline(click.ParamType):
         r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?"
     )
 
-    def convert(self, value, param, ctx) -> datetime:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> datetime:
         if isinstance(value, datetime):
             return value
         text = str(value).strip()

@@ -19,7 +19,7 @@ from app.entry.cli.common import board_settings, fail, this_app
 from app.entry.root import run_worker, score_now, start_embedded_worker, stop_on_signals
 from app.web.security import SECURE_COOKIES_ENV
 from app.web.services.admin_setup import has_admin, setup_path
-from app.web.services.status import queue_status, readiness
+from app.web.services.status import QueueStatus, queue_status, readiness
 
 
 @click.command("status")
@@ -48,7 +48,7 @@ def status_command(as_json: bool) -> None:
         raise SystemExit(1)
 
 
-def _print_queue(state) -> None:
+def _print_queue(state: QueueStatus) -> None:
     depth = "n/a (embedded)" if state.queue_depth is None else state.queue_depth
     click.echo(f"queue     {state.queue}: {depth} waiting, {state.running_jobs or 0} running")
     if state.describing_depth is not None:

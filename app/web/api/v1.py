@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from werkzeug.utils import secure_filename
 
-from app.data.models import Submission, TestSet, User
+from app.data.models import Submission, TestSet, Track, User
+from app.data.visibility import Viewer
 from app.web.api.openapi import openapi_document
 from app.web.extensions import db, file_cache, storage, submission_queue
 from app.web.public_cache import public_cache
 from app.web.services import DomainError
 from app.web.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.web.services.accounts import user_for_token
-from app.web.services.breakdowns import breakdown_choices, track_breakdown
+from app.web.services.breakdowns import Cell, breakdown_choices, track_breakdown
 from app.web.services.columns import ordered_scores
 from app.web.services.compare import ITEM_LIMIT, compare_systems, comparison_json
 from app.web.services.leaderboard import (
@@ -31,12 +33,12 @@ bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
     """Every route of this API, described (OpenAPI 3): ``app/web/api/openapi.py``."""
     return jsonify(openapi_document())
 
 
-def error(status: int, message: str):
+def error(status: int, message: str) -> Response:
     response = jsonify({"error": message})
     response.status_code = status
     return response
@@ -51,7 +53,7 @@ def token_user() -> User | None:
 
 
 @bp.post("/challenges/<slug>/tracks/<track_slug>/submissions")
-def create_submission(slug: str, track_slug: str):
+def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
     user = token_user()
     if user is None:
         return error(401, "send a valid API token: Authorization: Bearer <token>")
@@ -96,7 +98,7 @@ def create_submission(slug: str, track_slug: str):
 
 
 @bp.get("/submissions/<int:submission_id>")
-def get_submission(submission_id: int):
+def get_submission(submission_id: int) -> ResponseReturnValue:
     user = token_user()
     if user is None:
         return error(401, "send a valid API token: Authorization: Bearer <token>")
@@ -134,7 +136,7 @@ def get_submission(submission_id: int):
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/inputs")
-def get_inputs(slug: str, track_slug: str):
+def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     """The test inputs of one language, in order: what an output file must answer line by
     line (``nlgboard-submit`` checks a file against them before uploading). With ``filename``
     (and no ``language``) the test set is the one an upload of that file would go to."""
@@ -169,7 +171,7 @@ def get_inputs(slug: str, track_slug: str):
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
 @public_cache
-def get_leaderboard(slug: str, track_slug: str):
+def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
     try:
         track = get_track(db(), slug, track_slug)
     except DomainError as exc:
@@ -220,13 +222,13 @@ def get_leaderboard(slug: str, track_slug: str):
     )
 
 
-def _viewer(track):
+def _viewer(track: Track) -> Viewer:
     user = token_user()
     return viewer_of(db(), user, track.challenge_id) if user is not None else PUBLIC
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/breakdown")
-def get_breakdown(slug: str, track_slug: str):
+def get_breakdown(slug: str, track_slug: str) -> ResponseReturnValue:
     """The leaderboard by an item attribute: every metric per bucket, as the page shows it."""
     try:
         track = get_track(db(), slug, track_slug)
@@ -261,15 +263,15 @@ def get_breakdown(slug: str, track_slug: str):
     )
 
 
-def _cell(cell) -> dict:
-    found = {"value": cell.value}
+def _cell(cell: Cell) -> dict:
+    found: dict[str, float | None] = {"value": cell.value}
     if cell.low is not None:
         found.update(low=cell.low, high=cell.high)
     return found
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/compare")
-def get_comparison(slug: str, track_slug: str):
+def get_comparison(slug: str, track_slug: str) -> ResponseReturnValue:
     """Two systems compared: per metric, per bucket of an attribute, per item (when allowed)."""
     try:
         track = get_track(db(), slug, track_slug)
@@ -288,13 +290,13 @@ def get_comparison(slug: str, track_slug: str):
     return jsonify(comparison_json(found))
 
 
-def _subset_sizes(track, language: str | None) -> dict[str, tuple[int, int]]:
+def _subset_sizes(track: Track, language: str | None) -> dict[str, tuple[int, int]]:
     test_set = track.test_set_for(language or default_language(track))
     return subset_sizes(db(), test_set.id) if test_set is not None else {}
 
 
 @bp.get("/challenges/<slug>/overview")
-def get_overview(slug: str):
+def get_overview(slug: str) -> ResponseReturnValue:
     """Teams x (track, language) for one metric (SR'18 Tables 3-5); null where not submitted."""
     try:
         challenge = get_challenge(db(), slug)

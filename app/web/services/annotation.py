@@ -10,8 +10,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import String, cast, func, select
+from sqlalchemy import Select, String, cast, func, select
 from sqlalchemy.orm import Session
 
 from app.data.models import (
@@ -111,13 +112,13 @@ def current_assignment(
     return None
 
 
-def _hit_unit_keys(assignment: HitAssignment):
+def _hit_unit_keys(assignment: HitAssignment) -> Select[Any]:
     return select(cast(CampaignUnit.id, String)).where(
         CampaignUnit.campaign_id == assignment.campaign_id, CampaignUnit.hit == assignment.hit
     )
 
 
-def _judged_unit_keys(assignment: HitAssignment):
+def _judged_unit_keys(assignment: HitAssignment) -> Select[Any]:
     return select(Judgement.unit_key).where(
         Judgement.campaign_id == assignment.campaign_id,
         Judgement.annotator == assignment.annotator,

@@ -199,6 +199,10 @@ def _system_outputs(
     }
 
 
+ChosenItems = list[tuple[Item, str]]
+"""(item, subset label) pairs in test order."""
+
+
 def _chosen_items(
     session: Session, test_set_id: int, spec: CampaignSpec, rng: random.Random
 ) -> list[tuple[Item, str]]:
@@ -231,7 +235,7 @@ def _reference(item: Item) -> str:
     return item.references[0].text if item.references else ""
 
 
-def _entry(slot: int, key: str, outputs: Outputs, item: Item, text: str | None = None):
+def _entry(slot: int, key: str, outputs: Outputs, item: Item, text: str | None = None) -> UnitEntry:
     judged = outputs[key]
     return UnitEntry(
         slot=slot,
@@ -242,7 +246,9 @@ def _entry(slot: int, key: str, outputs: Outputs, item: Item, text: str | None =
     )
 
 
-def _rankme_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+def _rankme_units(
+    campaign: Campaign, items: ChosenItems, outputs: Outputs, rng: random.Random
+) -> list[CampaignUnit]:
     systems = list(outputs)
     units: list[CampaignUnit] = []
     for item, subset in items:
@@ -265,7 +271,9 @@ def _rankme_units(campaign, items, outputs: Outputs, rng: random.Random) -> list
     return units
 
 
-def _single_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+def _single_units(
+    campaign: Campaign, items: ChosenItems, outputs: Outputs, rng: random.Random
+) -> list[CampaignUnit]:
     pairs = [(item, subset, key) for item, subset in items for key in outputs]
     rng.shuffle(pairs)
     return [
@@ -274,7 +282,9 @@ def _single_units(campaign, items, outputs: Outputs, rng: random.Random) -> list
     ]
 
 
-def _da_units(campaign, items, outputs: Outputs, rng: random.Random) -> list[CampaignUnit]:
+def _da_units(
+    campaign: Campaign, items: ChosenItems, outputs: Outputs, rng: random.Random
+) -> list[CampaignUnit]:
     """Genuine outputs in HITs of hit_size - 20, each HIT topped up with its quality control."""
     genuine = [(item, subset, key) for item, subset in items for key in outputs]
     rng.shuffle(genuine)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.data.models import Track
 from app.data.statistics import unpack_statistics
-from app.data.testsets import load_attributes, load_test_set
+from app.data.testsets import LoadedTestSet, load_attributes, load_test_set
 from app.web.services import DomainError
 from app.web.services.access import Viewer
 from app.web.services.breakdowns import breakdown_choices, stored_statistics
@@ -229,7 +229,7 @@ def _add_items(
     session: Session,
     result: SystemComparison,
     profile: Profile,
-    loaded,
+    loaded: LoadedTestSet,
     attributes: list[dict[str, str]],
     statistics: tuple[dict[str, np.ndarray], dict[str, np.ndarray]],
     cache: FileCache | None,

@@ -9,11 +9,14 @@ noreferrer"``, so that a description can point to data, rules and papers but not
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
 from markupsafe import Markup
 
 TAGS = {
@@ -31,7 +34,7 @@ def _parser() -> MarkdownIt:
     return parser
 
 
-def _image_as_link(self, tokens, index, options, env) -> str:
+def _image_as_link(self: Any, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
     """An image becomes a link to it: pages load images from the board only (CSP img-src)."""
     token = tokens[index]
     source = str(token.attrGet("src") or "")

@@ -111,7 +111,9 @@ def dlevel_bars(labels: Sequence[str], shares: Sequence[Sequence[float]]) -> byt
     return _svg(figure)
 
 
-def similarity_heatmap(rows: Sequence[str], tested: Sequence[str], values) -> bytes:
+def similarity_heatmap(
+    rows: Sequence[str], tested: Sequence[str], values: Sequence[Sequence[float | None]]
+) -> bytes:
     """E2E Fig. 5: how similar each tested system's outputs are to each row's (system or
     references), as the normalised average of the overlap metrics."""
     matrix = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import statistics
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -117,7 +118,7 @@ def item_counts(session: Session) -> dict[TestSetKey, int]:
     return {(track_id, language): count for track_id, language, count in rows}
 
 
-def standings(session: Session, submissions: list[Submission]) -> dict[int, Standing]:
+def standings(session: Session, submissions: Sequence[Submission]) -> dict[int, Standing]:
     """Submission id -> its standing, for those of ``submissions`` that are queued or running."""
     waiting = [
         s for s in submissions if s.status in (SubmissionStatus.QUEUED, SubmissionStatus.RUNNING)
