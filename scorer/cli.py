@@ -12,6 +12,7 @@ import click
 
 from scorer import implementation
 from scorer.errors import InputError
+from scorer.extras import MissingExtra
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import subsets_by
 from scorer.java import JavaMissing
@@ -157,7 +158,11 @@ def main(
             f"note: {', '.join(profile.absent_metrics)} left out: not installed ({INSTALL_HINT})",
             err=True,
         )
-    described = _described(profile, outputs, references) if describe else {}
+    try:
+        described = _described(profile, outputs, references) if describe else {}
+    except MissingExtra as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}
         result["signature"] = {score.metric: score.signature for score in scores}

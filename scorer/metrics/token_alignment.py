@@ -17,11 +17,13 @@ takes its best F (as BERTScore does). Corpus score: the mean item F, x100.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from scorer import __version__
+from scorer.extras import require
 from scorer.metrics.base import Metric
 from scorer.references import LastResult, PreparedCache, ReferenceSet
 
@@ -47,7 +49,7 @@ def greedy(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
 
 
 def discrete(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
-    from scipy.optimize import linear_sum_assignment
+    linear_sum_assignment = require("scipy.optimize", "semantic", "F_DISC").linear_sum_assignment
 
     similarity = cosine_matrix(hypothesis, reference)
     rows, columns = linear_sum_assignment(1.0 - similarity)
@@ -56,7 +58,7 @@ def discrete(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
 
 
 def continuous(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
-    import ot
+    ot = require("ot", "semantic", "F_CONT")
 
     similarity = cosine_matrix(hypothesis, reference)
     h = _masses(hypothesis)
@@ -86,12 +88,16 @@ class AlignmentF(Metric):
     """Item rows (P, R, F, 1); the corpus figure is the mean F on a 0-100 scale."""
 
     align: Aligner
+    needs: tuple[str, ...] = ()
+    """Modules the alignment needs besides the model (all in the ``semantic`` extra)."""
 
     @classmethod
     def available(cls) -> bool:
         from scorer import embeddings
 
-        return embeddings.available()
+        return embeddings.available() and all(
+            importlib.util.find_spec(module) is not None for module in cls.needs
+        )
 
     @property
     def signature(self) -> str:  # type: ignore[override]
