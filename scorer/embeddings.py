@@ -94,6 +94,8 @@ def _model() -> tuple[Any, Any]:
     transformers.logging.disable_progress_bar()
     tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
     model = transformers.AutoModel.from_pretrained(str(path), local_files_only=True).eval()
+    if model.config.num_hidden_layers != LAYER:  # last_hidden_state is then the layer we sign
+        raise ModelUnavailable(f"{path} has {model.config.num_hidden_layers} layers, not {LAYER}")
     return tokenizer, model
 
 
@@ -103,19 +105,25 @@ def warm_up() -> None:
 
 
 def token_embeddings(texts: Sequence[str]) -> list[np.ndarray]:
-    """One (tokens x 384) float32 matrix per text; an empty text gives a 0-row matrix."""
+    """One (tokens x 384) float32 matrix per text; an empty text gives a 0-row matrix.
+
+    Texts are tokenised once and embedded in batches of similar length (shortest first), so a
+    batch pads to its own longest text, not to the longest of 64 texts in input order: half
+    the work on PMB sentences. Padding is masked, so a text's vectors do not depend on its
+    batch beyond float rounding (within 1e-6 of the scores)."""
+    if not texts:
+        return []
     import torch
 
     tokenizer, model = _model()
-    result: list[np.ndarray] = []
+    pieces = tokenizer(list(texts), truncation=True, max_length=MAX_TOKENS)["input_ids"]
+    order = sorted(range(len(pieces)), key=lambda index: len(pieces[index]))
+    result: list[np.ndarray] = [np.empty((0, 0), dtype=np.float32)] * len(pieces)
     with _lock, torch.inference_mode():
-        for start in range(0, len(texts), BATCH):
-            batch = list(texts[start : start + BATCH])
-            encoded = tokenizer(
-                batch, padding=True, truncation=True, max_length=MAX_TOKENS, return_tensors="pt"
-            )
-            hidden = model(**encoded, output_hidden_states=True).hidden_states[LAYER]
-            lengths = encoded["attention_mask"].sum(dim=1).tolist()
-            for row, length in enumerate(lengths):
-                result.append(hidden[row, 1 : length - 1].float().numpy().copy())
+        for start in range(0, len(order), BATCH):
+            batch = order[start : start + BATCH]
+            encoded = tokenizer.pad({"input_ids": [pieces[i] for i in batch]}, return_tensors="pt")
+            hidden = model(**encoded).last_hidden_state
+            for row, index in enumerate(batch):
+                result[index] = hidden[row, 1 : len(pieces[index]) - 1].float().numpy().copy()
     return result

@@ -106,10 +106,13 @@ class AlignmentF(Metric):
         return f"{self.name}|{embeddings.signature()}|refs:max|scale:0-100|nlgboard:{__version__}"
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
-        from scorer import embeddings
 
         by_item = _reference_embeddings.get(references, _embed_references)
-        outputs = _hypothesis_embeddings.get(hypotheses, references, embeddings.token_embeddings)
+        outputs = _hypothesis_embeddings.get(
+            hypotheses,
+            references,
+            lambda texts: _embed_outputs(texts, references, by_item),
+        )
         rows = np.zeros((len(outputs), 4))
         rows[:, 3] = 1.0
         for index, (output, refs) in enumerate(zip(outputs, by_item, strict=True)):
@@ -120,6 +123,24 @@ class AlignmentF(Metric):
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return float(100 * totals[2] / totals[3]) if totals[3] else 0.0
+
+
+def _embed_outputs(
+    outputs: Sequence[str], references: ReferenceSet, by_item: list[list[np.ndarray]]
+) -> list[np.ndarray]:
+    """The outputs' token embeddings; an output that is one of the test set's references (a
+    short sentence a system got exactly right) takes that reference's, already computed: a
+    text's vectors depend on the text alone (padding is masked; batch rounding < 1e-6)."""
+    from scorer import embeddings
+
+    known = {
+        text: vectors
+        for refs, vectors in zip(references, by_item, strict=True)
+        for text, vectors in zip(refs, vectors, strict=True)
+    }
+    new = sorted({text for text in outputs if text not in known})
+    known.update(zip(new, embeddings.token_embeddings(new), strict=True))
+    return [known[text] for text in outputs]
 
 
 def _embed_references(references: ReferenceSet) -> list[list[np.ndarray]]:

@@ -88,3 +88,47 @@ def test_pages_name_the_embedding_metrics_a_board_has_no_scores_for():
     assert profile.optional_columns_missing(["BLEU", "METEOR"]) == ["F_BERT", "F_DISC", "F_CONT"]
     assert profile.optional_columns_missing(list(profile.columns)) == []
     assert get_profile("e2e").optional_columns_missing(["BLEU"]) == []
+
+
+def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one_alone():
+    """Batching by length pads little (batches of 64 in input order padded PMB sentences to
+    twice their length) and changes no vector beyond float rounding."""
+    require_semantic()
+    from scorer import embeddings
+
+    tokenizer, model = embeddings._model()
+    texts = [" ".join(["word"] * (1 + (k * 37) % 30)) + "." for k in range(150)]
+    shapes: list[tuple[int, ...]] = []
+    hook = model.register_forward_hook(
+        lambda _module, _args, kwargs, _output: shapes.append(kwargs["input_ids"].shape),
+        with_kwargs=True,
+    )
+    try:
+        vectors = embeddings.token_embeddings(texts)
+    finally:
+        hook.remove()
+    pieces = sum(len(ids) for ids in tokenizer(texts)["input_ids"])
+    assert sum(rows * width for rows, width in shapes) < 1.4 * pieces  # input order: 1.73
+    for text in (texts[0], texts[77], texts[149]):
+        alone = embeddings.token_embeddings([text])[0]
+        assert np.abs(vectors[texts.index(text)] - alone).max() < 1e-5
+
+
+def test_an_output_equal_to_a_reference_takes_the_references_vectors(monkeypatch):
+    require_semantic()
+    from scorer import embeddings
+    from scorer.references import ReferenceSet
+
+    embedded: list[str] = []
+    real = embeddings.token_embeddings
+
+    def counting(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(embeddings, "token_embeddings", counting)
+    references = ReferenceSet([["Mary called us."], ["Tom slept in the old barn."]])
+    outputs = ["Tom slept in the old barn.", "Mary called."]
+    scores = {s.metric: s.value for s in get_profile("drs").score(outputs, references)}
+    assert embedded == ["Mary called us.", "Tom slept in the old barn.", "Mary called."]
+    assert 0 < scores["F_BERT"] < 100
