@@ -11,6 +11,7 @@ Without the extra, ``available()`` is False and the metrics are reported absent.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -97,6 +98,48 @@ def _model() -> tuple[Any, Any]:
     if model.config.num_hidden_layers != LAYER:  # last_hidden_state is then the layer we sign
         raise ModelUnavailable(f"{path} has {model.config.num_hidden_layers} layers, not {LAYER}")
     return tokenizer, model
+
+
+STORED_SETS = 8
+"""Test sets whose reference embeddings are kept in the cache folder (~10 MB per 1,000 texts)."""
+
+
+def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
+    """``token_embeddings(texts)``, kept in the user's cache folder under ``name`` and this
+    model's signature: a new process scoring against the same test set (``nlg-score`` run
+    again, a restarted worker) reads its references' vectors instead of computing them."""
+    from scorer.cache import cache_folder, write_atomically
+
+    if not texts:
+        return []
+    key = hashlib.sha256(f"{signature()}|{MAX_TOKENS}|{name}".encode()).hexdigest()[:32]
+    path = cache_folder() / f"embeddings-v1-{key}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            if stored["count"] == len(texts):
+                os.utime(path)  # recently used: the last to be forgotten
+                return np.split(stored["vectors"], np.cumsum(stored["lengths"])[:-1])
+    except (OSError, ValueError, KeyError):
+        pass  # not stored yet, or unreadable: computed and stored again
+    vectors = token_embeddings(texts)
+    lengths = np.array([len(matrix) for matrix in vectors], dtype=np.int64)
+    flat = np.concatenate(vectors)
+
+    def save(target: Path) -> None:
+        with target.open("wb") as stream:
+            np.savez(stream, vectors=flat, lengths=lengths, count=len(texts))
+
+    with contextlib.suppress(OSError):  # a read-only cache: computed again next time
+        write_atomically(path, save)
+        _forget_old(path.parent)
+    return vectors
+
+
+def _forget_old(folder: Path) -> None:
+    stored = sorted(folder.glob("embeddings-v1-*.npz"), key=lambda p: p.stat().st_mtime)
+    for path in stored[:-STORED_SETS]:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def warm_up() -> None:

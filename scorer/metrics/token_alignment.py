@@ -146,7 +146,9 @@ def _embed_outputs(
 def _embed_references(references: ReferenceSet) -> list[list[np.ndarray]]:
     from scorer import embeddings
 
-    flat = embeddings.token_embeddings([ref for refs in references for ref in refs])
+    flat = embeddings.stored_embeddings(
+        [ref for refs in references for ref in refs], f"references-{references.digest[:32]}"
+    )
     grouped, start = [], 0
     for refs in references:
         grouped.append(flat[start : start + len(refs)])

@@ -114,8 +114,9 @@ def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one
         assert np.abs(vectors[texts.index(text)] - alone).max() < 1e-5
 
 
-def test_an_output_equal_to_a_reference_takes_the_references_vectors(monkeypatch):
+def test_an_output_equal_to_a_reference_takes_the_references_vectors(tmp_path, monkeypatch):
     require_semantic()
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))  # the references are embedded here
     from scorer import embeddings
     from scorer.references import ReferenceSet
 
@@ -132,3 +133,25 @@ def test_an_output_equal_to_a_reference_takes_the_references_vectors(monkeypatch
     scores = {s.metric: s.value for s in get_profile("drs").score(outputs, references)}
     assert embedded == ["Mary called us.", "Tom slept in the old barn.", "Mary called."]
     assert 0 < scores["F_BERT"] < 100
+
+
+def test_reference_embeddings_are_kept_in_the_cache_folder_for_the_next_process(
+    tmp_path, monkeypatch
+):
+    require_semantic()
+    from scorer import embeddings
+
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))
+    texts = ["Mary called us.", "", "Tom slept in the old barn."]
+    first = embeddings.stored_embeddings(texts, "references-test")
+    assert len(list(tmp_path.glob("embeddings-v1-*.npz"))) == 1
+
+    def not_again(_texts):
+        raise AssertionError("embedded again")
+
+    monkeypatch.setattr(embeddings, "token_embeddings", not_again)
+    again = embeddings.stored_embeddings(texts, "references-test")
+    assert [m.shape for m in again] == [m.shape for m in first] and again[1].shape[0] == 0
+    assert all(np.array_equal(a, b) for a, b in zip(again, first, strict=True))
+    with pytest.raises(AssertionError, match="embedded again"):
+        embeddings.stored_embeddings(texts, "references-other")
