@@ -133,10 +133,10 @@ def _embed_outputs(
     text's vectors depend on the text alone (padding is masked; batch rounding < 1e-6)."""
     from scorer import embeddings
 
-    known = {
-        text: vectors
-        for refs, vectors in zip(references, by_item, strict=True)
-        for text, vectors in zip(refs, vectors, strict=True)
+    known: dict[str, np.ndarray] = {
+        text: matrix
+        for refs, matrices in zip(references, by_item, strict=True)
+        for text, matrix in zip(refs, matrices, strict=True)
     }
     new = sorted({text for text in outputs if text not in known})
     known.update(zip(new, embeddings.token_embeddings(new), strict=True))
