@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import tempfile
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -108,7 +109,7 @@ def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
     """``token_embeddings(texts)``, kept in the user's cache folder under ``name`` and this
     model's signature: a new process scoring against the same test set (``nlg-score`` run
     again, a restarted worker) reads its references' vectors instead of computing them."""
-    from scorer.cache import cache_folder, write_atomically
+    from scorer.cache import cache_folder
 
     if not texts:
         return []
@@ -125,14 +126,23 @@ def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
     lengths = np.array([len(matrix) for matrix in vectors], dtype=np.int64)
     flat = np.concatenate(vectors)
 
-    def save(target: Path) -> None:
-        with target.open("wb") as stream:
-            np.savez(stream, vectors=flat, lengths=lengths, count=len(texts))
-
     with contextlib.suppress(OSError):  # a read-only cache: computed again next time
-        write_atomically(path, save)
+        _write_private(path, flat, lengths)
         _forget_old(path.parent)
     return vectors
+
+
+def _write_private(path: Path, vectors: np.ndarray, lengths: np.ndarray) -> None:
+    """Through a temporary file readable by its owner only (mkstemp's 0600), renamed into
+    place: vectors of a board's hidden references stay as private as the references."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez(stream, vectors=vectors, lengths=lengths, count=len(lengths))
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def _forget_old(folder: Path) -> None:
