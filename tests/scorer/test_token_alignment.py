@@ -100,14 +100,13 @@ def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one
     texts = [" ".join(["word"] * (1 + (k * 37) % 30)) + "." for k in range(150)]
     shapes: list[tuple[int, ...]] = []
     hook = model.register_forward_hook(
-        lambda _module, _args, kwargs, _output: shapes.append(kwargs["input_ids"].shape),
-        with_kwargs=True,
+        lambda _module, args, _output: shapes.append(tuple(args[0].shape))
     )
     try:
         vectors = embeddings.token_embeddings(texts)
     finally:
         hook.remove()
-    pieces = sum(len(ids) for ids in tokenizer(texts)["input_ids"])
+    pieces = sum(len(ids) for ids in tokenizer.ids(texts))
     assert sum(rows * width for rows, width in shapes) < 1.4 * pieces  # input order: 1.73
     for text in (texts[0], texts[77], texts[149]):
         alone = embeddings.token_embeddings([text])[0]
@@ -156,3 +155,42 @@ def test_reference_embeddings_are_kept_in_the_cache_folder_for_the_next_process(
     assert all(np.array_equal(a, b) for a, b in zip(again, first, strict=True))
     with pytest.raises(AssertionError, match="embedded again"):
         embeddings.stored_embeddings(texts, "references-other")
+
+
+ODD_TEXTS = [
+    "Tom slept in the old barn.",
+    "TOM SLEPT — in the Café «Zoë»!",
+    "",
+    "   ",
+    "Ein Haus am See, 3,5 km entfernt (ca. 10 Min.).",
+    "他们在北京。",
+    "a " * 300,
+    "don't stop-believing... #1 @home $5.00",
+]
+
+
+def test_the_torch_encoder_gives_transformers_bert_vectors():
+    """The encoder we run is transformers' BertModel on the same weights, without its import
+    cost: the same WordPiece ids, every vector within 1e-5, on odd and long texts too."""
+    require_semantic()
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    from scorer import embeddings
+
+    path = embeddings.model_path()
+    reference_tokenizer = transformers.AutoTokenizer.from_pretrained(str(path))
+    reference_model = transformers.AutoModel.from_pretrained(str(path)).eval()
+    tokenizer, _ = embeddings._model()
+    texts = ODD_TEXTS + [" ".join(["word"] * (1 + (k * 37) % 30)) + "." for k in range(40)]
+    expected_ids = reference_tokenizer(texts, truncation=True, max_length=embeddings.MAX_TOKENS)[
+        "input_ids"
+    ]
+    assert tokenizer.ids(texts) == expected_ids
+    ours = embeddings.token_embeddings(texts)
+    for text, ids, vectors in zip(texts, expected_ids, ours, strict=True):
+        with torch.inference_mode():
+            hidden = reference_model(input_ids=torch.tensor([ids])).last_hidden_state
+        expected = hidden[0, 1 : len(ids) - 1].numpy()
+        assert vectors.shape == expected.shape, text
+        assert np.abs(vectors - expected).max(initial=0.0) < 1e-5, text
