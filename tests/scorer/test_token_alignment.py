@@ -1,6 +1,9 @@
 """F_BERT / F_DISC / F_CONT (Jin & Gildea 2022): the alignments on vectors worked by hand, then
 the real local model on real sentences (CI installs the semantic extra)."""
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -194,3 +197,24 @@ def test_the_torch_encoder_gives_transformers_bert_vectors():
         expected = hidden[0, 1 : len(ids) - 1].numpy()
         assert vectors.shape == expected.shape, text
         assert np.abs(vectors - expected).max(initial=0.0) < 1e-5, text
+
+
+def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
+    """Spinning OpenMP threads beside the METEOR processes doubled a cold run's CPU time."""
+    require_semantic()
+    import subprocess
+    import sys
+
+    program = (
+        "import os, sys; from scorer import embeddings; embeddings.signature(); "
+        "print(os.environ.get('OMP_WAIT_POLICY'), 'torch' in sys.modules)"
+    )
+    for preset, expected in ((None, "PASSIVE True"), ("ACTIVE", "ACTIVE True")):
+        env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        if preset:
+            env["OMP_WAIT_POLICY"] = preset
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+        result = subprocess.run(
+            [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        )
+        assert result.stdout.split() == expected.split()
