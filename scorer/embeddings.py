@@ -121,7 +121,10 @@ def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
     if not texts:
         return []
     key = hashlib.sha256(f"{signature()}|{MAX_TOKENS}|{name}".encode()).hexdigest()[:32]
-    path = cache_folder() / f"embeddings-v1-{key}.npz"
+    try:
+        path = cache_folder() / f"embeddings-v1-{key}.npz"
+    except OSError:  # no cache folder can be made: compute, as before there was one
+        return token_embeddings(texts)
     try:
         with np.load(path, allow_pickle=False) as stored:
             if stored["count"] == len(texts):

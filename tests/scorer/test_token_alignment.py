@@ -218,3 +218,13 @@ def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
             [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
         )
         assert result.stdout.split() == expected.split()
+
+
+def test_reference_embeddings_are_computed_when_no_cache_folder_can_be_made(tmp_path, monkeypatch):
+    require_semantic()
+    from scorer import embeddings
+
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path / "file" / "cache"))
+    vectors = embeddings.stored_embeddings(["Mary called us."], "references-nowhere")
+    assert vectors[0].shape == (4, 384)  # mary called us .
