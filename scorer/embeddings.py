@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -116,7 +115,7 @@ def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
     """``token_embeddings(texts)``, kept in the user's cache folder under ``name`` and this
     model's signature: a new process scoring against the same test set (``nlg-score`` run
     again, a restarted worker) reads its references' vectors instead of computing them."""
-    from scorer.cache import cache_folder
+    from scorer.cache import cache_folder, forget_old, write_private
 
     if not texts:
         return []
@@ -137,29 +136,12 @@ def stored_embeddings(texts: Sequence[str], name: str) -> list[np.ndarray]:
     flat = np.concatenate(vectors)
 
     with contextlib.suppress(OSError):  # a read-only cache: computed again next time
-        _write_private(path, flat, lengths)
-        _forget_old(path.parent)
+        write_private(
+            path,
+            lambda stream: np.savez(stream, vectors=flat, lengths=lengths, count=len(texts)),
+        )
+        forget_old(path.parent, "embeddings-v1-*.npz", STORED_SETS)
     return vectors
-
-
-def _write_private(path: Path, vectors: np.ndarray, lengths: np.ndarray) -> None:
-    """Through a temporary file readable by its owner only (mkstemp's 0600), renamed into
-    place: vectors of a board's hidden references stay as private as the references."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, vectors=vectors, lengths=lengths, count=len(lengths))
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def _forget_old(folder: Path) -> None:
-    stored = sorted(folder.glob("embeddings-v1-*.npz"), key=lambda p: p.stat().st_mtime)
-    for path in stored[:-STORED_SETS]:
-        with contextlib.suppress(OSError):
-            path.unlink()
 
 
 def warm_up() -> None:
