@@ -14,6 +14,7 @@ import numpy as np
 from scorer import implementation
 from scorer.breakdown import buckets, item_attributes
 from scorer.errors import InputError
+from scorer.extras import MissingExtra
 from scorer.java import JavaMissing
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
@@ -154,9 +155,18 @@ def main(
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
     scores = by_group.pop("")
-    for column, reason in profile.absent_reasons().items():
-        click.echo(f"note: {column} left out: {reason}", err=True)
-    described = _described(profile, outputs, references) if describe else {}
+    if profile.absent_metrics:
+        from scorer.embeddings import INSTALL_HINT
+
+        click.echo(
+            f"note: {', '.join(profile.absent_metrics)} left out: not installed ({INSTALL_HINT})",
+            err=True,
+        )
+    try:
+        described = _described(profile, outputs, references) if describe else {}
+    except MissingExtra as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}
         result["signature"] = {score.metric: score.signature for score in scores}

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from scorer.extras import require
 from scorer.textstats import split_sentences
 
 log = logging.getLogger(__name__)
@@ -432,7 +433,7 @@ def counts_from(statistics: dict[str, float]) -> list[int]:
 def ks_test(a: Sequence[int], b: Sequence[int]) -> tuple[float, float]:
     """Two-sample Kolmogorov-Smirnov test between two level distributions given as per-level
     counts (Figure A.7): (statistic, p-value)."""
-    from scipy.stats import ks_2samp
+    ks_2samp = require("scipy.stats", "describe", "the D-level Kolmogorov-Smirnov test").ks_2samp
 
     sample_a = [lvl for lvl, c in zip(LEVELS, a, strict=False) for _ in range(c)]
     sample_b = [lvl for lvl, c in zip(LEVELS, b, strict=False) for _ in range(c)]

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-from scipy import sparse
+
+from scorer.extras import require
 
 WORD = re.compile(r"\w+")
 NEAR_DUPLICATE = 0.8
@@ -54,7 +56,8 @@ def nearest_overlaps(tests: Sequence[str], trains: Sequence[str]) -> tuple[np.nd
     return best, nearest
 
 
-def _incidence(sets: list[frozenset[str]], vocabulary: dict[str, int]) -> sparse.csr_matrix:
+def _incidence(sets: list[frozenset[str]], vocabulary: dict[str, int]) -> Any:
+    sparse = require("scipy.sparse", "server", "the split-overlap report")
     rows, columns = [], []
     for row, words in enumerate(sets):
         for word in words:

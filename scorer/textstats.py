@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from scorer import __version__
+from scorer.extras import require
 
 TOKEN = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]")
 SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
@@ -229,8 +230,7 @@ def tokenize(text: str) -> list[str]:
 
 @cache
 def frequent_words() -> frozenset[str]:
-    import wordfreq
-
+    wordfreq = require("wordfreq", "describe", "the textual statistics (LS2)")
     return frozenset(wordfreq.top_n_list("en", FREQUENT_WORDS))
 
 

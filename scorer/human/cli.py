@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from scorer.errors import InputError
+from scorer.extras import MissingExtra
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human.judgements import read_judgements, read_ratings
 from scorer.io.table import read_table, require_columns
@@ -25,7 +27,17 @@ def _emit(payload: dict, as_json: bool, lines: list[str]) -> None:
     click.echo(json.dumps(payload, indent=2, ensure_ascii=False) if as_json else "\n".join(lines))
 
 
-@click.group()
+class _Commands(click.Group):
+    """nlg-human's commands; a missing optional package ends one with the extra to install."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as error:
+            _fail(error)
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """Rank systems from human judgements as the E2E, SR'18 and DRS organisers did."""
 

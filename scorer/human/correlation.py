@@ -19,6 +19,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scorer.extras import require
+
 ALPHA = 0.05
 
 
@@ -55,7 +57,7 @@ def williams_p(r12: float, r13: float, r23: float, n: int) -> float:
     k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
     denominator = math.sqrt(2 * k * (n - 1) / (n - 3) + (r12 + r13) ** 2 / 4 * (1 - r23) ** 3)
     t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / denominator
-    from scipy import stats
+    stats = require("scipy.stats", "human", "the Williams test")
 
     return float(stats.t.sf(t, n - 3))
 
@@ -71,7 +73,7 @@ def correlate(
             raise ValueError(f"{metric} has no score for {', '.join(missing)}")
     if len(systems) < 3:
         raise ValueError(f"a correlation needs at least 3 systems, got {len(systems)}")
-    from scipy import stats
+    stats = require("scipy.stats", "human", "metric correlation")
 
     h = [human[s] for s in systems]
     columns: dict[str, Sequence[float]] = {m: [v[s] for s in systems] for m, v in metrics.items()}

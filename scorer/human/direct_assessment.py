@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorer.extras import require
 from scorer.human.judgements import Judgement
 
 ALPHA = 0.05
@@ -100,7 +101,7 @@ class DirectAssessment:
 def _signed_rank_p(
     first: Sequence[float], second: Sequence[float], alternative: str
 ) -> float | None:
-    from scipy import stats
+    stats = require("scipy.stats", "human", "Direct Assessment's significance tests")
 
     differences = [a - b for a, b in zip(first, second, strict=True)]
     if not differences:
@@ -150,7 +151,7 @@ def check_annotator(
 
 def z_scores(scores: Sequence[float]) -> list[float]:
     """Standard scores with the population standard deviation; a constant rater gets zeros."""
-    from scipy import stats
+    stats = require("scipy.stats", "human", "Direct Assessment's significance tests")
 
     if len(scores) < 2 or statistics.pstdev(scores) == 0:
         return [0.0] * len(scores)
@@ -184,7 +185,7 @@ def output_scores(
 
 def rank_sum_p_values(samples: Sequence[Sequence[float]]) -> np.ndarray:
     """p[i, j]: one-sided Wilcoxon rank-sum test that sample i is higher than sample j."""
-    from scipy import stats
+    stats = require("scipy.stats", "human", "Direct Assessment's significance tests")
 
     size = len(samples)
     p = np.full((size, size), np.nan)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scorer.extras import require
+
 ALPHA = 0.05
 DARKEST_P = 1e-4
 
@@ -26,16 +28,17 @@ def shade(p: float) -> float:
 
 
 def heatmap_svg(systems: Sequence[str], p_values: np.ndarray, title: str = "") -> str:
-    import matplotlib
-
+    matplotlib = require("matplotlib", "human", "the significance heatmap")
     matplotlib.use("Agg")
     matplotlib.rcParams["text.parse_math"] = False  # system names are plain text
-    from matplotlib import pyplot
-    from matplotlib.colors import LinearSegmentedColormap
+    pyplot = require("matplotlib.pyplot", "human", "the significance heatmap")
+    colormap = require("matplotlib.colors", "human", "the significance heatmap")
 
     size = len(systems)
     shades = np.array([[shade(p_values[i, j]) for j in range(size)] for i in range(size)])
-    colours = LinearSegmentedColormap.from_list("significance", ["#eeeeee", "#a6dba0", "#00441b"])
+    colours = colormap.LinearSegmentedColormap.from_list(
+        "significance", ["#eeeeee", "#a6dba0", "#00441b"]
+    )
     figure, axes = pyplot.subplots(figsize=(1.2 + 0.45 * size, 1.0 + 0.45 * size))
     try:
         axes.imshow(shades, cmap=colours, vmin=0, vmax=1)

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import trueskill
-from scipy.special import ndtr
+
+from scorer.extras import require
 
 MU = 0.0
 SIGMA = 0.5
@@ -155,6 +157,15 @@ def _pdf(x: np.ndarray) -> np.ndarray:
     return np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
 
 
+@cache
+def _ndtr() -> Callable[[np.ndarray], np.ndarray]:
+    """SciPy's normal CDF (the ``human`` extra), looked up once."""
+    function: Callable[[np.ndarray], np.ndarray] = require(
+        "scipy.special", "human", "TrueSkill"
+    ).ndtr
+    return function
+
+
 def _unit_open(x: np.ndarray) -> np.ndarray:
     """Clamped into [1e-12, 1 - 1e-12] (np.clip is slow on small arrays)."""
     return np.minimum(np.maximum(x, 1e-12), 1 - 1e-12)
@@ -162,7 +173,7 @@ def _unit_open(x: np.ndarray) -> np.ndarray:
 
 def _win_vw(t: np.ndarray, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = t - eps
-    denom = ndtr(x)
+    denom = _ndtr()(x)
     v = np.where(denom > 0, _pdf(x) / denom, -x)
     return v, _unit_open(v * (v + x))
 
@@ -171,6 +182,7 @@ def _draw_vw(t: np.ndarray, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sign = np.where(t < 0, -1.0, 1.0)
     abs_t = np.abs(t)
     a, b = eps - abs_t, -eps - abs_t
+    ndtr = _ndtr()
     denom = ndtr(a) - ndtr(b)
     pdf_a, pdf_b = _pdf(a), _pdf(b)
     v_abs = np.where(denom > 0, (pdf_b - pdf_a) / denom, a)

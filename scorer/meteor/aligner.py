@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from scorer.java_lowercase import java_lower
 from scorer.meteor.resources import Lexicon, Stemmer, Targets
@@ -118,6 +118,10 @@ class Sentence:
         """The paraphrase paths from each position: (position, source length, paraphrases by
         their first word); the jar meets them by position, length, then table order."""
 
+    def fields(self) -> tuple[Any, ...]:
+        """What ``Sentence(*fields)`` is built from (plain data, to be kept on disk)."""
+        return (self.words, self.keys, self.function, self.stem_keys, self.synonyms, self.paths)
+
     @cached_property
     def positions(self) -> dict[str, list[int]]:
         return _index(self.words)
@@ -213,6 +217,12 @@ class Aligner:
                 self._references.clear()
             found = self._references[key] = self._prepare(key)
         return found
+
+    def remember_reference(self, sentence: Sentence) -> None:
+        """A reference side prepared earlier (kept on disk by another process)."""
+        if len(self._references) >= SENTENCE_MEMO:
+            self._references.clear()
+        self._references[sentence.words] = sentence
 
     def hypothesis(self, words: Sequence[str]) -> Sentence:
         """A hypothesis side, kept while it meets its references (the segment's), then let go:

@@ -126,6 +126,8 @@ class Lexicon:
 
     def __init__(self, path: Path) -> None:
         self._path = path
+        self.path = path
+        """The built lexicon file, named for the jar and paraphrase table it was built from."""
         self._pid = os.getpid()
         self._connection = self._connect()
         self._lock = threading.Lock()

@@ -10,13 +10,16 @@ chunks, and matched words on each side.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any
 
 from scorer import parallel
+from scorer.cache import kept
 from scorer.java_lowercase import java_lower
-from scorer.meteor.aligner import Aligner, Alignment, Candidates
+from scorer.meteor.aligner import Aligner, Alignment, Candidates, Sentence
 from scorer.meteor.formula import (
     ALPHA,
     BETA,
@@ -70,10 +73,14 @@ def prepare(text: str, remember: bool = False) -> list[str]:
     if found is None:
         found = java_tokens(java_lower(normalize_english(text, nonbreaking_prefixes())))
         if remember:
-            if len(_PREPARED) >= _PREPARED_LIMIT:
-                _PREPARED.clear()
-            _PREPARED[text] = found
+            remembered(text, found)
     return found
+
+
+def remembered(text: str, words: list[str]) -> None:
+    if len(_PREPARED) >= _PREPARED_LIMIT:
+        _PREPARED.clear()
+    _PREPARED[text] = words
 
 
 def segment_statistics(hypothesis: str, references: Sequence[str]) -> list[float]:
@@ -161,7 +168,48 @@ def warm_up(line: str) -> None:
 
 
 def _score_chunk(lines: list[str]) -> list[list[float]]:
+    _restore_references(lines)
     return [answer_score_line(line) for line in lines]
+
+
+def _restore_references(lines: Sequence[str]) -> None:
+    """Prepare the references of these ``SCORE`` lines (words, stems, synonyms, paraphrase
+    paths), kept between processes: a cold ``nlg-score`` on a test set seen before reads them
+    (the scoring processes get the same share of the items every time)."""
+    references = dict.fromkeys(
+        java_trim(field) for line in lines for field in _FIELD.split(line)[1:-1]
+    )
+    if all(text in _PREPARED for text in references):
+        return  # this process has them (a worker's later submissions)
+    digest = hashlib.sha256("\n".join(references).encode()).hexdigest()
+    lexicon_file = lexicon().path.name  # named for the jar and paraphrase table it holds
+    kept(
+        "meteor",
+        f"{digest}|{lexicon_file}",
+        lambda: _prepare_references(list(references)),
+        lambda prepared: prepared,
+        _remember_references,
+    )
+
+
+PreparedReference = tuple[list[str], tuple[Any, ...]]
+
+
+def _prepare_references(references: list[str]) -> dict[str, PreparedReference]:
+    current = aligner()
+    prepared = {}
+    for text in references:
+        words = prepare(text, remember=True)
+        sentence = current.reference(words)
+        prepared[text] = (words, sentence.fields())
+    return prepared
+
+
+def _remember_references(prepared: dict[str, PreparedReference]) -> None:
+    current = aligner()
+    for text, (words, fields) in prepared.items():
+        remembered(text, words)
+        current.remember_reference(Sentence(*fields))
 
 
 def _score_segments(segments: list[tuple[str, Sequence[str]]]) -> list[list[float]]:

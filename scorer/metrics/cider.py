@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer import __version__, implementation
+from scorer.cache import kept
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.mteval import ngram_counts
@@ -89,6 +90,17 @@ def prepare(references: ReferenceSet) -> PreparedCider:
     return PreparedCider(df, log_items, vectors)
 
 
+def _kept(references: ReferenceSet) -> PreparedCider:
+    """``prepare``, kept between processes (a cold ``nlg-score`` on a test set seen before)."""
+    return kept(
+        "cider",
+        f"{references.digest}|{implementation.current()}",
+        lambda: prepare(references),
+        lambda cider: (dict(cider.document_frequency), cider.log_items, cider.reference_vectors),
+        lambda fields: PreparedCider(Counter(fields[0]), fields[1], fields[2]),
+    )
+
+
 _CACHE = PreparedCache()
 
 
@@ -102,7 +114,7 @@ class CIDEr(MeanOfSegments):
         )
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-        prepared = _CACHE.get(references, prepare)
+        prepared = _CACHE.get(references, _kept)
         scores = []
         for text, ref_vectors in zip(
             ptb_tokenize(hypotheses), prepared.reference_vectors, strict=True

@@ -14,6 +14,7 @@ from scorer.metrics.token_alignment import AlignmentF, continuous
 class FCont(AlignmentF):
     name = "F_CONT"
     align = staticmethod(continuous)
+    needs = ("ot",)
 
 
 @register("F_CONT")

@@ -14,6 +14,7 @@ from scorer.metrics.token_alignment import AlignmentF, discrete
 class FDisc(AlignmentF):
     name = "F_DISC"
     align = staticmethod(discrete)
+    needs = ("scipy",)
 
 
 @register("F_DISC")

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorer.cache import kept
 from scorer.references import PreparedCache, ReferenceSet
 
 MAX_ORDER = 5
@@ -119,6 +120,23 @@ def prepare(references: ReferenceSet) -> PreparedReferences:
     return PreparedReferences(max_counts, candidates, ref_words, non_empty, info)
 
 
+def _kept(references: ReferenceSet) -> PreparedReferences:
+    """``prepare``, kept between processes (a cold ``nlg-score`` on a test set seen before)."""
+    return kept(
+        "mteval",
+        references.digest,
+        lambda: prepare(references),
+        lambda refs: (
+            refs.max_counts,
+            refs.length_candidates,
+            refs.ref_words,
+            refs.non_empty,
+            refs.info,
+        ),
+        lambda fields: PreparedReferences(*fields),
+    )
+
+
 _CACHE = PreparedCache()
 _LAST: dict[tuple[str, int], np.ndarray] = {}
 
@@ -154,7 +172,7 @@ def corpus_stats(hypotheses: Sequence[str], references: ReferenceSet) -> np.ndar
     """
     key = (references.digest, hash(tuple(hypotheses)))
     if key not in _LAST:
-        refs = _CACHE.get(references, prepare)
+        refs = _CACHE.get(references, _kept)
         rows = [segment_row(hyp, index, refs) for index, hyp in enumerate(hypotheses)]
         _LAST.clear()
         _LAST[key] = np.asarray(rows, dtype=float).reshape(len(rows), COLUMNS)

@@ -17,11 +17,13 @@ takes its best F (as BERTScore does). Corpus score: the mean item F, x100.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from scorer import __version__
+from scorer.extras import require
 from scorer.metrics.base import Metric
 from scorer.references import LastResult, PreparedCache, ReferenceSet
 
@@ -47,7 +49,7 @@ def greedy(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
 
 
 def discrete(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
-    from scipy.optimize import linear_sum_assignment
+    linear_sum_assignment = require("scipy.optimize", "semantic", "F_DISC").linear_sum_assignment
 
     similarity = cosine_matrix(hypothesis, reference)
     rows, columns = linear_sum_assignment(1.0 - similarity)
@@ -56,7 +58,7 @@ def discrete(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
 
 
 def continuous(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
-    import ot
+    ot = require("ot", "semantic", "F_CONT")
 
     similarity = cosine_matrix(hypothesis, reference)
     h = _masses(hypothesis)
@@ -89,12 +91,16 @@ class AlignmentF(Metric):
     absent_reason = (
         "embedding similarity needs the semantic extra: pip install 'nlgboard[semantic]'"
     )
+    needs: tuple[str, ...] = ()
+    """Modules the alignment needs besides the model (all in the ``semantic`` extra)."""
 
     @classmethod
     def available(cls) -> bool:
         from scorer import embeddings
 
-        return embeddings.available()
+        return embeddings.available() and all(
+            importlib.util.find_spec(module) is not None for module in cls.needs
+        )
 
     @property
     def signature(self) -> str:  # type: ignore[override]
@@ -103,10 +109,13 @@ class AlignmentF(Metric):
         return f"{self.name}|{embeddings.signature()}|refs:max|scale:0-100|nlgboard:{__version__}"
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
-        from scorer import embeddings
 
         by_item = _reference_embeddings.get(references, _embed_references)
-        outputs = _hypothesis_embeddings.get(hypotheses, references, embeddings.token_embeddings)
+        outputs = _hypothesis_embeddings.get(
+            hypotheses,
+            references,
+            lambda texts: _embed_outputs(texts, references, by_item),
+        )
         rows = np.zeros((len(outputs), 4))
         rows[:, 3] = 1.0
         for index, (output, refs) in enumerate(zip(outputs, by_item, strict=True)):
@@ -119,10 +128,30 @@ class AlignmentF(Metric):
         return float(100 * totals[2] / totals[3]) if totals[3] else 0.0
 
 
+def _embed_outputs(
+    outputs: Sequence[str], references: ReferenceSet, by_item: list[list[np.ndarray]]
+) -> list[np.ndarray]:
+    """The outputs' token embeddings; an output that is one of the test set's references (a
+    short sentence a system got exactly right) takes that reference's, already computed: a
+    text's vectors depend on the text alone (padding is masked; batch rounding < 1e-6)."""
+    from scorer import embeddings
+
+    known: dict[str, np.ndarray] = {
+        text: matrix
+        for refs, matrices in zip(references, by_item, strict=True)
+        for text, matrix in zip(refs, matrices, strict=True)
+    }
+    new = sorted({text for text in outputs if text not in known})
+    known.update(zip(new, embeddings.token_embeddings(new), strict=True))
+    return [known[text] for text in outputs]
+
+
 def _embed_references(references: ReferenceSet) -> list[list[np.ndarray]]:
     from scorer import embeddings
 
-    flat = embeddings.token_embeddings([ref for refs in references for ref in refs])
+    flat = embeddings.stored_embeddings(
+        [ref for refs in references for ref in refs], f"references-{references.digest[:32]}"
+    )
     grouped, start = [], 0
     for refs in references:
         grouped.append(flat[start : start + len(refs)])

@@ -141,3 +141,12 @@ def test_a_line_break_inside_a_text_does_not_spoil_the_tokeniser_memo():
     first = ptb_tokenize(["Alpha\u2028Beta.", "Gamma delta.", "Epsilon."])
     assert first[1] != "gamma delta"  # shifted, as COCO's script has it
     assert ptb_tokenize(["Gamma delta.", "Epsilon."]) == ["gamma delta", "epsilon"]
+
+
+def test_the_embedding_encoder_is_an_implementation_part_of_a_signature():
+    """F_BERT computed by transformers (older scores) or by the plain torch encoder on the
+    same weights stays comparable; the model, its weights or the layer do not."""
+    old = "F_BERT|model:m|sha256:abc|layer:6|torch:2.5.1|transformers:5.23.0|refs:max"
+    new = "F_BERT|model:m|sha256:abc|layer:6|torch:2.5.1|encoder:bert-torch|refs:max"
+    assert implementation.comparable(old) == implementation.comparable(new)
+    assert implementation.comparable(new) != implementation.comparable(new.replace("abc", "abd"))

