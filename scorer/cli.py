@@ -155,13 +155,8 @@ def main(
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
     scores = by_group.pop("")
-    if profile.absent_metrics:
-        from scorer.embeddings import INSTALL_HINT
-
-        click.echo(
-            f"note: {', '.join(profile.absent_metrics)} left out: not installed ({INSTALL_HINT})",
-            err=True,
-        )
+    for column, reason in profile.absent_reasons().items():
+        click.echo(f"note: {column} left out: {reason}", err=True)
     try:
         described = _described(profile, outputs, references) if describe else {}
     except MissingExtra as error:
