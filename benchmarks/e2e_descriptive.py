@@ -28,12 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorer import dlevel
+from scorer.describe import dlevel
+from scorer.describe.textstats import STATISTICS
 from scorer.io.e2e import read_dataset_csv
 from scorer.kinds import describe_e2e, describe_references, get_profile
 from scorer.references import ReferenceSet
 from scorer.semantics.e2e_slots import categories, check_output, slot_error_rate
-from scorer.textstats import STATISTICS
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
 PAPER_DLEVEL = {  # E2E paper Sect. 4.3, whole dataset

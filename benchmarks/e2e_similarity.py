@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scorer.compare.similarity import similarity_matrix
 from scorer.io.e2e import read_dataset_csv
 from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
-from scorer.similarity import similarity_matrix
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
 

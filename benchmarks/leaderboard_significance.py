@@ -26,11 +26,11 @@ sys.path.insert(0, str(ROOT))
 
 from app.web.services.plots import metric_bars
 from app.web.services.rank_groups import metric_ids_for, rank_groups, resample
+from scorer.compare.similarity import overlap_profile
 from scorer.io.e2e import read_dataset_csv, read_outputs
 from scorer.kinds import get_profile
 from scorer.metrics import normalised_average as norm_avg
 from scorer.references import ReferenceSet
-from scorer.similarity import overlap_profile
 
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "e2e"
 COLUMN = norm_avg.NAME

@@ -139,7 +139,7 @@ def cold_run(
     command = [
         sys.executable,
         "-m",
-        "scorer.cli",
+        "scorer.cli.score",
         "--profile",
         profile,
         "--refs",

@@ -123,7 +123,7 @@ def main() -> None:
     parser.add_argument("--official-runs", type=int, default=1)
     parser.add_argument("--items", type=int, default=TEST_ENTRIES)
     args = parser.parse_args()
-    from scorer.java import coco_file
+    from scorer.java.jars import coco_file
 
     jar = coco_file("meteor/meteor-1.5.jar")
     xml = test_like_xml(2017, unseen_per_category=max(1, (args.items - DEV_ENTRIES) // 5))

@@ -38,10 +38,10 @@ from app.web.services.leaderboard import (
 from app.web.services.overview import ordered_tracks, overview
 from app.web.services.rank_groups import assign_rank_groups
 from app.web.services.tracks import get_challenge, get_track
-from scorer import dlevel
+from scorer.describe import dlevel
+from scorer.describe.textstats import STATISTICS
 from scorer.kinds import get_profile
 from scorer.metrics import get_metric
-from scorer.textstats import STATISTICS
 
 bp = Blueprint("challenges", __name__)
 

@@ -35,9 +35,9 @@ def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, fl
     item's MR. D-levels are left out (with a warning) where the link parser is not installed."""
     if references.inputs is None:
         return None
-    from scorer import dlevel
+    from scorer.describe import dlevel
+    from scorer.describe.textstats import text_statistics
     from scorer.semantics.e2e_slots import delexicalise
-    from scorer.textstats import text_statistics
 
     delexicalised = [delexicalise(mr, t) for mr, t in zip(references.inputs, texts, strict=True)]
     result = text_statistics(delexicalised)
@@ -50,8 +50,8 @@ def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, fl
 
 def described_signature() -> str:
     """The signature of what describe_e2e computes on this machine."""
-    from scorer import dlevel
-    from scorer.textstats import signature
+    from scorer.describe import dlevel
+    from scorer.describe.textstats import signature
 
     return signature() + (f"|{dlevel.signature()}" if dlevel.available() else "")
 

@@ -17,7 +17,7 @@ from functools import cached_property
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from scorer.java_lowercase import java_lower
+from scorer.java.lowercase import java_lower
 from scorer.meteor.resources import Lexicon, Stemmer, Targets
 
 EXACT, STEM, SYNONYM, PARAPHRASE = range(4)

@@ -22,7 +22,7 @@ from pathlib import Path
 import snowballstemmer
 
 from scorer.cache import built_file
-from scorer.java import coco_file
+from scorer.java.jars import coco_file
 from scorer.meteor.normalizer import java_tokens, read_prefixes
 
 JAR = "meteor/meteor-1.5.jar"

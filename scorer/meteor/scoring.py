@@ -18,7 +18,7 @@ from typing import Any
 
 from scorer import parallel
 from scorer.cache import kept
-from scorer.java_lowercase import java_lower
+from scorer.java.lowercase import java_lower
 from scorer.meteor.aligner import Aligner, Alignment, Candidates, Sentence
 from scorer.meteor.formula import (
     ALPHA,

@@ -23,8 +23,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer import __version__, implementation
+from scorer import __version__
 from scorer.cache import kept
+from scorer.java import implementation
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.mteval import ngram_counts

@@ -31,8 +31,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from scorer import __version__, implementation
-from scorer.java import coco_file, java_binary
+from scorer import __version__
+from scorer.java import implementation
+from scorer.java.jars import coco_file, java_binary
 from scorer.meteor import formula
 from scorer.metrics import register
 from scorer.metrics.base import Metric

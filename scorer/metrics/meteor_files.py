@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer import __version__, implementation
-from scorer.java import coco_file, java_binary
+from scorer import __version__
+from scorer.java import implementation
+from scorer.java.jars import coco_file, java_binary
 from scorer.metrics import register
 from scorer.metrics.base import Metric
 from scorer.metrics.meteor import (

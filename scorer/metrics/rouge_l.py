@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import LCSseq
 
-from scorer import __version__, implementation
+from scorer import __version__
+from scorer.java import implementation
 from scorer.metrics import register
 from scorer.metrics.base import MeanOfSegments
 from scorer.references import PreparedCache, ReferenceSet

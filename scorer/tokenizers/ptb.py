@@ -16,8 +16,8 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 
-from scorer import implementation
-from scorer.java import coco_file, java_binary
+from scorer.java import implementation
+from scorer.java.jars import coco_file, java_binary
 from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb_lexer import tokenize_lines
 

@@ -1,7 +1,7 @@
 """Stanford CoreNLP 3.4.1's PTB tokeniser in Python, token for token.
 
 CoreNLP's ``PTBLexer`` is a JFlex scanner: a state machine (its tables) and one action per rule.
-The tables are read from the CoreNLP jar shipped in pycocoevalcap (``scorer.classfile``) and
+The tables are read from the CoreNLP jar shipped in pycocoevalcap (``scorer.java.classfile``) and
 cached in the user's cache folder; the actions are ported below, with the options the COCO
 caption code uses (``PTBTokenizer -preserveLines -lowerCase``: ``ptb3Escaping``, ``tokenizeNLs``,
 ``splitAssimilations``, unknown characters deleted). The scanner works on UTF-16 code units as
@@ -21,9 +21,9 @@ from functools import cache
 from pathlib import Path
 
 from scorer.cache import built_file
-from scorer.classfile import string_constants
-from scorer.java import coco_file
-from scorer.java_lowercase import java_lower
+from scorer.java.classfile import string_constants
+from scorer.java.jars import coco_file
+from scorer.java.lowercase import java_lower
 
 JAR = "tokenizer/stanford-corenlp-3.4.1.jar"
 LEXER_CLASS = "edu/stanford/nlp/process/PTBLexer.class"

@@ -247,7 +247,7 @@ def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, setti
     from click.testing import CliRunner
 
     from app.web.services.tracks import create_challenge, import_e2e_track
-    from scorer.cli import main as nlg_score
+    from scorer.cli.score import main as nlg_score
     from scorer.io.e2e import read_dataset_csv
     from tests.support.factories import DEMO_REFS
 

@@ -179,7 +179,7 @@ def test_a_csv_field_past_the_csv_limit_is_refused_at_every_track_import(
 def test_nlg_score_names_the_line_of_a_field_past_the_csv_limit(tmp_path):
     from click.testing import CliRunner
 
-    from scorer.cli import main
+    from scorer.cli.score import main
 
     refs = tmp_path / "refs.csv"
     refs.write_text(f"mr,ref\nname[X],{LONG_FIELD}\n")

@@ -456,7 +456,7 @@ def test_nlg_score_gives_a_defined_kinds_leaderboard_numbers_offline(app, runner
 
     from click.testing import CliRunner
 
-    from scorer.cli import main as nlg_score
+    from scorer.cli.score import main as nlg_score
 
     webnlg = DEMO_DATA / "webnlg"
     assert runner.invoke(args=["challenge", "import", str(webnlg)]).exit_code == 0

@@ -13,7 +13,7 @@ from app.data.models import Submission, System
 from app.web.services.access import ORGANISERS, PUBLIC, Viewer
 from app.web.services.breakdowns import track_breakdown
 from app.web.services.tracks import get_track
-from scorer.cli import main
+from scorer.cli.score import main
 from tests.support.board import API, TRACK, bearer, set_track
 from tests.support.factories import DEMO_REFS, GOOD_OUTPUT
 

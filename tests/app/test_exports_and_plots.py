@@ -14,8 +14,8 @@ from app.data.models import TEST
 from app.data.models import TestSet as StoredTestSet
 from app.web.services.plots import STYLE
 from app.web.services.rank_groups import p_value, rank_groups, resample
+from scorer.compare.significance import paired_bootstrap
 from scorer.kinds import get_profile
-from scorer.significance import paired_bootstrap
 from tests.support.board import TRACK, set_track, upload
 from tests.support.factories import login, run_queue
 

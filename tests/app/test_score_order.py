@@ -8,7 +8,7 @@ import re
 
 from click.testing import CliRunner
 
-from scorer.cli import main as nlg_score
+from scorer.cli.score import main as nlg_score
 from scorer.kinds import get_profile
 from tests.support.board import bearer
 from tests.support.paths import DEMO_DATA

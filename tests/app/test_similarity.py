@@ -6,9 +6,14 @@ import json
 
 import pytest
 
+from scorer.compare.similarity import (
+    REFERENCE_ROWS,
+    SimilarityMatrix,
+    overlap_profile,
+    similarity_matrix,
+)
 from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
-from scorer.similarity import REFERENCE_ROWS, SimilarityMatrix, overlap_profile, similarity_matrix
 from tests.support.factories import GOOD_OUTPUT, demo_track
 from tests.support.paths import require_binary
 

@@ -7,8 +7,8 @@ from app.data.db import session_scope
 from app.data.models import ChallengeOrganiser, Role
 from app.web.services.accounts import create_user
 from app.web.services.tracks import get_challenge
+from scorer.describe.split_overlap import nearest_overlaps, overlap_report
 from scorer.io import drs
-from scorer.split_overlap import nearest_overlaps, overlap_report
 from tests.support.paths import DEMO_DATA, drs_file
 from tests.support.tracks import demo_drs_track, invoke
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from scorer.cli.submit import EXIT_REFUSED, main
 from scorer.kinds import get_profile
-from scorer.submit import EXIT_REFUSED, main
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant, sr18_tracks
 from tests.support.servers import free_port, serve_app
 

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from app.data.db import session_scope
 from app.data.models import ItemSubset, Track
-from scorer.cli import main as nlg_score
+from scorer.cli.score import main as nlg_score
 from tests.support.factories import organiser, participant, run_queue
 from tests.support.paths import DEMO_DATA
 

@@ -71,7 +71,7 @@ def test_stemmer_equals_the_jars_on_every_wordnet_and_data_word():
     numbers alone, so they are left out)."""
     import zipfile
 
-    from scorer.java import coco_file
+    from scorer.java.jars import coco_file
     from scorer.meteor.resources import stemmer
 
     with zipfile.ZipFile(coco_file("meteor/meteor-1.5.jar")) as jar:

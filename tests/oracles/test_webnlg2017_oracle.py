@@ -125,7 +125,7 @@ def test_bleu_equals_multi_bleu_perl_on_every_team_and_subset(run):
 @pytest.fixture(scope="module")
 def meteor_jar() -> Path:
     require_binary("java")
-    from scorer.java import coco_file
+    from scorer.java.jars import coco_file
 
     return coco_file("meteor/meteor-1.5.jar")
 

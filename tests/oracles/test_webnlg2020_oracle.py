@@ -30,8 +30,8 @@ import numpy as np
 import pyter
 import pytest
 
-from scorer import implementation
 from scorer.io.layouts import read_parallel
+from scorer.java import implementation
 from scorer.metrics import get_metric
 from scorer.metrics.meteor_files import jar_statistics
 from scorer.references import ReferenceSet

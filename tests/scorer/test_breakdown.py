@@ -1,4 +1,4 @@
-"""Breakdowns from per-item statistics (``scorer/breakdown.py``) and ``nlg-score --breakdown``
+"""Breakdowns from per-item statistics (``scorer/compare/breakdown.py``) and ``nlg-score --breakdown``
 for attributes a kind computes, alone and with ``--compare``."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import json
 import numpy as np
 from click.testing import CliRunner
 
-from scorer.breakdown import breakdown, buckets, item_attributes
-from scorer.cli import main
+from scorer.cli.score import main
+from scorer.compare.breakdown import breakdown, buckets, item_attributes
+from scorer.compare.significance import paired_bootstrap
 from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
-from scorer.significance import paired_bootstrap
 from tests.support.paths import DEMO_DATA
 
 REFS = DEMO_DATA / "references.csv"

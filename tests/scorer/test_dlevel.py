@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import dlevel
+from scorer.describe import dlevel
 from tests.support.paths import require_link_parser
 
 

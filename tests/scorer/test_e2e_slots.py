@@ -236,7 +236,7 @@ def test_not_a_good_rating(output, read_as):
 def test_stored_ser_from_the_scorer_with_the_old_rating_rules_is_marked_older():
     """SER and its category shares moved with the rating rules: a score signed before them
     must show as an older scorer's until rescored."""
-    from scorer.implementation import comparable
+    from scorer.java.implementation import comparable
     from scorer.kinds import get_profile
 
     e2e = get_profile("e2e")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.glossary import MEANINGS, glossary
 from scorer.kinds import PROFILES
+from scorer.kinds.glossary import MEANINGS, glossary
 
 
 @pytest.mark.parametrize("name", sorted(PROFILES))

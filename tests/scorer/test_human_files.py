@@ -5,8 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from scorer.cli.human import main
 from scorer.errors import InputError
-from scorer.human.cli import main
 from scorer.human.judgements import read_judgements, read_ratings
 from tests.support.human import da_hit, rankme_campaign
 from tests.support.paths import e2e_file

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer import implementation
-from scorer.classfile import decode_modified_utf8
-from scorer.java_lowercase import java_lower
+from scorer.java import implementation
+from scorer.java.classfile import decode_modified_utf8
+from scorer.java.lowercase import java_lower
 from scorer.meteor.normalizer import normalize_english
 from scorer.meteor.resources import nonbreaking_prefixes
 from scorer.meteor.scoring import answer_score_line

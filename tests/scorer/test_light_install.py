@@ -183,10 +183,10 @@ def test_the_e2e_profile_scores_the_same_without_the_optional_packages(tmp_path:
         encoding="utf-8",
     )
     command = ("--profile", "e2e", "--refs", "refs.csv", "--hyp", "out.txt", "--json")
-    light = run_without_heavy_packages(tmp_path, "scorer.cli:main", *command)
+    light = run_without_heavy_packages(tmp_path, "scorer.cli.score:main", *command)
     assert light.returncode == 0, light.stderr
     full = subprocess.run(
-        [sys.executable, "-m", "scorer.cli", *command],
+        [sys.executable, "-m", "scorer.cli.score", *command],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(ROOT), "NLGBOARD_METEOR_PROCESSES": "1"},
         capture_output=True,
@@ -210,7 +210,7 @@ def test_nlg_human_without_scipy_says_which_extra_to_install(tmp_path: Path) -> 
         encoding="utf-8",
     )
     result = run_without_heavy_packages(
-        tmp_path, "scorer.human.cli:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"
+        tmp_path, "scorer.cli.human:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"
     )
     assert result.returncode == 2, result.stderr
     assert "needs scipy" in result.stderr

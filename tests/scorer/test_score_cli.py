@@ -3,7 +3,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorer.cli import main
+from scorer.cli.score import main
 from tests.support.paths import e2e_file, require_link_parser
 
 NAMES = ["BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", "norm_avg", "SER", "OK%", "A%", "M%", "A+M%"]
@@ -159,7 +159,8 @@ def _tiny_e2e(tmp_path):
 
 
 def test_the_jars_without_java_is_a_clear_error(tmp_path, monkeypatch):
-    from scorer import implementation, java
+    from scorer.java import implementation
+    from scorer.java import jars as java
 
     monkeypatch.setenv(implementation.VARIABLE, "python")  # restored after --meteor jar
     monkeypatch.setattr(java.shutil, "which", lambda name: None)
@@ -169,7 +170,7 @@ def test_the_jars_without_java_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_an_unknown_implementation_is_a_clear_error(tmp_path, monkeypatch):
-    from scorer import implementation
+    from scorer.java import implementation
 
     monkeypatch.setenv(implementation.VARIABLE, "java")
     result = CliRunner().invoke(main, _tiny_e2e(tmp_path))
@@ -178,7 +179,8 @@ def test_an_unknown_implementation_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_the_python_default_needs_no_java(tmp_path, monkeypatch):
-    from scorer import implementation, java
+    from scorer.java import implementation
+    from scorer.java import jars as java
 
     monkeypatch.delenv(implementation.VARIABLE, raising=False)
     monkeypatch.setattr(java.shutil, "which", lambda name: None)

@@ -5,8 +5,8 @@ import dataclasses
 import numpy as np
 import pytest
 
+from scorer.compare.significance import paired_bootstrap, resample_weights
 from scorer.kinds import get_profile
-from scorer.significance import paired_bootstrap, resample_weights
 
 
 def test_resample_weights_draw_n_items_per_sample():

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
+from scorer.describe.textstats import frequent_words, msttr, text_statistics, tokenize
 from scorer.semantics.e2e_slots import delexicalise
-from scorer.textstats import frequent_words, msttr, text_statistics, tokenize
 
 
 def test_entropies_ttr_and_distinct_counts_by_hand():

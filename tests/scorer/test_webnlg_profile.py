@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scorer.cli import main
+from scorer.cli.score import main
 from scorer.kinds import get_profile, truncate
 from scorer.metrics import get_metric
 from scorer.references import ReferenceSet

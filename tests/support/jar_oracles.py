@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 
-from scorer.java import coco_file
+from scorer.java.jars import coco_file
 from scorer.metrics.meteor import MeteorProcess, parse_stats
 from tests.support.paths import require_binary
 

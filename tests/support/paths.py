@@ -57,7 +57,7 @@ def _missing(message: str) -> None:
 
 def require_link_parser() -> None:
     """The link grammar parser (Debian packages) for D-level; a failure in CI, else a skip."""
-    from scorer import dlevel
+    from scorer.describe import dlevel
 
     if not dlevel.available():
         _missing(

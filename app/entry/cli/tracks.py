@@ -28,8 +28,8 @@ from app.web.services.tracks import (
     get_track,
     store_split_report,
 )
+from scorer.compare.similarity import similarity_matrix
 from scorer.errors import InputError
-from scorer.similarity import similarity_matrix
 
 
 @click.group(cls=AppGroup)

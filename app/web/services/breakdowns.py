@@ -30,9 +30,9 @@ from app.web.services.access import Viewer
 from app.web.services.csv_cells import csv_cell
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import LeaderboardRow, default_language, leaderboard
-from scorer.breakdown import Bucket, breakdown, buckets
+from scorer.compare.breakdown import Bucket, breakdown, buckets
+from scorer.compare.significance import SAMPLES, SEED
 from scorer.kinds import Profile, get_profile
-from scorer.significance import SAMPLES, SEED
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def cached_breakdown(
     groups: dict[str, list[int]],
     cache: FileCache | None = None,
 ) -> dict[str, Bucket]:
-    """``scorer.breakdown.breakdown`` of one submission's stored statistics, kept in the file
+    """``scorer.compare.breakdown.breakdown`` of one submission's stored statistics, kept in the file
     cache under the hash of everything it is computed from."""
 
     def compute() -> bytes:

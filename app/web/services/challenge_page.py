@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.data.models import TEST, Item, Submission, SubmissionStatus, System, TestSet, Track
-from scorer.glossary import Entry, glossary
 from scorer.kinds import get_profile
+from scorer.kinds.glossary import Entry, glossary
 
 
 @dataclass(frozen=True)

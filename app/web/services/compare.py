@@ -31,11 +31,11 @@ from app.web.services.leaderboard import (
     leaderboard,
     outputs_by_item,
 )
-from scorer.breakdown import buckets
+from scorer.compare.breakdown import buckets
+from scorer.compare.significance import SAMPLES, SEED, Comparison, paired_bootstrap
 from scorer.kinds import Profile, get_profile
 from scorer.metrics import get_metric
 from scorer.references import ReferenceSet
-from scorer.significance import SAMPLES, SEED, Comparison, paired_bootstrap
 
 FILTERS = {
     "all": "every item",

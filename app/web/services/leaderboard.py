@@ -21,7 +21,7 @@ from app.data.models import (
 from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
 from app.web.services import DomainError
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
-from scorer.implementation import comparable
+from scorer.java.implementation import comparable
 from scorer.kinds import Profile, get_profile
 from scorer.references import ReferenceSet
 
@@ -390,7 +390,7 @@ class LevelComparison:
 def dlevel_comparison(
     rows: list[LeaderboardRow], reference_rows: dict[str, dict[str, float]]
 ) -> LevelComparison | None:
-    from scorer import dlevel
+    from scorer.describe import dlevel
 
     candidates = [*reference_rows.items(), *((row.system, row.described) for row in rows)]
     described = [(label, v) for label, v in candidates if v.get("D-level sentences")]

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorer import dlevel
-from scorer.significance import SAMPLES
+from scorer.compare.significance import SAMPLES
+from scorer.describe import dlevel
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -3,7 +3,7 @@ resamples per system.
 
 Every system is resampled with the *same* item draws (``resample_weights`` with a fixed seed),
 so the difference of two systems' resampled values is exactly Koehn's paired bootstrap
-(``scorer.significance.paired_bootstrap`` gives the same p-values), but each system is computed
+(``scorer.compare.significance.paired_bootstrap`` gives the same p-values), but each system is computed
 once, not once per pair; the values are cached by the submission's statistics.
 
 Groups: the best system and every system not significantly different from it (p >= 0.05)
@@ -24,9 +24,9 @@ from app.data.models import SubmissionStatistics, Track
 from app.data.statistics import unpack_statistics
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import LeaderboardRow
+from scorer.compare.significance import SAMPLES, SEED, resample_weights
 from scorer.kinds import Profile, get_profile
 from scorer.metrics import normalised_average as norm_avg
-from scorer.significance import SAMPLES, SEED, resample_weights
 
 ALPHA = 0.05
 

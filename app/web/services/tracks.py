@@ -369,7 +369,7 @@ def store_split_report(
     item_ids, references = load_references(session, test_set.id)
     headline = load_subsets(session, test_set.id, item_ids)[""]
     tests = [ref for k in headline for ref in references[k]]
-    from scorer.split_overlap import overlap_report  # scipy: loaded by this command only
+    from scorer.describe.split_overlap import overlap_report  # scipy: loaded by this command only
 
     report = overlap_report(tests, trains)
     report["train_file"] = filename

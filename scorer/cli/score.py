@@ -11,15 +11,15 @@ from pathlib import Path
 import click
 import numpy as np
 
-from scorer import implementation
-from scorer.breakdown import buckets, item_attributes
+from scorer.compare.breakdown import buckets, item_attributes
+from scorer.compare.significance import Comparison
 from scorer.errors import InputError
 from scorer.extras import MissingExtra
-from scorer.java import JavaMissing
+from scorer.java import implementation
+from scorer.java.jars import JavaMissing
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
-from scorer.significance import Comparison
 
 
 def _find_profile(name: str, kinds_path: Path | None) -> Profile:
@@ -254,7 +254,7 @@ def _print_comparison(
     as_json: bool,
 ) -> None:
     """HYP minus COMPARE on every metric, then on each bucket of each ``--breakdown``."""
-    from scorer.significance import SAMPLES, paired_bootstrap
+    from scorer.compare.significance import SAMPLES, paired_bootstrap
 
     statistics_a = profile.statistics(outputs, references)
     statistics_b = profile.statistics(other, references)

@@ -1,0 +1,2 @@
+"""The scorer's command-line tools: ``nlg-score`` (``score``), ``nlg-human`` (``human``) and
+``nlgboard-submit`` (``submit``)."""
