@@ -248,7 +248,7 @@ def describe_submission(submission_id: int, settings: Settings | None = None) ->
         if not _awaits_description(settings, submission_id):
             return "skipped"
         try:
-            loaded = _load(settings, submission_id)
+            loaded = _load(settings, submission_id, stored=True)
             describe = loaded.profile.describe
             described = (describe(loaded.outputs, loaded.references) if describe else None) or {}
         except Exception:
@@ -343,9 +343,10 @@ def _compute(settings: Settings, submission_id: int) -> Result:
     )
 
 
-def _load(settings: Settings, submission_id: int) -> Loaded:
-    """The submission's outputs (read and checked from the stored file) and its test set (from
-    this process's cache while unchanged)."""
+def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loaded:
+    """The submission's outputs and its test set (from this process's cache while unchanged):
+    to score, read and checked from the uploaded file; with ``stored`` (describing a scored
+    submission), its normalised outputs as scoring stored them, not the file parsed again."""
     with session_scope(settings.database_url) as session:
         submission = session.get(Submission, submission_id)
         if submission is None:
@@ -363,8 +364,12 @@ def _load(settings: Settings, submission_id: int) -> Loaded:
         filename, digest = submission.filename, submission.file_sha256
         language, finished_at = submission.language, submission.finished_at
         test_set_id, signature = test_set.id, test_set.described_signature
-    data = storage_for(settings).get(digest)
-    outputs = profile.read_outputs(data, cached.references.inputs, filename)
+        texts = _stored_outputs(session, submission_id) if stored else {}
+    if stored and set(texts) >= set(cached.item_ids):
+        outputs = [texts[item_id] for item_id in cached.item_ids]
+    else:
+        data = storage_for(settings).get(digest)
+        outputs = profile.read_outputs(data, cached.references.inputs, filename)
     return Loaded(
         profile,
         outputs,
@@ -377,6 +382,13 @@ def _load(settings: Settings, submission_id: int) -> Loaded:
         digest,
         finished_at,
     )
+
+
+def _stored_outputs(session: Session, submission_id: int) -> dict[int, str]:
+    rows = session.execute(
+        select(Output.item_id, Output.text).where(Output.submission_id == submission_id)
+    )
+    return {item_id: text for item_id, text in rows}
 
 
 def describe_test_set(

@@ -89,3 +89,19 @@ def test_the_track_page_says_which_statistics_are_still_coming(client, settings)
     page = client.get("/challenges/demo/tracks/main").get_data(as_text=True)
     assert "Textual statistics" in page
     assert "Still being computed for 1 system(s)" in page
+
+
+def test_describing_reads_the_stored_outputs_not_the_uploaded_file(client, settings, monkeypatch):
+    """Scoring stored each item's normalised output; describing uses those rows (the file was
+    read twice already: at upload and to score)."""
+    submission_id = queued_submission(client, settings)
+    assert jobs.score_submission(submission_id, settings) == "scored"
+    scored = jobs._load(settings, submission_id).outputs
+
+    def no_file(*_args, **_kwargs):
+        raise AssertionError("the uploaded file was read again")
+
+    monkeypatch.setattr(jobs, "storage_for", no_file)
+    assert jobs._load(settings, submission_id, stored=True).outputs == scored
+    assert jobs.describe_submission(submission_id, settings) == "described"
+    assert described_rows(settings, submission_id) > 0
