@@ -312,7 +312,7 @@ class Profile:
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
         if METEOR_METRICS & {base_metric(m) for m in self.metrics}:
-            from scorer.metrics.meteor import warm_up
+            from scorer.meteor.jar import warm_up
 
             warm_up()
         if EMBEDDING_METRICS & set(self.metrics):

@@ -28,15 +28,15 @@ import numpy as np
 from scorer import __version__
 from scorer.java import implementation
 from scorer.java.jars import coco_file, java_binary
-from scorer.metrics import register
-from scorer.metrics.base import Metric
-from scorer.metrics.meteor import (
+from scorer.meteor.jar import (
     JVM_OPTIONS,
     STATS_LENGTH,
     additive_row,
     meteor_from_totals,
     parse_stats,
 )
+from scorer.metrics import register
+from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
 
 

@@ -11,8 +11,8 @@ from collections import defaultdict
 
 import pytest
 
+from scorer.meteor.jar import score_line
 from scorer.meteor.scoring import answer_score_line
-from scorer.metrics.meteor import score_line
 from scorer.tokenizers.ptb import ptb_tokenize
 from scorer.tokenizers.ptb_lexer import tokenize_lines
 from tests.support.english_texts import (

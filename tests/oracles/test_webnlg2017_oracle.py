@@ -28,8 +28,8 @@ from sacrebleu.metrics import TER
 
 from scorer.io.items import subsets_by
 from scorer.kinds import get_profile
+from scorer.meteor.jar import additive_row, meteor_from_totals
 from scorer.metrics import get_metric
-from scorer.metrics.meteor import additive_row, meteor_from_totals
 from scorer.metrics.multibleu import HYP_LENGTH, ORDER, REF_LENGTH, bleu_from_totals
 from scorer.references import ReferenceSet
 from tests.support.paths import require_binary, shared_file

@@ -228,6 +228,6 @@ def test_meteor_jar_switch_equals_the_port_with_four_references(tmp_path):
 
 
 def _additive(row: list[float]) -> list[float]:
-    from scorer.metrics.meteor import additive_row
+    from scorer.meteor.jar import additive_row
 
     return additive_row(row)

@@ -11,8 +11,8 @@ import pytest
 
 from scorer import cache
 from scorer.meteor import resources, scoring
+from scorer.meteor.jar import score_line
 from scorer.metrics import cider, mteval
-from scorer.metrics.meteor import score_line
 from scorer.references import ReferenceSet
 
 REFERENCES = ReferenceSet(

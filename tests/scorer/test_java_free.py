@@ -59,7 +59,7 @@ def test_signatures_name_the_implementation_and_compare_without_it(monkeypatch):
 
 
 def _lines(count: int) -> list[str]:
-    from scorer.metrics.meteor import score_line
+    from scorer.meteor.jar import score_line
 
     words = [
         "the",

@@ -105,14 +105,13 @@ def test_cider_is_zero_without_overlap_and_ten_for_its_own_references(java):
 
 
 def test_meteor_python_aggregate_equals_the_jar_eval(java):
-    from scorer.metrics import meteor
+    from scorer.meteor import jar as meteor
+    from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
     outputs, references = tgen10_data()
     stats = get_metric("METEOR").segment_statistics(outputs, references)
-    refs = meteor.ptb_tokenize_references(references)
-    lines = [
-        meteor.score_line(h, r) for h, r in zip(meteor.ptb_tokenize(outputs), refs, strict=True)
-    ]
+    refs = ptb_tokenize_references(references)
+    lines = [meteor.score_line(h, r) for h, r in zip(ptb_tokenize(outputs), refs, strict=True)]
     _, jar_score = meteor.pool().processes[0].evaluate(meteor.pool().statistics(lines))
     assert meteor.meteor_from_totals(stats.sum(axis=0)) == pytest.approx(jar_score, abs=1e-12)
 

@@ -8,7 +8,7 @@ import subprocess
 from collections.abc import Sequence
 
 from scorer.java.jars import coco_file
-from scorer.metrics.meteor import MeteorProcess, parse_stats
+from scorer.meteor.jar import MeteorProcess, parse_stats
 from tests.support.paths import require_binary
 
 
