@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.data.models import System, Track
+from app.data.models import Campaign, System, Track
 from scorer.kinds import get_profile
 
 ANONYMOUS = "anonymous"
@@ -46,6 +46,15 @@ class Viewer:
         each one is an oracle on its reference (DIST's edit distance rebuilds a sentence in a
         few dozen uploads), so teams get them only once the test results are published."""
         return self._working_view or track.outputs_public
+
+    def sees_every_score_of(self, track: Track) -> bool:
+        """Every team's scores on the track: organisers, or everyone once they are public."""
+        return self.is_organiser or track.scores_public
+
+    def sees_campaign(self, campaign: Campaign) -> bool:
+        """A human evaluation's results: once published; before, its organisers' working view
+        only (never an export or plot, which are made to be passed on)."""
+        return campaign.is_published or self._working_view
 
     def sees_item_results_of(self, track: Track, system: System) -> bool:
         """A submission's per-item scores to take away (every metric, item by item): the

@@ -135,7 +135,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
         split_report=_split_report(found, language) if viewer.is_organiser else None,
         human_tables=human_tables(db(), found, language, viewer),
         is_organiser=viewer.is_organiser,
-        scores_hidden=not found.scores_public and not viewer.is_organiser,
+        scores_hidden=not viewer.sees_every_score_of(found),
         breakdown_choices=choices,
         breakdown=by_bucket,
         breakdown_metric=request.args.get("bmetric") or sort_key,

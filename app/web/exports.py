@@ -224,7 +224,7 @@ def human_plot(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
         campaign: Campaign = get_campaign(db(), track, name)
     except DomainError:
         abort(404)
-    if not campaign.is_published or not campaign.results:
+    if not _publication(track).sees_campaign(campaign) or not campaign.results:
         abort(404)
     metric = request.args.get("metric") or get_profile(track.profile).primary_metric
     points = human_points(db(), campaign, _publication(track), metric) if metric else None

@@ -300,7 +300,7 @@ def heatmap(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     except DomainError:
         abort(404)
     viewer = viewer_of(db(), current_user, track.challenge_id)
-    if not (found.is_published or viewer.is_organiser):
+    if not viewer.sees_campaign(found):
         abort(404)
     matrix = significance_matrix(db(), found, viewer)
     if matrix is None or len(matrix[0]) < 2:
