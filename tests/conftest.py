@@ -51,7 +51,7 @@ def migrated_database(settings: Settings) -> None:
     """Bring the test's database to the newest migration, as production does.
 
     A fresh SQLite file in the instance folder is a copy of one database migrated once per test
-    process (migrating takes ~0.16 s, copying ~1 ms; tests/app/test_migrations.py runs the
+    process (migrating takes ~0.16 s, copying ~1 ms; tests/app/data/test_migrations.py runs the
     migrations themselves); any other database is migrated."""
     path = settings.instance_path / "nlgboard.sqlite3"
     if settings.database_url != default_database_url(settings.instance_path) or path.exists():

@@ -6,8 +6,8 @@ single sentence is embedded, most of a cold ``nlg-score --profile drs``. This is
 forward pass as transformers' ``BertModel`` computes it in evaluation (absolute positions,
 token type 0, post-layer-norm blocks, exact GELU, scaled dot-product attention with padding
 masked), on the same safetensors weights and the same WordPiece tokenizer (``tokenizer.json``
-through the ``tokenizers`` library). tests/scorer/test_token_alignment.py checks it against
-transformers' model: every vector within 1e-5, the scores within 1e-6.
+through the ``tokenizers`` library). tests/scorer/metrics/test_token_alignment.py checks it
+against transformers' model: every vector within 1e-5, the scores within 1e-6.
 """
 
 from __future__ import annotations

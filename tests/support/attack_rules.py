@@ -301,9 +301,9 @@ def _b64(part: str) -> bytes:
 ITEM_RESULTS_URL = re.compile(r"/submissions/\d+/items\.(?:csv|jsonl)(?:\?|$)")
 """A submission's per-item results, answered only to those the rule lets take them away (its
 organisers; its team once the results are published; the authorisation matrix and
-tests/app/test_compare.py check who): ~100 figures of that one submission's items, which by
-chance print as some other track's hidden corpus score (a per-item METEOR of 0.5148 beside a
-hidden 0.5148...). Such a file holds no corpus score by construction, so its numbers are not
+tests/app/web/services/test_compare.py check who): ~100 figures of that one submission's items,
+which by chance print as some other track's hidden corpus score (a per-item METEOR of 0.5148
+beside a hidden 0.5148...). Such a file holds no corpus score by construction, so its numbers are not
 matched; its text still is (references, names, secrets)."""
 
 

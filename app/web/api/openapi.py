@@ -1,7 +1,7 @@
 """The JSON API's OpenAPI 3 description, served at ``/api/v1/openapi.json``.
 
 Written by hand beside the routes in ``app/web/api/v1.py`` (apispec assembles and checks the
-document); ``tests/app/test_openapi.py`` fails when a route under ``/api/v1`` has no
+document); ``tests/app/web/api/test_openapi.py`` fails when a route under ``/api/v1`` has no
 description here, so a new route cannot go undocumented.
 """
 

@@ -2,14 +2,13 @@
 the real local model on real sentences (CI installs the semantic extra)."""
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from scorer.kinds import get_profile
 from scorer.metrics.token_alignment import continuous, discrete, greedy
-from tests.support.paths import require_semantic
+from tests.support.paths import PROJECT_ROOT, require_semantic
 
 A, B = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 C = np.array([0.6, 0.8])  # cos(C, A) = 0.6, cos(C, B) = 0.8
@@ -215,7 +214,7 @@ def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
         env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
         if preset:
             env["OMP_WAIT_POLICY"] = preset
-        env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = str(PROJECT_ROOT)
         result = subprocess.run(
             [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
         )

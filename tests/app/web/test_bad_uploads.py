@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -16,8 +15,9 @@ from app.data.db import session_scope
 from app.data.models import Submission
 from tests.support.board import upload
 from tests.support.factories import GOOD_OUTPUT, demo_track, login, participant, run_queue
+from tests.support.paths import PROJECT_ROOT
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "bad_uploads"
+CORPUS = PROJECT_ROOT / "tests" / "data" / "bad_uploads"
 LINES = GOOD_OUTPUT.decode().splitlines()
 
 REFUSED = {
