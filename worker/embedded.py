@@ -1,14 +1,14 @@
-"""The embedded default's queue: one daemon thread in the web process runs the worker's jobs.
+"""The embedded default's queue: daemon threads in the web process run the worker's jobs.
 
 Only the composition root (``app.entry.root``) builds it, so the web layer never imports the worker.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import queue
 import threading
+from collections.abc import Callable
 
 from app.data.config import Settings
 
@@ -16,51 +16,57 @@ log = logging.getLogger(__name__)
 
 
 class EmbeddedQueue:
-    """Jobs served by one daemon thread in the web process, running the same job functions:
-    scoring first, in arrival order, then describing. Mail has a thread of its own, so a
-    message does not wait for the scoring of a long file."""
+    """Jobs served by daemon threads in the web process, running the same job functions.
 
-    SCORE, DESCRIBE = 0, 1
+    Scoring has a thread of its own, so a score never waits behind a description in progress
+    (textual statistics and D-levels take several times the metrics' time; their parsing runs
+    in processes at the lowest CPU priority). The describing thread starts a job only while no
+    scoring job waits, so a deadline night's uploads are all scored first. Mail has a thread
+    too: a message does not wait for the scoring of a long file."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self._queue: queue.PriorityQueue[tuple[int, int, int]] = queue.PriorityQueue()
-        self._pending: set[tuple[int, int]] = set()
-        self._arrivals = itertools.count()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self._no_score_waits = threading.Condition(self._lock)
+        self._scores: queue.Queue[int] = queue.Queue()
+        self._descriptions: queue.Queue[int] = queue.Queue()
         self._mail: queue.Queue[int] = queue.Queue()
-        self._mail_pending: set[int] = set()
-        self._mail_thread: threading.Thread | None = None
+        self._waiting: dict[str, set[int]] = {"score": set(), "describe": set(), "mail": set()}
+        self._threads: list[threading.Thread] = []
         self._stopped = threading.Event()
 
     def enqueue(self, submission_id: int) -> None:
-        self._put(self.SCORE, submission_id)
+        self._put("score", self._scores, submission_id)
 
     def enqueue_description(self, submission_id: int) -> None:
-        self._put(self.DESCRIBE, submission_id)
+        self._put("describe", self._descriptions, submission_id)
 
     def enqueue_mail(self, mail_id: int) -> None:
-        with self._lock:
-            if mail_id in self._mail_pending:
-                return
-            self._mail_pending.add(mail_id)
-        self._mail.put(mail_id)
+        self._put("mail", self._mail, mail_id)
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
         with self._lock:
-            return (self.SCORE, submission_id) in self._pending
+            return submission_id in self._waiting["score"]
+
+    def waiting_scores(self) -> set[int]:
+        """The submissions waiting for the scoring thread (not the one it is scoring)."""
+        with self._lock:
+            return set(self._waiting["score"])
 
     def discard(self, submission_id: int) -> None:
         """Nothing to drop: a job of this process cannot outlive the thread that runs it."""
 
     def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._serve, daemon=True, name="scoring")
-            self._thread.start()
-        if self._mail_thread is None:
-            self._mail_thread = threading.Thread(target=self._send, daemon=True, name="mail")
-            self._mail_thread.start()
+        if self._threads:
+            return
+        for name, target in (
+            ("scoring", self._serve_scores),
+            ("describing", self._serve_descriptions),
+            ("mail", self._serve_mail),
+        ):
+            thread = threading.Thread(target=target, daemon=True, name=name)
+            thread.start()
+            self._threads.append(thread)
 
     def stop(self) -> None:
         """Take no further job (the process is stopping; what is left waits in the database)."""
@@ -68,50 +74,60 @@ class EmbeddedQueue:
 
     def join(self) -> None:
         """Wait until everything enqueued so far has been processed (tests, CLI): the
-        scoring (whose notifications enqueue mail) first, then the mail."""
-        self._queue.join()
+        scoring (which enqueues descriptions and mail) first, then the rest."""
+        self._scores.join()
+        self._descriptions.join()
         self._mail.join()
 
-    def _put(self, kind: int, submission_id: int) -> None:
+    def _put(self, kind: str, jobs: queue.Queue[int], job_id: int) -> None:
         with self._lock:
-            if (kind, submission_id) in self._pending:
+            if job_id in self._waiting[kind]:
                 return
-            self._pending.add((kind, submission_id))
-        self._queue.put((kind, next(self._arrivals), submission_id))
+            self._waiting[kind].add(job_id)
+        jobs.put(job_id)
 
-    def _serve(self) -> None:
-        """The jobs' modules load here, in the thread, not with the web app."""
-        from worker.jobs import describe_submission, score_submission
+    def _take(self, kind: str, jobs: queue.Queue[int]) -> int:
+        job_id = jobs.get()
+        with self._lock:
+            self._waiting[kind].discard(job_id)
+            if not self._waiting["score"]:
+                self._no_score_waits.notify_all()
+        return job_id
 
+    def _run(self, kind: str, jobs: queue.Queue[int], job: Callable[[int], object]) -> None:
+        """Serve one kind of job forever (a crash is logged and the next job taken)."""
         while True:
-            kind, _, submission_id = self._queue.get()
-            with self._lock:
-                self._pending.discard((kind, submission_id))
-            if self._stopped.is_set():
-                self._queue.task_done()
-                continue
+            job_id = self._take(kind, jobs)
             try:
-                if kind == self.DESCRIBE:
-                    describe_submission(submission_id, self.settings)
-                else:
-                    score_submission(
-                        submission_id, self.settings, self.enqueue_description, self.enqueue_mail
-                    )
+                if kind == "describe":
+                    with self._lock:
+                        self._no_score_waits.wait_for(lambda: not self._waiting["score"])
+                if not self._stopped.is_set():
+                    job(job_id)
             except Exception:
-                log.exception("embedded worker: submission %s crashed", submission_id)
+                log.exception("embedded worker: %s job %s crashed", kind, job_id)
             finally:
-                self._queue.task_done()
+                jobs.task_done()
 
-    def _send(self) -> None:
+    def _serve_scores(self) -> None:
+        """The jobs' modules load here, in the thread, not with the web app."""
+        from worker.jobs import score_submission
+
+        def score(submission_id: int) -> None:
+            score_submission(
+                submission_id, self.settings, self.enqueue_description, self.enqueue_mail
+            )
+
+        self._run("score", self._scores, score)
+
+    def _serve_descriptions(self) -> None:
+        from worker import jobs
+
+        self._run(
+            "describe", self._descriptions, lambda i: jobs.describe_submission(i, self.settings)
+        )
+
+    def _serve_mail(self) -> None:
         from worker.mail import send_mail
 
-        while True:
-            mail_id = self._mail.get()
-            with self._lock:
-                self._mail_pending.discard(mail_id)
-            try:
-                send_mail(mail_id, self.settings)
-            except Exception:
-                log.exception("embedded worker: mail %s crashed", mail_id)
-            finally:
-                self._mail.task_done()
+        self._run("mail", self._mail, lambda i: send_mail(i, self.settings))

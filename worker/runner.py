@@ -1,5 +1,9 @@
 """``nlgboard worker``: an RQ worker plus the recovery loop, for any number of machines.
 
+By default it serves mail and scoring, and starts a second worker process for the describing
+queue at the lowest CPU priority, so a score never waits behind a description in progress;
+``--queues`` runs one role only (``nlgboard worker --queues describing`` on a spare machine).
+
 It is RQ's ``SimpleWorker``: jobs run in the worker process itself, not in a forked work-horse.
 That keeps heavy scorer state (the METEOR JVM, parsers) warm across jobs, and it avoids forking
 a process that has a recovery thread and open database connections. SIGTERM or SIGINT stops it
@@ -10,25 +14,34 @@ database.
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import multiprocessing
 import os
+import signal
 import time
+from collections.abc import Sequence
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.worker import WorkerStatus
 
 from app.data import track_kinds
 from app.data.config import Settings
 from app.data.logs import configure_logging
-from app.data.queue import QUEUE_NAMES, RedisQueue
+from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
 from worker import jobs, stopping
 from worker.recovery import start_recovery_loop
 
 log = logging.getLogger(__name__)
 
 MAX_RECONNECT_WAIT = 30.0
+DESCRIBING_NICENESS = 19
+"""The describing worker's CPU priority (and its parsers'): the lowest, so scoring goes first."""
+SCORING_WAIT_POLL = 0.2
 
 
 WARM_UP_ENV = "NLGBOARD_WARM_UP"
@@ -76,24 +89,118 @@ class ScoringWorker(SimpleWorker):
             raise StopRequested()
 
 
-def run_worker(settings: Settings, burst: bool = False) -> None:
-    """Serve the scoring queue, then the describing queue, until stopped (or until it is empty with ``burst``)."""
+class DescribingWorker(ScoringWorker):
+    """Serves the describing queue, taking a job only while no scoring job waits (a job it
+    took meanwhile goes back to the front of its queue)."""
+
+    scoring: Queue
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> tuple[Any, Queue] | None:
+        while True:
+            self._wait_while_scoring_waits()
+            result = super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+            if result is None or not self._scoring_waits():
+                return result
+            job, queue = result
+            queue.push_job_id(job.id, at_front=True)
+
+    def _wait_while_scoring_waits(self) -> None:
+        while self._scoring_waits() and not self._stop_requested:
+            self.heartbeat()
+            time.sleep(SCORING_WAIT_POLL)
+
+    def _scoring_waits(self) -> bool:
+        try:
+            return self.scoring.count > 0
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            time.sleep(SCORING_WAIT_POLL)  # Redis away: the dequeue says so and waits for it
+            return False
+
+
+def run_worker(
+    settings: Settings, burst: bool = False, queues: Sequence[str] = QUEUE_NAMES
+) -> None:
+    """Serve ``queues`` (in priority order) until stopped, or until they are empty with
+    ``burst``. The describing queue, served with others, gets a process of its own (with
+    ``burst``, this process serves it last)."""
     if not settings.redis_url:
         raise RuntimeError(
             "REDIS_URL is not set: without Redis the embedded worker runs inside `nlgboard run`"
         )
+    unknown = set(queues) - set(QUEUE_NAMES)
+    if unknown or not queues:
+        raise RuntimeError(f"unknown queue(s) {sorted(unknown)}: choose from {QUEUE_NAMES}")
+    queues = [name for name in QUEUE_NAMES if name in queues]
     configure_logging()
     track_kinds.install(settings.database_url)
+    if queues == [DESCRIBE_QUEUE_NAME]:
+        _lowest_priority()
+        _serve(settings, DescribingWorker, queues, burst)
+        return
     submission_queue = RedisQueue(settings.redis_url)
-    warm_up_scorers()
+    describing = None
+    if DESCRIBE_QUEUE_NAME in queues and not burst:
+        queues.remove(DESCRIBE_QUEUE_NAME)
+        describing = start_describing_process(settings)
+    if QUEUE_NAME in queues:
+        warm_up_scorers()
     stop = start_recovery_loop(settings, submission_queue)
+    try:
+        _serve(settings, ScoringWorker, queues, burst)
+    finally:
+        stop.set()
+        if describing is not None:
+            describing.terminate()
+
+
+def start_describing_process(settings: Settings) -> BaseProcess:
+    """The describing worker, in a process of its own that ends with this one."""
+    context = multiprocessing.get_context("spawn")
+    process = context.Process(
+        target=serve_describing, args=(settings, os.getpid()), name="describing", daemon=False
+    )
+    process.start()
+    return process
+
+
+def serve_describing(settings: Settings, parent: int) -> None:
+    """The describing process's main: it gets SIGTERM when its parent ends (even by SIGKILL),
+    and stops as every worker does, handing its job back."""
+    _end_with_parent(parent)
+    run_worker(settings, queues=[DESCRIBE_QUEUE_NAME])
+
+
+def _end_with_parent(parent: int) -> None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        log.warning("describing process: cannot ask to end with the worker; it ends on its own")
+    if os.getppid() != parent:  # the parent died before the line above
+        raise SystemExit(0)
+
+
+def _lowest_priority() -> None:
+    os.nice(DESCRIBING_NICENESS - os.nice(0))
+
+
+def _serve(
+    settings: Settings, worker_class: type[ScoringWorker], queues: list[str], burst: bool
+) -> None:
+    """One RQ worker on ``queues``, started again while Redis is away; the submission in hand
+    at a stop goes back on the queue and every child process ends."""
+    connection = RedisQueue(settings.redis_url or "")
     handed_back: list[int] = []
     wait = 1.0
     try:
         while True:
             try:
-                worker = ScoringWorker(list(QUEUE_NAMES), connection=submission_queue.connection)
+                worker = worker_class(queues, connection=connection.connection)
                 worker.settings, worker.handed_back = settings, handed_back
+                if isinstance(worker, DescribingWorker):
+                    worker.scoring = connection.rq_queue
                 worker.work(burst=burst)
                 return
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
@@ -103,8 +210,7 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
                 time.sleep(wait)
                 wait = min(2 * wait, MAX_RECONNECT_WAIT)
     finally:
-        stop.set()
-        _requeue(submission_queue, handed_back)
+        _requeue(connection, handed_back)
         stopping.end_children()
 
 

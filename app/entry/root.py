@@ -8,12 +8,13 @@ wiring lives here, so no other module of ``app`` depends on ``worker`` (import-l
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Flask
 
 from app.data.config import Settings
-from app.data.queue import SubmissionQueue
+from app.data.queue import QUEUE_NAMES, SubmissionQueue
 from app.web import create_app
 
 
@@ -60,10 +61,12 @@ def stop_on_signals(app: Flask) -> None:
     stopping.install(stop)
 
 
-def run_worker(settings: Settings, burst: bool = False) -> None:
+def run_worker(
+    settings: Settings, burst: bool = False, queues: Sequence[str] = QUEUE_NAMES
+) -> None:
     from worker.runner import run_worker as serve
 
-    serve(settings, burst=burst)
+    serve(settings, burst=burst, queues=queues)
 
 
 def is_embedded(queue: SubmissionQueue) -> bool:

@@ -56,6 +56,9 @@ LEVELS = tuple(range(8))
 SUMMARY = ("D-level mean", "D-level 0-1 %", "D-level 0-2 %", "D-level 6-7 %")
 """The columns Table 9 and Figure 4 report; the full distribution has one more per level."""
 MAX_PROCESSES = 4
+PARSER_NICENESS = 19
+"""The parsing processes run at the lowest CPU priority: D-levels are an analysis nobody waits
+on, and on a worker the scoring beside them must not slow down."""
 POOL_MIN_SENTENCES = 200
 MAX_WORDS = 60
 RULES_VERSION = 1
@@ -401,9 +404,14 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     """One pool per process, kept for later jobs. Forkserver, not fork: the worker may run in a
     thread of the web server, and forking a threaded process can deadlock the child."""
     context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_parser)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_low_priority_parser)
     atexit.register(pool.shutdown, cancel_futures=True)
     return pool
+
+
+def _low_priority_parser() -> None:
+    os.nice(PARSER_NICENESS - os.nice(0))
+    _parser()
 
 
 def distribution(levels: Iterable[int | None]) -> dict[str, float]:

@@ -54,17 +54,25 @@ class Stack:
         env.update(extra)
         return env
 
-    def start_worker(self, hold_seconds: float | None = None, **extra_env: str) -> subprocess.Popen:
-        """Start ``nlgboard worker`` as its own process group (with ``hold_seconds``, one whose
-        jobs stall after claiming). Its warm-up loads the E2E scorers only (the tests here
-        score E2E; the embedding model would add its start-up)."""
+    def start_worker(
+        self, hold_seconds: float | None = None, *args: str, **extra_env: str
+    ) -> subprocess.Popen:
+        """Start ``nlgboard worker ARGS`` as its own process group (with ``hold_seconds``, one
+        whose jobs stall after claiming). Its warm-up loads the E2E scorers only (the tests
+        here score E2E; the embedding model would add its start-up)."""
         log = self.settings.instance_path / f"worker-{len(self.workers)}.log"
         self.logs.append(log)
         with log.open("wb") as log_file:
             process = subprocess.Popen(
                 [sys.executable, "-m", "tests.support.held_worker", str(hold_seconds)]
                 if hold_seconds
-                else [sys.executable, "-c", "from app.entry.cli import main; main()", "worker"],
+                else [
+                    sys.executable,
+                    "-c",
+                    "from app.entry.cli import main; main()",
+                    "worker",
+                    *args,
+                ],
                 env=self.env(**{"NLGBOARD_WARM_UP": "e2e", **extra_env}),
                 stdout=log_file,
                 stderr=subprocess.STDOUT,

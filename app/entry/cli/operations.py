@@ -14,6 +14,7 @@ from flask.cli import with_appcontext
 from app.data.db import session_scope
 from app.data.logs import FORMAT_ENV, configure_logging
 from app.data.mail.transport import describe as describe_mail
+from app.data.queue import QUEUE_NAMES
 from app.data.storage import storage_for
 from app.entry.cli.common import board_settings, fail, this_app
 from app.entry.root import run_worker, score_now, start_embedded_worker, stop_on_signals
@@ -73,10 +74,17 @@ def _print_queue(state: QueueStatus) -> None:
 @click.command("worker")
 @with_appcontext
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
-def worker_command(burst: bool) -> None:
+@click.option(
+    "--queues",
+    default=",".join(QUEUE_NAMES),
+    show_default=True,
+    help="Queues to serve, comma-separated; the describing queue, served with others, gets a "
+    "process of its own at the lowest CPU priority.",
+)
+def worker_command(burst: bool, queues: str) -> None:
     """Run a scoring worker on REDIS_URL (start as many as you like, on any machine)."""
     try:
-        run_worker(board_settings(), burst=burst)
+        run_worker(board_settings(), burst=burst, queues=[q.strip() for q in queues.split(",")])
     except RuntimeError as error:
         fail(error)
 
