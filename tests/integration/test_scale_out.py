@@ -16,6 +16,7 @@ UNAVAILABLE = why_not_available()
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.slow,
+    pytest.mark.exhaustive,  # ~90 s; tests/integration/test_faults.py plays each fault in make test
     pytest.mark.skipif(UNAVAILABLE is not None, reason=f"no network namespaces: {UNAVAILABLE}"),
 ]
 
