@@ -72,7 +72,7 @@ def baselines_train(
             report = baseline.train(train_file, dev_file, target, passes, limit)
     except InputError as error:
         raise click.ClickException(str(error)) from None
-    report.update(train_file=train_file.name, dev_file=dev_file.name, commit=_commit())
+    report.update(train_file=train_file.name, dev_file=dev_file.name, commit=_git_revision())
     registry.write_json(target / registry.REPORT_FILE, report)
     click.echo(f"{name}: trained in {report['total_seconds']:.0f} s; model in {target}")
 
@@ -205,7 +205,7 @@ def _need_torch(threads: int | None) -> None:
         torch.set_num_threads(threads)
 
 
-def _commit() -> str:
+def _git_revision() -> str:
     try:
         return subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
