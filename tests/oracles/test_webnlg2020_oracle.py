@@ -153,9 +153,16 @@ def test_chrf_plus_plus_per_item_choice_of_reference_equals_chrf_py():
             assert ours_value == expected, (hyp, order)
 
 
-@pytest.mark.parametrize("seed", [pytest.param(1, marks=pytest.mark.exhaustive), 2])
-def test_ter_equals_pyter3_as_eval_py_runs_it(tmp_path, seed):
-    write_parallel(tmp_path, *dev_case(seed))
+@pytest.mark.parametrize(
+    ("seed", "size"),
+    [
+        (2, 300),  # 300 dev entries; the whole dev set twice in make test-all
+        pytest.param(1, None, marks=pytest.mark.exhaustive),
+        pytest.param(2, None, marks=pytest.mark.exhaustive),
+    ],
+)
+def test_ter_equals_pyter3_as_eval_py_runs_it(tmp_path, seed, size):
+    write_parallel(tmp_path, *dev_case(seed, size))
     references, hypotheses = parsed(tmp_path)
     expected = eval_functions()["ter_score"](references, hypotheses, REFERENCES)  # type: ignore[operator]
     refs, hyps = ours(tmp_path)

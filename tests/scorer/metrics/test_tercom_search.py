@@ -288,7 +288,10 @@ def test_generated_outputs_of_webnlg_dev_references():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "entries_of",
-    [dev_entries, pytest.param(train_entries, marks=pytest.mark.exhaustive)],
+    [
+        pytest.param(dev_entries, marks=pytest.mark.exhaustive),  # 150 of them: the test above
+        pytest.param(train_entries, marks=pytest.mark.exhaustive),
+    ],
     ids=["dev", "train"],
 )
 def test_generated_outputs_of_every_webnlg_entry(entries_of):
