@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -94,7 +93,6 @@ class KilledBoard:
         assert self.process is not None
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
-        _wait_until_bindable(self.port)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -171,19 +169,3 @@ def _duplicated(folder: Path) -> int:
         ).scalar()
     engine.dispose()
     return int(found or 0)
-
-
-def _wait_until_bindable(port: int, timeout: float = 15.0) -> None:
-    """The killed board's children die a moment after it and may still hold its listening
-    socket: restarting at once failed with "Address already in use" (a loaded run, once)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        with socket.socket() as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the board binds
-            try:
-                probe.bind(("127.0.0.1", port))
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-        time.sleep(0.1)

@@ -148,8 +148,11 @@ def _seed_in_background(app: Flask) -> None:
 
 
 def _check_port(host: str, port: int) -> None:
-    """Fail before saying "serving" when the port is taken."""
+    """Fail before saying "serving" when the port is taken: bound as the server binds it
+    (``SO_REUSEADDR``), so the closed connections of a board that just crashed, still in
+    TIME_WAIT, do not pass for another board (a restart failed with "Address already in use")."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as error:
