@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scorer.errors import InputError
+from scorer.io import records
 from scorer.io.e2e import ReferenceItem
 from scorer.io.text import decode_text, split_lines
 
@@ -100,42 +101,14 @@ def read_json_lists(data: bytes, filename: str) -> list[ReferenceItem]:
 
 def read_jsonl(data: bytes, filename: str, field: str) -> list[ReferenceItem]:
     """Items from JSON Lines: the ``field`` of each line's object (a string or strings)."""
-    items: list[ReferenceItem] = []
-    for number, line in enumerate(split_lines(decode_text(data, filename)), start=1):
-        if not line.strip():
-            raise InputError(
-                "is empty: JSON Lines hold one object per item", filename=filename, line=number
-            )
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"is not JSON ({error.msg}, column {error.colno})", filename=filename, line=number
-            ) from None
-        if not isinstance(record, dict):
-            raise InputError("is not a JSON object", filename=filename, line=number)
-        if field not in record:
-            raise InputError(
-                f"has no field {field!r} (fields: {', '.join(map(str, record)) or 'none'})",
-                filename=filename,
-                line=number,
-            )
-        items.append(_item(record[field], filename, number, f"field {field!r}"))
-    if not items:
-        raise InputError("is empty: expected one JSON object per item", filename=filename)
-    return items
+    return [
+        _item(records.field_of(record, field, filename, line), filename, line, f"field {field!r}")
+        for line, record in records.jsonl_records(data, filename)
+    ]
 
 
 def _item(value: Any, filename: str, line: int, what: str) -> ReferenceItem:
-    values = [value] if isinstance(value, str) else value
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise InputError(
-            f"{what} is not a reference string or an array of them", filename=filename, line=line
-        )
-    references = tuple(v for v in values if v.strip())
-    if not references:
-        raise InputError(f"{what} holds no non-empty reference", filename=filename, line=line)
-    return ReferenceItem("", references)
+    return ReferenceItem("", records.references_of(value, what, filename, line))
 
 
 def _skip_space(text: str, position: int) -> int:

@@ -37,7 +37,8 @@ def line_items(data: bytes, filename: str) -> list[Item]:
     return [Item("", (line,)) for line in read_lines(data, filename)]
 
 
-def _jsonl_records(data: bytes, filename: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def jsonl_records(data: bytes, filename: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line; a blank line, broken JSON or a non-object refused."""
     lines = split_lines(decode_text(data, filename))
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -57,7 +58,7 @@ def _jsonl_records(data: bytes, filename: str) -> Iterator[tuple[int, dict[str, 
         raise InputError("is empty: expected one JSON object per item", filename=filename)
 
 
-def _field(record: Mapping[str, Any], name: str, filename: str, line: int) -> Any:
+def field_of(record: Mapping[str, Any], name: str, filename: str, line: int) -> Any:
     if name not in record:
         known = ", ".join(map(str, record)) or "none"
         raise InputError(f"has no field {name!r} (fields: {known})", filename=filename, line=line)
@@ -69,7 +70,8 @@ def as_input_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _references(value: Any, what: str, filename: str, line: int) -> tuple[str, ...]:
+def references_of(value: Any, what: str, filename: str, line: int) -> tuple[str, ...]:
+    """A reference string or an array of them, blank ones dropped; at least one."""
     values = [value] if isinstance(value, str) else value
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise InputError(
@@ -93,29 +95,29 @@ def jsonl_items(
     strings) and the named attribute fields."""
     return [
         Item(
-            as_input_text(_field(record, input, filename=filename, line=line)),
-            _references(
-                _field(record, references, filename=filename, line=line),
+            as_input_text(field_of(record, input, filename=filename, line=line)),
+            references_of(
+                field_of(record, references, filename=filename, line=line),
                 f"field {references!r}",
                 filename,
                 line,
             ),
             {name: _attribute(record, name, filename=filename, line=line) for name in attributes},
         )
-        for line, record in _jsonl_records(data, filename)
+        for line, record in jsonl_records(data, filename)
     ]
 
 
 def jsonl_inputs(data: bytes, filename: str, *, input: str = "input") -> list[str]:
     """The inputs teams get, as JSON Lines with the same ``input`` field."""
     return [
-        as_input_text(_field(record, input, filename=filename, line=line))
-        for line, record in _jsonl_records(data, filename)
+        as_input_text(field_of(record, input, filename=filename, line=line))
+        for line, record in jsonl_records(data, filename)
     ]
 
 
 def _attribute(record: Mapping[str, Any], name: str, filename: str, line: int) -> str:
-    value = _field(record, name, filename=filename, line=line)
+    value = field_of(record, name, filename=filename, line=line)
     if isinstance(value, (dict, list)) or value is None:
         raise InputError(
             f"field {name!r} is not a single value (a string or number)",

@@ -64,6 +64,17 @@ class Reader:
         )
 
 
+def reference_texts(read: References, *kept: str) -> Callable[..., list[str]]:
+    """A training file's texts: every reference of the items ``read`` gives, read with the
+    definition's options in ``kept`` (a training file need not have the test set's attributes)."""
+
+    def texts(data: bytes, filename: str, **options: Any) -> list[str]:
+        chosen = {key: value for key, value in options.items() if key in kept}
+        return [text for item in read(data, filename, **chosen) for text in item.references]
+
+    return texts
+
+
 def blocks_file(suffix: str) -> Callable[..., InputsFile]:
     """Inputs as blocks separated by a blank line (CoNLL-U trees, DRSs, WebNLG triple sets)."""
 
@@ -114,14 +125,6 @@ def webnlg_references(
     return list(webnlg.as_items(entries, seen_categories))
 
 
-def webnlg_training_texts(
-    data: bytes, filename: str, *, language: str | None = None, **_: Any
-) -> list[str]:
-    """Every ``<lex>`` of a training file."""
-    entries = webnlg.read_references(data, filename, language=language)
-    return [text for entry in entries for text in entry.references]
-
-
 def webnlg_seen_in(data: bytes, filename: str) -> dict[str, Any]:
     """A training file's categories are the seen ones (the 2017 split's rule)."""
     return {"seen_categories": sorted(webnlg.categories(data, filename))}
@@ -157,23 +160,8 @@ def parallel_references(data: bytes, filename: str, **_: Any) -> list[ReferenceI
     return layouts.read_parallel([(name, files[name]) for name in sorted(files, key=natural_key)])
 
 
-def parallel_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
-    return [text for item in parallel_references(data, filename) for text in item.references]
-
-
 def json_lists_references(data: bytes, filename: str, **_: Any) -> list[ReferenceItem]:
     return layouts.read_json_lists(data, filename)
-
-
-def json_lists_training_texts(data: bytes, filename: str, **_: Any) -> list[str]:
-    return [text for item in layouts.read_json_lists(data, filename) for text in item.references]
-
-
-def jsonl_training_texts(
-    data: bytes, filename: str, *, references: str = "references", **options: Any
-) -> list[str]:
-    items = records.jsonl_items(data, filename, references=references, **_only(options, "input"))
-    return [text for item in items for text in item.references]
 
 
 def jsonl_inputs(data: bytes, filename: str, *, input: str = "input", **_: Any) -> list[str]:
@@ -190,11 +178,6 @@ def jsonl_references(data: bytes, filename: str, **options: Any) -> list[Referen
 
 def csv_references(data: bytes, filename: str, **options: Any) -> list[ReferenceItem]:
     return list(records.csv_items(data, filename, **options))
-
-
-def csv_training_texts(data: bytes, filename: str, **options: Any) -> list[str]:
-    items = records.csv_items(data, filename, **_only(options, "input", "references", "delimiter"))
-    return [text for item in items for text in item.references]
 
 
 def csv_inputs(data: bytes, filename: str, **options: Any) -> list[str]:
@@ -227,7 +210,7 @@ READERS: dict[str, Reader] = {
     "webnlg-xml": Reader(
         webnlg_references,
         read_webnlg_outputs,
-        webnlg_training_texts,
+        reference_texts(webnlg_references, "language"),
         blocks_file("txt"),
         webnlg_inputs,
         options=("seen_categories", "language"),
@@ -235,15 +218,23 @@ READERS: dict[str, Reader] = {
     ),
     "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
     "parallel": Reader(
-        parallel_references, read_line_outputs, parallel_training_texts, lines_file, lines
+        parallel_references,
+        read_line_outputs,
+        reference_texts(parallel_references),
+        lines_file,
+        lines,
     ),
     "json-lists": Reader(
-        json_lists_references, read_line_outputs, json_lists_training_texts, lines_file, lines
+        json_lists_references,
+        read_line_outputs,
+        reference_texts(json_lists_references),
+        lines_file,
+        lines,
     ),
     "jsonl": Reader(
         jsonl_references,
         read_line_outputs,
-        jsonl_training_texts,
+        reference_texts(jsonl_references, "input", "references"),
         jsonl_file,
         jsonl_inputs,
         options=("input", "references", "attributes"),
@@ -251,7 +242,7 @@ READERS: dict[str, Reader] = {
     "csv": Reader(
         csv_references,
         read_line_outputs,
-        csv_training_texts,
+        reference_texts(csv_references, "input", "references", "delimiter"),
         csv_file,
         csv_inputs,
         options=("input", "references", "attributes", "delimiter"),
