@@ -172,7 +172,8 @@ def import_profile_read_test_set(
     if inputs is not None and profile.read_inputs is not None:
         given = profile.read_inputs(*inputs)
         if not any(item.input for item in items):  # parallel reference files hold none
-            items = _with_inputs(items, given, inputs[1], references[1])
+            _same_count(given, items, inputs[1], references[1])
+            items = _with_inputs(items, given)
         _check_same_inputs(given, items, inputs[1], references[1])
     if session.scalar(select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)):
         raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
@@ -215,23 +216,15 @@ def import_profile_read_test_set(
     return test_set
 
 
-def _with_inputs(
-    items: list[e2e.ReferenceItem], inputs: list[str], inputs_name: str, references_name: str
-) -> list[e2e.ReferenceItem]:
+def _with_inputs(items: list[e2e.ReferenceItem], inputs: list[str]) -> list[e2e.ReferenceItem]:
     """Items whose references file holds no inputs take them from the inputs file, line by
-    line (the two must have as many items)."""
-    if len(inputs) != len(items):
-        raise InputError(
-            f"has {len(inputs)} inputs but {references_name} has {len(items)} items; they must "
-            "be the same test set",
-            filename=inputs_name,
-        )
+    line (as many as there are items: ``_same_count`` first)."""
     return [
         dataclasses.replace(item, input=given) for item, given in zip(items, inputs, strict=True)
     ]
 
 
-def _check_same_inputs(
+def _same_count(
     inputs: list[str], items: list[e2e.ReferenceItem], inputs_name: str, references_name: str
 ) -> None:
     if len(inputs) != len(items):
@@ -240,6 +233,12 @@ def _check_same_inputs(
             "be the same test set",
             filename=inputs_name,
         )
+
+
+def _check_same_inputs(
+    inputs: list[str], items: list[e2e.ReferenceItem], inputs_name: str, references_name: str
+) -> None:
+    _same_count(inputs, items, inputs_name, references_name)
     for position, (given, item) in enumerate(zip(inputs, items, strict=True), 1):
         if given != item.input:
             raise InputError(
