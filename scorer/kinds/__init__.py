@@ -79,28 +79,21 @@ def get_profile(name: str) -> Profile:
         raise KeyError(f"unknown profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
-def variant(name: str, suffix: str, **reader_options: Any) -> dict[str, Any]:
-    """The definition of the built-in kind ``name`` (or of a track kind's profile) with options
-    given to its reader, as an organiser's kind ``{name}-{suffix}`` (WebNLG: the seen categories
-    of another edition's training file). Its scores are those of the built-in kind; only what
-    the options change (the subsets) differs."""
+def trained_variant(name: str, data: bytes, filename: str) -> dict[str, Any]:
+    """The definition of the built-in kind ``name`` (or of a track kind's profile) whose reader
+    takes the options a training file sets (WebNLG: its categories are the seen ones), as an
+    organiser's kind ``{name}-split`` (``--train``). Its scores are those of the built-in kind;
+    only the subsets differ."""
     base = _BUILT_IN_DEFINITIONS[get_profile(name).name]
-    definition = {key: value for key, value in base.items() if key not in BUILT_IN_KEYS}
     reader = base["reader"]
     reader = dict(reader) if isinstance(reader, Mapping) else {"name": reader}
-    definition["reader"] = {**reader, **reader_options}
-    definition["name"] = f"{base['name']}-{suffix}"
-    return definition
-
-
-def trained_variant(name: str, data: bytes, filename: str) -> dict[str, Any]:
-    """``variant`` of the kind ``name`` whose subsets follow a training file (``--train``)."""
-    base = _BUILT_IN_DEFINITIONS[get_profile(name).name]
-    reader_name = base["reader"]["name"] if isinstance(base["reader"], Mapping) else base["reader"]
-    seen_in = READERS[reader_name].seen_in
+    seen_in = READERS[reader["name"]].seen_in
     if seen_in is None:
-        raise KindError(f"kind {name}: its reader ({reader_name}) takes no training file")
-    return variant(name, "split", **seen_in(data, filename))
+        raise KindError(f"kind {name}: its reader ({reader['name']}) takes no training file")
+    definition = {key: value for key, value in base.items() if key not in BUILT_IN_KEYS}
+    definition["reader"] = {**reader, **seen_in(data, filename)}
+    definition["name"] = f"{base['name']}-split"
+    return definition
 
 
 def metric_id(profile: Profile, wanted: str) -> str | None:
@@ -112,5 +105,5 @@ __all__ = [
     "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
     "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
-    "trained_variant", "truncate", "variant",
+    "trained_variant", "truncate",
 ]  # fmt: skip
