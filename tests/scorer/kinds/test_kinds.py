@@ -244,3 +244,18 @@ def test_learned_metrics_are_absent_without_their_package_and_local_weights(monk
     assert "chrF++" not in reasons
     monkeypatch.setenv("NLGBOARD_BERTSCORE_MODEL", str(tmp_path / "missing"))
     assert "BERTScore-F1" in profile.absent_reasons()
+
+
+@pytest.mark.parametrize("name", ["e2e", "sr18", "drs", "webnlg2017"])
+def test_a_built_in_definition_passes_every_check_an_organisers_would(name):
+    """Built-in kinds are built at import without loading a metric module; this holds them to
+    the checks an organiser's definition gets (names, columns, primary, printing rule)."""
+    from scorer.kinds import _BUILT_IN_DEFINITIONS
+    from scorer.kinds.definitions import BUILT_IN_KEYS
+
+    definition = {
+        key: value for key, value in _BUILT_IN_DEFINITIONS[name].items() if key not in BUILT_IN_KEYS
+    }
+    checked = build_profile({**definition, "name": f"{name}-checked"})
+    built = get_profile(name)
+    assert checked.columns == built.columns and checked.primary_metric == built.primary_metric
