@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +104,9 @@ class BLEURT(Metric):
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         checkpoint = _installed("bleurt", "NLGBOARD_BLEURT_CHECKPOINT")
         assert checkpoint is not None, "BLEURT is absent here"
-        from bleurt import score
-
         pairs = [(hyp, ref) for hyp, refs in zip(hypotheses, references, strict=True)
                  for ref in refs[: self.references]]  # fmt: skip
-        scores: Any = score.BleurtScorer(str(checkpoint)).score(
+        scores: Any = _bleurt_scorer(str(checkpoint)).score(
             references=[ref for _, ref in pairs], candidates=[hyp for hyp, _ in pairs]
         )
         best, at = [], 0
@@ -119,6 +118,14 @@ class BLEURT(Metric):
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return float(totals[0] / totals[1]) if totals[1] else 0.0
+
+
+@lru_cache(maxsize=1)
+def _bleurt_scorer(checkpoint: str) -> Any:
+    """Loaded once per process: a worker scores many submissions with the same checkpoint."""
+    from bleurt import score
+
+    return score.BleurtScorer(checkpoint)
 
 
 @register("BERTScore-P")
