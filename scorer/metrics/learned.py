@@ -46,10 +46,8 @@ def _bertscore_rows(hypotheses: Sequence[str], references: ReferenceSet) -> np.n
 
     def compute(outputs: tuple[str, ...]) -> np.ndarray:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from bert_score import score
-
         refs = [[r for r in refs if r.strip()] for refs in references]
-        p, r, f = score(list(outputs), refs, model_type=str(model), num_layers=BERTSCORE_LAYERS)
+        p, r, f = _bertscorer(str(model)).score(list(outputs), refs)
         return np.column_stack([p.numpy(), r.numpy(), f.numpy()]).astype(float)
 
     return _bertscores.get(hypotheses, references, compute)
@@ -118,6 +116,15 @@ class BLEURT(Metric):
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return float(totals[0] / totals[1]) if totals[1] else 0.0
+
+
+@lru_cache(maxsize=1)
+def _bertscorer(model: str) -> Any:
+    """Loaded once per process (``bert_score.score`` builds one per call): the same model,
+    layer and options as that function's."""
+    from bert_score import BERTScorer
+
+    return BERTScorer(model_type=model, num_layers=BERTSCORE_LAYERS)
 
 
 @lru_cache(maxsize=1)
