@@ -9,7 +9,10 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: run test test-all check lint install clean
 
-$(STAMP): pyproject.toml
+# setup.py builds METEOR's search (scorer/meteor/_search.c): a change to either reinstalls.
+BUILT := pyproject.toml setup.py scorer/meteor/_search.c
+
+$(STAMP): $(BUILT)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
@@ -26,7 +29,7 @@ $(UV):
 	-$(PYTHON) -m pip install --quiet --disable-pip-version-check --target build/uv uv==$(UV_VERSION)
 
 # (Neither compiles modules up front (pip: --no-compile): ~10 s, done anyway on first import.)
-$(BASE_STAMP): pyproject.toml | $(UV)
+$(BASE_STAMP): $(BUILT) | $(UV)
 	@set -e; if [ -x $(UV) ]; then \
 	  [ -x $(BIN)/python ] || $(UV) venv --quiet --seed $(VENV); \
 	  $(UV) pip install --quiet --python $(BIN)/python -e '.[server]'; \

@@ -15,10 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
+from types import ModuleType
 from typing import Any, TypeVar
 
 from scorer.java.lowercase import java_lower
 from scorer.meteor.resources import Lexicon, Stemmer, Targets
+
+_compiled: ModuleType | None
+try:
+    from scorer.meteor import _search as _compiled
+except ImportError:  # not built (no C compiler at install): the search runs in Python
+    _compiled = None
 
 EXACT, STEM, SYNONYM, PARAPHRASE = range(4)
 SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
@@ -264,37 +271,13 @@ class Aligner:
         return Candidates(one, two, candidates)
 
     def resolve(self, found: Candidates) -> Alignment:
-        """The jar's choice among the candidates: fixed matches, then the beam search."""
-        shift = len(found.two.words)
-        coverage1 = [0] * len(found.one.words)
-        coverage2 = [0] * shift
-        candidates: list[list[Option]] = []
-        for raws in found.raw:
-            options = []
-            for start, length, match_start, match_length, module in raws:
-                options.append(_option(start, length, match_start, match_length, module, shift))
-                for j in range(match_start, match_start + match_length):
-                    coverage1[j] += 1
-                for i in range(start, start + length):
-                    coverage2[i] += 1
-            candidates.append(options)
-        fixed: list[Option | None] = [None] * len(candidates)
-        used = 0
-        for i, options in enumerate(candidates):
-            if len(options) != 1:
-                continue
-            option = options[0]
-            start1, end1, end2 = option[1], option[2], option[3]
-            if all(coverage2[k] == 1 for k in range(i, end2)) and all(
-                coverage1[k] == 1 for k in range(start1, end1)
-            ):
-                fixed[i] = option
-                used |= option[5]
-        chosen = _resolve(candidates, fixed, used)
-        matches = [None if option is None else _match(option) for option in fixed]
-        while chosen is not None:
-            option, chosen = chosen
-            matches[option[6]] = _match(option)
+        """The jar's choice among the candidates: fixed matches, then the beam search
+        (compiled where the install could build it, else in Python: the same choice)."""
+        if _compiled is None:
+            matches = search(found)
+        else:
+            chosen = _compiled.resolve(found.raw, len(found.one.words), len(found.two.words))
+            matches = [None if raw is None else Match(*raw) for raw in chosen]
         return _alignment(found.one, found.two, matches)
 
     def _synonym_sets(self, word: str) -> frozenset[int]:
@@ -337,6 +320,43 @@ class Aligner:
             if targets:
                 found.append((start, end - start, targets))
         return found
+
+
+def search(found: Candidates) -> list[Match | None]:
+    """``Aligner.resolve`` in Python, per reference word the match that starts there: the
+    matches fixed before the search (a word's only candidate, covering words nothing else
+    covers), then the beam search. ``_search.c`` is the same steps compiled."""
+    shift = len(found.two.words)
+    coverage1 = [0] * len(found.one.words)
+    coverage2 = [0] * shift
+    candidates: list[list[Option]] = []
+    for raws in found.raw:
+        options = []
+        for start, length, match_start, match_length, module in raws:
+            options.append(_option(start, length, match_start, match_length, module, shift))
+            for j in range(match_start, match_start + match_length):
+                coverage1[j] += 1
+            for i in range(start, start + length):
+                coverage2[i] += 1
+        candidates.append(options)
+    fixed: list[Option | None] = [None] * len(candidates)
+    used = 0
+    for i, options in enumerate(candidates):
+        if len(options) != 1:
+            continue
+        option = options[0]
+        start1, end1, end2 = option[1], option[2], option[3]
+        if all(coverage2[k] == 1 for k in range(i, end2)) and all(
+            coverage1[k] == 1 for k in range(start1, end1)
+        ):
+            fixed[i] = option
+            used |= option[5]
+    chosen = _resolve(candidates, fixed, used)
+    matches = [None if option is None else _match(option) for option in fixed]
+    while chosen is not None:
+        option, chosen = chosen
+        matches[option[6]] = _match(option)
+    return matches
 
 
 def _index(values: Sequence[_T]) -> dict[_T, list[int]]:

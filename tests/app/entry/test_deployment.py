@@ -85,6 +85,9 @@ def test_image_copies_every_package_the_project_installs() -> None:
     packages = re.search(r"include = \[([^\]]*)\]", pyproject).group(1)
     for package in re.findall(r'"(\w+)\*"', packages):
         assert f"COPY {package} {package}" in dockerfile, package
+    assert re.search(r"^COPY .*\bsetup\.py\b", dockerfile, re.MULTILINE), (
+        "setup.py builds METEOR's compiled search"
+    )
 
 
 def _entrypoint(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:

@@ -1,0 +1,427 @@
+/* METEOR 1.5's alignment search (Aligner.resolve), compiled: the same steps as
+ * scorer/meteor/aligner.py's Aligner.resolve and _resolve, which stay the reference and the
+ * fallback where this module is not built (tests compare the two on generated and real
+ * candidates).
+ *
+ * A partial alignment's rank is the one integer the Python search builds (weighted matches
+ * times 2**64, chunks times 2**32, distance), held in a signed 128-bit integer, so that every
+ * comparison, tie and stable sort is the Python one. Words used are a bit set: the reference's
+ * words in the low bits, the hypothesis' from bit len2.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BEAM_SIZE 40
+#define CHUNK ((__int128)1 << 32)
+#define MATCHED ((__int128)1 << 64)
+
+typedef __int128 rank_t;
+
+typedef struct {
+    rank_t gain;
+    Py_ssize_t start1, end1, end2, skew, start, length;
+    PyObject *raw; /* borrowed: the candidate tuple as given */
+    Py_ssize_t mask; /* offset of its bit set in the options' slab */
+} Option;
+
+typedef struct {
+    rank_t rank;
+    Py_ssize_t idx, last_end;
+    Py_ssize_t slot; /* its bit set in the partials' slab */
+    Py_ssize_t chain; /* newest chosen match in the chain arena, -1: none */
+} Partial;
+
+typedef struct {
+    Py_ssize_t option, parent;
+} Link;
+
+typedef struct {
+    Py_ssize_t words; /* 64-bit words per bit set */
+    uint64_t *bits;
+    Py_ssize_t slots, *free_slots, free_count;
+    Link *links;
+    Py_ssize_t link_count, link_capacity;
+} Store;
+
+static int store_grow_slots(Store *store) {
+    Py_ssize_t more = store->slots ? store->slots : 64;
+    uint64_t *bits = realloc(store->bits, sizeof(uint64_t) * store->words * (store->slots + more));
+    Py_ssize_t *free_slots = realloc(store->free_slots, sizeof(Py_ssize_t) * (store->slots + more));
+    if (bits == NULL || free_slots == NULL) {
+        if (bits) store->bits = bits;
+        if (free_slots) store->free_slots = free_slots;
+        return -1;
+    }
+    store->bits = bits;
+    store->free_slots = free_slots;
+    for (Py_ssize_t k = store->slots + more - 1; k >= store->slots; k--)
+        store->free_slots[store->free_count++] = k;
+    store->slots += more;
+    return 0;
+}
+
+static Py_ssize_t store_take(Store *store) {
+    if (store->free_count == 0 && store_grow_slots(store) < 0) return -1;
+    return store->free_slots[--store->free_count];
+}
+
+static void store_give(Store *store, Py_ssize_t slot) {
+    store->free_slots[store->free_count++] = slot;
+}
+
+static uint64_t *slot_bits(Store *store, Py_ssize_t slot) {
+    return store->bits + slot * store->words;
+}
+
+static Py_ssize_t store_link(Store *store, Py_ssize_t option, Py_ssize_t parent) {
+    if (store->link_count == store->link_capacity) {
+        Py_ssize_t capacity = store->link_capacity ? 2 * store->link_capacity : 256;
+        Link *links = realloc(store->links, sizeof(Link) * capacity);
+        if (links == NULL) return -1;
+        store->links = links;
+        store->link_capacity = capacity;
+    }
+    store->links[store->link_count].option = option;
+    store->links[store->link_count].parent = parent;
+    return store->link_count++;
+}
+
+static void set_range(uint64_t *bits, Py_ssize_t from, Py_ssize_t count) {
+    for (Py_ssize_t k = from; k < from + count; k++) bits[k >> 6] |= (uint64_t)1 << (k & 63);
+}
+
+static int overlaps(const uint64_t *a, const uint64_t *b, Py_ssize_t words) {
+    for (Py_ssize_t k = 0; k < words; k++)
+        if (a[k] & b[k]) return 1;
+    return 0;
+}
+
+/* Python's list.sort on the rank: stable (a merge sort through ``scratch``). */
+static void sort_beam(Partial *beam, Py_ssize_t count, Partial *scratch) {
+    for (Py_ssize_t width = 1; width < count; width *= 2) {
+        for (Py_ssize_t left = 0; left < count; left += 2 * width) {
+            Py_ssize_t middle = left + width < count ? left + width : count;
+            Py_ssize_t right = left + 2 * width < count ? left + 2 * width : count;
+            Py_ssize_t i = left, j = middle, k = left;
+            while (i < middle && j < right)
+                scratch[k++] = beam[j].rank < beam[i].rank ? beam[j++] : beam[i++];
+            while (i < middle) scratch[k++] = beam[i++];
+            while (j < right) scratch[k++] = beam[j++];
+        }
+        memcpy(beam, scratch, sizeof(Partial) * count);
+    }
+}
+
+typedef struct {
+    Partial *items;
+    Py_ssize_t count, capacity;
+} Beam;
+
+static int beam_append(Beam *beam, Partial partial) {
+    if (beam->count == beam->capacity) {
+        Py_ssize_t capacity = beam->capacity ? 2 * beam->capacity : 4 * BEAM_SIZE;
+        Partial *items = realloc(beam->items, sizeof(Partial) * capacity);
+        if (items == NULL) return -1;
+        beam->items = items;
+        beam->capacity = capacity;
+    }
+    beam->items[beam->count++] = partial;
+    return 0;
+}
+
+/* Cut the beam back to its best ``keep`` (sorted first), giving the others' bit sets back. */
+static int beam_cut(Beam *beam, Py_ssize_t keep, Store *store, Partial **scratch,
+                    Py_ssize_t *scratch_capacity) {
+    if (*scratch_capacity < beam->count) {
+        Partial *grown = realloc(*scratch, sizeof(Partial) * beam->capacity);
+        if (grown == NULL) return -1;
+        *scratch = grown;
+        *scratch_capacity = beam->capacity;
+    }
+    sort_beam(beam->items, beam->count, *scratch);
+    for (Py_ssize_t k = keep; k < beam->count; k++) store_give(store, beam->items[k].slot);
+    if (beam->count > keep) beam->count = keep;
+    return 0;
+}
+
+static int read_int(PyObject *tuple, Py_ssize_t at, Py_ssize_t *value) {
+    *value = PyLong_AsSsize_t(PyTuple_GET_ITEM(tuple, at));
+    return (*value == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+typedef struct {
+    Py_ssize_t len1, len2, option_count;
+    Option *options;
+    Py_ssize_t *first; /* options of reference word i: first[i] .. first[i + 1] - 1 */
+    uint64_t *masks;
+    Py_ssize_t *fixed; /* per reference word, its fixed option or -1 */
+} Problem;
+
+static void problem_free(Problem *problem) {
+    free(problem->options);
+    free(problem->first);
+    free(problem->masks);
+    free(problem->fixed);
+}
+
+/* The candidates as ``Aligner.resolve`` reads them, and its fixed matches (a word's only
+ * candidate, covering words no other candidate covers). */
+static int read_problem(PyObject *raw, Py_ssize_t len1, Py_ssize_t len2, Py_ssize_t words,
+                        Problem *problem, uint64_t *used) {
+    if (!PyList_Check(raw) || PyList_GET_SIZE(raw) != len2) {
+        PyErr_SetString(PyExc_TypeError, "raw must be a list with one list per reference word");
+        return -1;
+    }
+    problem->len1 = len1;
+    problem->len2 = len2;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < len2; i++) {
+        PyObject *row = PyList_GET_ITEM(raw, i);
+        if (!PyList_Check(row)) {
+            PyErr_SetString(PyExc_TypeError, "each reference word's candidates must be a list");
+            return -1;
+        }
+        total += PyList_GET_SIZE(row);
+    }
+    problem->option_count = total;
+    problem->options = malloc(sizeof(Option) * (total ? total : 1));
+    problem->first = malloc(sizeof(Py_ssize_t) * (len2 + 1));
+    problem->masks = calloc((size_t)(total ? total : 1) * words, sizeof(uint64_t));
+    problem->fixed = malloc(sizeof(Py_ssize_t) * (len2 ? len2 : 1));
+    Py_ssize_t *coverage1 = calloc(len1 ? len1 : 1, sizeof(Py_ssize_t));
+    Py_ssize_t *coverage2 = calloc(len2 ? len2 : 1, sizeof(Py_ssize_t));
+    int status = -1;
+    if (!problem->options || !problem->first || !problem->masks || !problem->fixed ||
+        !coverage1 || !coverage2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < len2; i++) {
+        PyObject *row = PyList_GET_ITEM(raw, i);
+        problem->first[i] = n;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(row); k++, n++) {
+            PyObject *item = PyList_GET_ITEM(row, k);
+            Py_ssize_t start, length, match_start, match_length, module;
+            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
+                PyErr_SetString(PyExc_TypeError, "a candidate must be a tuple of 5 ints");
+                goto done;
+            }
+            if (read_int(item, 0, &start) || read_int(item, 1, &length) ||
+                read_int(item, 2, &match_start) || read_int(item, 3, &match_length) ||
+                read_int(item, 4, &module))
+                goto done;
+            if (start < 0 || length < 0 || start + length > len2 || match_start < 0 ||
+                match_length < 0 || match_start + match_length > len1 || module < 0 ||
+                module > 3) {
+                PyErr_SetString(PyExc_ValueError, "a candidate lies outside its sentences");
+                goto done;
+            }
+            Option *option = &problem->options[n];
+            /* int(size * weight): weight 1.0 (exact) or 0.5 (the other modules). */
+            Py_ssize_t weighted = module == 0 ? match_length + length
+                                              : match_length / 2 + length / 2;
+            option->gain = -(rank_t)weighted * MATCHED;
+            option->start1 = match_start;
+            option->end1 = match_start + match_length;
+            option->end2 = start + length;
+            option->skew = start > match_start ? start - match_start : match_start - start;
+            option->start = start;
+            option->length = length;
+            option->raw = item;
+            option->mask = n * words;
+            set_range(problem->masks + option->mask, start, length);
+            set_range(problem->masks + option->mask, len2 + match_start, match_length);
+            for (Py_ssize_t j = match_start; j < match_start + match_length; j++) coverage1[j]++;
+            for (Py_ssize_t j = start; j < start + length; j++) coverage2[j]++;
+        }
+    }
+    problem->first[len2] = n;
+    for (Py_ssize_t i = 0; i < len2; i++) {
+        problem->fixed[i] = -1;
+        if (problem->first[i + 1] - problem->first[i] != 1) continue;
+        Option *option = &problem->options[problem->first[i]];
+        int alone = 1;
+        for (Py_ssize_t k = i; k < option->end2 && alone; k++) alone = coverage2[k] == 1;
+        for (Py_ssize_t k = option->start1; k < option->end1 && alone; k++)
+            alone = coverage1[k] == 1;
+        if (alone) {
+            problem->fixed[i] = problem->first[i];
+            for (Py_ssize_t k = 0; k < words; k++) used[k] |= problem->masks[option->mask + k];
+        }
+    }
+    status = 0;
+done:
+    free(coverage1);
+    free(coverage2);
+    return status;
+}
+
+static void take(Partial *partial, const Option *option) {
+    int chunk = partial->last_end != -1 && option->start1 != partial->last_end;
+    partial->rank += option->gain + option->skew + (chunk ? CHUNK : 0);
+    partial->idx = option->end2;
+    partial->last_end = option->end1;
+}
+
+/* ``_resolve``: the chain of chosen options of the best partial, -1 when none. */
+static int search(Problem *problem, Store *store, const uint64_t *used, Py_ssize_t *best) {
+    Beam beam = {0}, previous = {0};
+    Partial *scratch = NULL;
+    Py_ssize_t scratch_capacity = 0, words = store->words;
+    int status = -1;
+    Partial start = {0, 0, -1, store_take(store), -1};
+    if (start.slot < 0) goto memory;
+    memcpy(slot_bits(store, start.slot), used, sizeof(uint64_t) * words);
+    if (beam_append(&beam, start) < 0) goto memory;
+    for (Py_ssize_t i = 0; i < problem->len2; i++) {
+        if (beam.count > 1 && beam_cut(&beam, beam.count, store, &scratch, &scratch_capacity) < 0)
+            goto memory;
+        for (Py_ssize_t k = BEAM_SIZE; k < beam.count; k++) store_give(store, beam.items[k].slot);
+        if (beam.count > BEAM_SIZE) beam.count = BEAM_SIZE;
+        Beam swap = previous;
+        previous = beam;
+        beam = swap;
+        beam.count = 0;
+        if (problem->fixed[i] >= 0) {
+            const Option *here = &problem->options[problem->fixed[i]];
+            for (Py_ssize_t p = 0; p < previous.count; p++) {
+                Partial partial = previous.items[p];
+                if (partial.idx <= i) take(&partial, here);
+                if (beam_append(&beam, partial) < 0) goto memory;
+            }
+            continue;
+        }
+        int have_worst = 0;
+        rank_t worst = 0;
+        for (Py_ssize_t p = 0; p < previous.count; p++) {
+            Partial partial = previous.items[p];
+            const uint64_t *p_used = slot_bits(store, partial.slot);
+            Py_ssize_t idx = partial.idx, last_end = partial.last_end;
+            if (p_used[i >> 6] & ((uint64_t)1 << (i & 63))) {
+                if (i >= idx) {
+                    if (problem->fixed[idx] < 0) { /* the jar drops it (cannot happen) */
+                        store_give(store, partial.slot);
+                        continue;
+                    }
+                    take(&partial, &problem->options[problem->fixed[idx]]);
+                }
+                if (beam_append(&beam, partial) < 0) goto memory;
+                continue;
+            }
+            for (Py_ssize_t o = problem->first[i]; o < problem->first[i + 1]; o++) {
+                const Option *option = &problem->options[o];
+                const uint64_t *mask = problem->masks + option->mask;
+                if (overlaps(p_used, mask, words)) continue;
+                rank_t current = partial.rank;
+                partial.rank = current + option->skew; /* the jar adds the distance to the parent */
+                int chunk = last_end != -1 && option->start1 != last_end;
+                rank_t branch = current + option->gain + (chunk ? CHUNK : 0);
+                if (have_worst && branch >= worst) continue;
+                Partial child = {branch, option->end2, option->end1, store_take(store), -1};
+                if (child.slot < 0) goto memory;
+                p_used = slot_bits(store, partial.slot); /* the slab may have moved */
+                uint64_t *bits = slot_bits(store, child.slot);
+                for (Py_ssize_t k = 0; k < words; k++) bits[k] = p_used[k] | mask[k];
+                child.chain = store_link(store, o, partial.chain);
+                if (child.chain < 0 || beam_append(&beam, child) < 0) goto memory;
+                if (beam.count >= 2 * BEAM_SIZE) {
+                    if (beam_cut(&beam, BEAM_SIZE, store, &scratch, &scratch_capacity) < 0)
+                        goto memory;
+                    worst = beam.items[beam.count - 1].rank;
+                    have_worst = 1;
+                }
+            }
+            if (last_end != -1) {
+                partial.rank += CHUNK;
+                partial.last_end = -1;
+            }
+            partial.idx = idx + 1;
+            if (beam_append(&beam, partial) < 0) goto memory;
+        }
+        if (beam.count == 0) { /* every partial was dropped: the jar keeps the first */
+            Partial first = previous.items[0];
+            Py_ssize_t slot = store_take(store);
+            if (slot < 0) goto memory;
+            memcpy(slot_bits(store, slot), slot_bits(store, first.slot), sizeof(uint64_t) * words);
+            first.slot = slot;
+            if (beam_append(&beam, first) < 0) goto memory;
+        }
+    }
+    if (beam_cut(&beam, BEAM_SIZE, store, &scratch, &scratch_capacity) < 0) goto memory;
+    for (Py_ssize_t p = 0; p < beam.count; p++)
+        if (beam.items[p].last_end != -1) beam.items[p].rank += CHUNK;
+    if (beam_cut(&beam, beam.count, store, &scratch, &scratch_capacity) < 0) goto memory;
+    *best = beam.items[0].chain;
+    status = 0;
+    goto done;
+memory:
+    PyErr_NoMemory();
+done:
+    free(beam.items);
+    free(previous.items);
+    free(scratch);
+    return status;
+}
+
+static PyObject *resolve(PyObject *module, PyObject *args) {
+    PyObject *raw;
+    Py_ssize_t len1, len2;
+    if (!PyArg_ParseTuple(args, "Onn:resolve", &raw, &len1, &len2)) return NULL;
+    if (len1 < 0 || len2 < 0) {
+        PyErr_SetString(PyExc_ValueError, "sentence lengths must not be negative");
+        return NULL;
+    }
+    Py_ssize_t words = (len1 + len2 + 63) / 64;
+    if (words == 0) words = 1;
+    Problem problem = {0};
+    Store store = {words, NULL, 0, NULL, 0, NULL, 0, 0};
+    PyObject *result = NULL;
+    uint64_t *used = calloc(words, sizeof(uint64_t));
+    Py_ssize_t best = -1;
+    if (used == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_problem(raw, len1, len2, words, &problem, used) < 0) goto done;
+    if (search(&problem, &store, used, &best) < 0) goto done;
+    result = PyList_New(len2);
+    if (result == NULL) goto done;
+    for (Py_ssize_t i = 0; i < len2; i++) {
+        PyObject *match = problem.fixed[i] >= 0 ? problem.options[problem.fixed[i]].raw : Py_None;
+        Py_INCREF(match);
+        PyList_SET_ITEM(result, i, match);
+    }
+    for (Py_ssize_t link = best; link >= 0; link = store.links[link].parent) {
+        const Option *option = &problem.options[store.links[link].option];
+        PyObject *old = PyList_GET_ITEM(result, option->start);
+        Py_INCREF(option->raw);
+        PyList_SET_ITEM(result, option->start, option->raw);
+        Py_DECREF(old);
+    }
+done:
+    free(used);
+    problem_free(&problem);
+    free(store.bits);
+    free(store.free_slots);
+    free(store.links);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"resolve", resolve, METH_VARARGS,
+     "resolve(raw, len1, len2): per reference word, the candidate tuple the search chose to "
+     "start there (fixed matches included), or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef definition = {
+    PyModuleDef_HEAD_INIT, "scorer.meteor._search",
+    "METEOR 1.5's alignment search, compiled (scorer.meteor.aligner is the reference).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&definition); }
