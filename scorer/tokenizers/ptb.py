@@ -16,6 +16,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 
+from scorer.cache import kept
 from scorer.java import implementation
 from scorer.java.jars import coco_file, java_binary
 from scorer.references import PreparedCache, ReferenceSet
@@ -99,8 +100,19 @@ _REFERENCE_CACHE = PreparedCache()
 
 
 def ptb_tokenize_references(references: ReferenceSet) -> list[list[str]]:
-    """Every item's references PTB-tokenised, in one JVM call, cached per test set."""
-    return _REFERENCE_CACHE.get(references, _tokenize_grouped)
+    """Every item's references PTB-tokenised, in one call, cached per test set (and kept
+    between processes: a cold ``nlg-score`` on a test set seen before reads them)."""
+    return _REFERENCE_CACHE.get(references, _kept_grouped)
+
+
+def _kept_grouped(references: ReferenceSet) -> list[list[str]]:
+    return kept(
+        "ptb",
+        f"{references.digest}|{implementation.current()}",
+        lambda: _tokenize_grouped(references),
+        lambda grouped: grouped,
+        lambda grouped: grouped,
+    )
 
 
 def _tokenize_grouped(references: ReferenceSet) -> list[list[str]]:

@@ -72,7 +72,10 @@ def test_bleu_nist_and_cider_statistics_are_the_same_from_a_kept_preparation(fol
     expected_cider = cider.prepare(REFERENCES)
     assert mteval._kept(REFERENCES) == expected_mteval  # prepared and kept
     assert cider._kept(REFERENCES) == expected_cider
-    assert len(list(folder.glob("prepared-*.marshal"))) == 2
+    assert {path.name.split("-")[1] for path in folder.glob("prepared-*.marshal")} >= {
+        "mteval",
+        "cider",
+    }
     monkeypatch.setattr(mteval, "prepare", never)  # a new process reads them
     monkeypatch.setattr(cider, "prepare", never)
     read_mteval = mteval._kept(REFERENCES)
@@ -98,3 +101,14 @@ def test_meteor_statistics_are_the_same_from_references_kept_by_another_process(
     texts = {ref for refs in REFERENCES for ref in refs}
     assert set(scoring._PREPARED) == texts
     assert set(scoring.aligner()._references) == {tuple(scoring._PREPARED[t]) for t in texts}
+
+
+def test_ptb_tokens_of_the_references_are_read_back_by_the_next_process(folder, monkeypatch):
+    from scorer.tokenizers import ptb
+
+    expected = ptb._tokenize_grouped(REFERENCES)
+    assert ptb._kept_grouped(REFERENCES) == expected  # tokenised and kept
+    assert len(list(folder.glob("prepared-ptb-*.marshal"))) == 1
+    monkeypatch.setattr(ptb, "_tokenize_grouped", never)  # a new process reads them
+    assert ptb._kept_grouped(REFERENCES) == expected
+    assert expected[0][0] == "aromi is a coffee shop in the city centre"
