@@ -250,15 +250,28 @@ def _compile(patterns: list[str]) -> re.Pattern:
     return re.compile(rf"(?<!\w){_alternatives(patterns)}(?!\w)", re.IGNORECASE)
 
 
-_MATCHERS: list[tuple[str, str, re.Pattern]] = [
-    (slot, value, _compile(patterns))
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""Letters that case-insensitive matching takes for an ASCII one but ``str.lower`` does not
+lower to it (dotted and dotless I, long s, the Kelvin sign)."""
+
+
+def folded(text: str) -> str:
+    """``text`` lowered so that a name the case-insensitive pattern finds in it is a substring
+    of it (lowered the same way): a name can be looked for before its pattern is run."""
+    return text.translate(_FOLD).lower()
+
+
+_MATCHERS: list[tuple[str, str, re.Pattern, str | None]] = [
+    (slot, value, _compile(patterns), None)
     for slot, values in REALIZATIONS.items()
     for value, patterns in (_rating_values(values) if slot == "customer rating" else values).items()
 ] + [
-    (slot, name, _compile([re.escape(name)]))
+    (slot, name, _compile([re.escape(name)]), folded(name))
     for slot, names in (("name", NAMES), ("near", NEARS))
     for name in names
 ]
+"""Slot, value, its pattern, and for a name the text every match of it contains (folded)."""
+
 _MR_SLOT = re.compile(r"\s*([^\[\],]+?)\s*\[([^\]]*)\]\s*(?:,|$)")
 
 
@@ -341,9 +354,11 @@ def parse_mr(mr: str) -> list[tuple[str, str]]:
 def find_values(mr_slots: list[tuple[str, str]], output: str) -> list[Match]:
     """The slot values an output says, after the script's filtering of overlapping matches."""
     in_mr = set(mr_slots)
+    lowered = folded(output)
     matches = [
         Match(slot, value, found.start(), found.end(), found.group(0))
-        for slot, value, pattern in _MATCHERS
+        for slot, value, pattern, needle in _MATCHERS
+        if needle is None or needle in lowered  # most names are not there: not searched
         for found in pattern.finditer(output)
     ]
     kept: list[Match] = []

@@ -244,3 +244,46 @@ def test_stored_ser_from_the_scorer_with_the_old_rating_rules_is_marked_older():
     assert comparable(e2e.column_signature("SER")) != comparable(old)
     for column in ("SER", "OK%", "A%", "M%", "A+M%"):
         assert "ratings:v2" in e2e.column_signature(column)
+
+
+def test_every_character_a_name_pattern_takes_for_a_name_letter_folds_to_that_letter():
+    """The names' look-up before their patterns run (``folded``) never misses a match: every
+    code point the case-insensitive patterns equate with a character of a name folds to that
+    character, lowered."""
+    import re
+    import sys
+
+    from scorer.semantics.e2e_slots import NAMES, NEARS, folded
+
+    everything = "".join(map(chr, range(sys.maxunicode + 1)))
+    for character in sorted(set("".join(NAMES + NEARS))):
+        target = folded(character)
+        assert len(target) == 1, character
+        for found in re.finditer(re.escape(character), everything, re.IGNORECASE):
+            assert folded(found.group(0)) == target, (character, hex(ord(found.group(0))))
+
+
+def test_values_found_with_the_names_look_up_are_those_found_without_it(monkeypatch):
+    import random
+
+    from scorer.semantics import e2e_slots
+
+    rng = random.Random(7)
+    odd = ["\u0130", "\u0131", "\u017f", "\u212a", "É", "é", "-", " ", "'"]
+    names = e2e_slots.NAMES + e2e_slots.NEARS
+    outputs = []
+    for _ in range(2000):
+        words = [rng.choice(names) for _ in range(3)] + ["near", "the", "riverside", "café"]
+        rng.shuffle(words)
+        outputs.append(
+            "".join(
+                rng.choice(odd) if rng.random() < 0.05 else (c.upper() if rng.random() < 0.3 else c)
+                for c in " ".join(words)
+            )
+        )
+    mr = "name[The Eagle], eatType[coffee shop], area[riverside], near[Burger King]"
+    looked_up = [e2e_slots.find_values(e2e_slots.parse_mr(mr), o) for o in outputs]
+    assert sum(m.slot in e2e_slots.LITERAL_SLOTS for found in looked_up for m in found) > 2000
+    every = [(slot, value, pattern, None) for slot, value, pattern, _ in e2e_slots._MATCHERS]
+    monkeypatch.setattr(e2e_slots, "_MATCHERS", every)
+    assert [e2e_slots.find_values(e2e_slots.parse_mr(mr), o) for o in outputs] == looked_up
