@@ -37,7 +37,26 @@ def _make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, connect_args=_postgres_keepalives(url))
+
+
+KEEPALIVE = {"idle": 30, "interval": 10, "count": 3}
+"""Seconds before an idle connection is probed, between probes, and probes lost before it is
+dropped: about a minute, where the kernel's defaults take over two hours."""
+
+
+def _postgres_keepalives(url: str) -> dict[str, Any]:
+    """TCP keepalives on both ends of a PostgreSQL connection. A worker host cut off the network
+    mid-transaction holds its row locks until the server notices it is gone; with these, the
+    server drops it (rolling its transaction back) within about a minute, and a worker notices a
+    server it can no longer reach. Settings given in the URL are left as they are."""
+    query = make_url(url).query
+    args: dict[str, Any] = {}
+    if "options" not in query:
+        args["options"] = " ".join(f"-c tcp_keepalives_{k}={v}" for k, v in KEEPALIVE.items())
+    if not any(key.startswith("keepalives") for key in query):
+        args |= {"keepalives": 1, **{f"keepalives_{k}": v for k, v in KEEPALIVE.items()}}
+    return args
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
