@@ -16,6 +16,7 @@ computed with different options never pass for comparable.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,37 @@ from scorer.metrics.base import Metric
 
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
 _PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
+
+BUILT_IN: dict[str, str] = {
+    **dict.fromkeys(["BLEU"], "bleu"),
+    **dict.fromkeys(["chrF"], "chrf"),
+    **dict.fromkeys(["chrF++"], "chrf_plus_plus"),
+    **dict.fromkeys(["CIDEr"], "cider"),
+    **dict.fromkeys(["DIST", "DIST_char", "coverage"], "dist"),
+    **dict.fromkeys(["F_BERT"], "f_bert"),
+    **dict.fromkeys(["F_CONT"], "f_cont"),
+    **dict.fromkeys(["F_DISC"], "f_disc"),
+    **dict.fromkeys(["BERTScore-P", "BERTScore-R", "BERTScore-F1", "BLEURT"], "learned"),
+    **dict.fromkeys(["METEOR"], "meteor"),
+    **dict.fromkeys(["METEOR-files"], "meteor_files"),
+    **dict.fromkeys(["BLEU-multibleu"], "multibleu"),
+    **dict.fromkeys(["BLEU-multibleu-detok"], "multibleu_detok"),
+    **dict.fromkeys(["NIST"], "nist"),
+    **dict.fromkeys(["BLEU-webnlg2017", "METEOR-webnlg2017"], "presets"),
+    **dict.fromkeys(["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"], "rouge_google"),
+    **dict.fromkeys(["ROUGE_L"], "rouge_l"),
+    **dict.fromkeys(["BLEU-sacre"], "sacrebleu_bleu"),
+    **dict.fromkeys(["METEOR-x100", "ROUGE_L-x100"], "scaled"),
+    **dict.fromkeys(["SER", "OK%", "A%", "M%", "A+M%"], "ser"),
+    **dict.fromkeys(["BLEU-sr18"], "sr18_bleu"),
+    **dict.fromkeys(["NIST-sr18"], "sr18_nist"),
+    **dict.fromkeys(["TER-pyter"], "ter_pyter"),
+    **dict.fromkeys(["TER"], "ter_tercom"),
+}
+"""The module that registers each built-in id: a profile's metrics load their own modules only
+(all of them bring sacreBLEU, rouge-score, pyter's and the learned metrics' code: about twice
+what the E2E metrics import). ``tests/scorer/metrics/test_registry.py`` holds it to the
+modules' own registrations."""
 
 
 class UnknownMetric(KeyError):
@@ -50,7 +82,7 @@ def register_preset(name: str, base: str, **options: Any) -> None:
 
 def get_metric(name: str, **options: Any) -> Metric:
     """Build the metric ``name`` with ``options``."""
-    _load_builtin()
+    _load(name)
     if name in _PRESETS:
         if options:
             raise UnknownMetric(
@@ -70,7 +102,7 @@ def get_metric(name: str, **options: Any) -> Metric:
 
 def metric_options(name: str) -> dict[str, Any]:
     """The options of ``name`` and their defaults (a preset has none left to choose)."""
-    _load_builtin()
+    _load(name)
     if name in _PRESETS:
         return {}
     try:
@@ -100,6 +132,18 @@ def known_metrics() -> list[str]:
 def _describe_preset(name: str) -> str:
     base, fixed = _PRESETS[name]
     return f"{base} with " + ", ".join(f"{key}={value!r}" for key, value in fixed.items())
+
+
+def _load(name: str) -> None:
+    """Register ``name`` by importing its module (every built-in one for an id none has, so
+    that the error lists them all)."""
+    if name in _FACTORIES or name in _PRESETS:
+        return
+    module = BUILT_IN.get(name)
+    if module is None:
+        _load_builtin()
+    else:
+        importlib.import_module(f"scorer.metrics.{module}")
 
 
 def _load_builtin() -> None:
