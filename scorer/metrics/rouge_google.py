@@ -11,9 +11,10 @@ package's bootstrap aggregator draws random resamples; its "mid" is not reproduc
 
 These are not COCO's ``ROUGE_L`` (beta 1.2 on PTB tokens, the E2E figure), which keeps its id.
 
-The package is the ``rouge`` extra (the server has it): it ships only as a source distribution,
-whose build would double the participants' install time. Without it these columns are left out,
-saying which extra brings them, as the embedding metrics are without ``semantic``.
+The package is the ``rouge`` extra (the server has it): it is published only as a source
+distribution, which pip builds in an environment of its own (~3 s of the participants' install).
+Without it these columns are left out, saying which extra brings them, as the embedding metrics
+are without ``semantic``.
 
 Citation: Lin (2004), ROUGE: A package for automatic evaluation of summaries, ACL workshop;
 google-research/rouge (``rouge-score`` 0.1.2).
