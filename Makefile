@@ -28,10 +28,11 @@ UV := build/uv/bin/uv
 $(UV):
 	-$(PYTHON) -m pip install --quiet --disable-pip-version-check --target build/uv uv==$(UV_VERSION)
 
-# (Neither compiles modules up front (pip: --no-compile): ~10 s, done anyway on first import.)
+# (Neither compiles modules up front (pip: --no-compile): ~10 s, done anyway on first import.
+# uv's venv has no pip (seeding it cost ~1.5 s): make install's `python -m venv` adds it.)
 $(BASE_STAMP): $(BUILT) | $(UV)
 	@set -e; if [ -x $(UV) ]; then \
-	  [ -x $(BIN)/python ] || $(UV) venv --quiet --seed $(VENV); \
+	  [ -x $(BIN)/python ] || $(UV) venv --quiet $(VENV); \
 	  $(UV) pip install --quiet --python $(BIN)/python -e '.[server]'; \
 	else \
 	  $(PYTHON) -m venv $(VENV) && $(BIN)/pip install --quiet --no-compile -e '.[server]'; \

@@ -30,11 +30,15 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
-import trueskill
 
 from scorer.extras import require
+
+if TYPE_CHECKING:
+    import trueskill
 
 MU = 0.0
 SIGMA = 0.5
@@ -140,10 +144,17 @@ def pairwise(rankings: Iterable[dict[str, float]]) -> Comparisons:
     )
 
 
+@cache
+def _trueskill() -> ModuleType:
+    """The trueskill package (the ``human`` extra: the participants' core install has no
+    source-only package to build)."""
+    return require("trueskill", "human", "TrueSkill")
+
+
 def environment(
     draw_probability: float, beta: float = BETA, tau: float = TAU
 ) -> trueskill.TrueSkill:
-    return trueskill.TrueSkill(
+    return _trueskill().TrueSkill(
         mu=MU, sigma=SIGMA, beta=beta, tau=tau, draw_probability=draw_probability
     )
 
@@ -207,7 +218,7 @@ def rate(
     (``trueskill.calc_draw_margin``) once instead of per step.
     """
     if draw_margin is None:
-        draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+        draw_margin = _trueskill().calc_draw_margin(env.draw_probability, 2, env)
     rows = np.arange(mu.shape[0])
     var_1 = var[rows, first] + env.tau**2
     var_2 = var[rows, second] + env.tau**2
@@ -236,7 +247,7 @@ def play(
     first = comparisons.first[order]
     second = comparisons.second[order]
     tied = comparisons.tied[order]
-    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    margin = _trueskill().calc_draw_margin(env.draw_probability, 2, env)
     for step in range(order.shape[1]):
         rate(mu, var, first[:, step], second[:, step], tied[:, step], env, margin)
     return mu, np.sqrt(var)
@@ -305,7 +316,7 @@ def wmt_runs(
     mu = np.full((runs, size), env.mu)
     var = np.full((runs, size), env.sigma**2)
     rows = np.arange(runs)
-    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    margin = _trueskill().calc_draw_margin(env.draw_probability, 2, env)
     for _ in range(len(comparisons) + 1):
         player = np.argmax(var, axis=1)
         weights = np.exp(-np.abs(mu - mu[rows, player][:, None]))

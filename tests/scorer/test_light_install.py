@@ -1,8 +1,9 @@
 """The participants' tools install without the board, and light: every third-party package the
 scorer imports (at module level or inside a function) is a core dependency, not one of the
-server's; the heavy optional ones (SciPy, POT, matplotlib, wordfreq) are loaded through
-``scorer.extras.require`` from the extra that brings them, and the E2E profile scores without
-them."""
+server's; the heavy optional ones (SciPy, POT, matplotlib, wordfreq) and the ones published only
+as source distributions (trueskill, rouge-score: each a build on a new machine) are loaded
+through ``scorer.extras.require`` from the extra that brings them, and the E2E profile scores
+without them."""
 
 from __future__ import annotations
 
@@ -28,16 +29,19 @@ CORE = {
     "rapidfuzz",
     "numpy",
     "click",
-    "trueskill",
     "requests",
     "unidecode",
     "pyyaml",
     "nltk",
-    "rouge-score",
 }
-"""The participants' install (``pip install .``: ~250 MB with numpy and pycocoevalcap's jars
-and paraphrase table). A package added here should be small or needed by a leaderboard metric."""
+"""The participants' install (``pip install .``: ~240 MB with numpy and pycocoevalcap's jars
+and paraphrase table). A package added here should be small or needed by a leaderboard metric,
+and published as a wheel (a source distribution is built on every new machine)."""
 HEAVY = {"scipy", "pot", "matplotlib", "wordfreq"}
+SOURCE_ONLY = {"trueskill", "rouge-score"}
+"""Published only as source distributions (checked against the index by
+benchmarks/install.py's "built from source" line)."""
+BLOCKED_MODULES = {"scipy", "ot", "matplotlib", "wordfreq", "trueskill", "rouge_score"}
 OPTIONAL = {
     "torch",
     "safetensors",
@@ -82,10 +86,25 @@ def required_through_extras() -> set[tuple[str, str]]:
     return found
 
 
+def type_checking_only(tree: ast.Module) -> set[ast.AST]:
+    """Nodes under ``if TYPE_CHECKING:``: read by mypy, never imported at run time."""
+    return {
+        inner
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+
+
 def scorer_imports() -> set[str]:
     found = set()
     for path in (ROOT / "scorer").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        tree = ast.parse(path.read_text("utf-8"))
+        skipped = type_checking_only(tree)
+        for node in ast.walk(tree):
+            if node in skipped:
+                continue
             if isinstance(node, ast.Import):
                 found |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -118,8 +137,9 @@ def test_each_optional_package_comes_with_the_extra_its_message_names() -> None:
     }
     distributions = packages_distributions()
     required = required_through_extras()
-    assert {module for module, _ in required} >= {"scipy", "ot", "matplotlib", "wordfreq"}
-    importable_as = {"ot": ["POT"]}  # the distribution when it is not installed to ask
+    assert {module for module, _ in required} >= BLOCKED_MODULES
+    # the distribution when it is not installed to ask
+    importable_as = {"ot": ["POT"], "rouge_score": ["rouge-score"]}
     for module, extra in required:
         names = {
             canonical(dist)
@@ -128,6 +148,7 @@ def test_each_optional_package_comes_with_the_extra_its_message_names() -> None:
         assert names <= extras[extra], (module, extra)
         assert extra == "semantic" or names <= extras["server"], module
     assert extras["server"] | extras["semantic"] >= HEAVY
+    assert extras["server"] >= SOURCE_ONLY
 
 
 def test_pins_of_a_package_agree_across_extras() -> None:
@@ -145,24 +166,21 @@ def test_a_missing_optional_package_names_its_extra() -> None:
 
 
 BLOCKER = """
-import importlib, importlib.abc, sys
-class Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {"scipy", "ot", "matplotlib", "wordfreq"}:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-sys.meta_path.insert(0, Block())
+import importlib, sys
+sys.modules.update(dict.fromkeys(filter(None, sys.argv.pop(1).split(","))))
 module, function = sys.argv[1].split(":")
 sys.argv = sys.argv[1:]
 getattr(importlib.import_module(module), function)()
 """
-"""Runs a console script (``module:function`` ARGS) as if SciPy, POT, matplotlib and wordfreq
-were not installed."""
+"""Runs a console script (``module:function`` ARGS) as if the modules of the first argument
+(comma-separated) were not installed: a None in ``sys.modules`` makes importing one raise
+ModuleNotFoundError and ``importlib.util.find_spec`` answer None, as for a missing package."""
 
 
-def run_without_heavy_packages(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+def run_without(blocked: set[str], tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NLGBOARD_METEOR_PROCESSES": "1"}
     return subprocess.run(
-        [sys.executable, "-c", BLOCKER, *args],
+        [sys.executable, "-c", BLOCKER, ",".join(sorted(blocked)), *args],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -187,7 +205,7 @@ def test_the_e2e_profile_scores_the_same_without_the_optional_packages(tmp_path:
         encoding="utf-8",
     )
     command = ("--profile", "e2e", "--refs", "refs.csv", "--hyp", "out.txt", "--json")
-    light = run_without_heavy_packages(tmp_path, "scorer.cli.score:main", *command)
+    light = run_without(BLOCKED_MODULES, tmp_path, "scorer.cli.score:main", *command)
     assert light.returncode == 0, light.stderr
     full = subprocess.run(
         [sys.executable, "-m", "scorer.cli.score", *command],
@@ -203,7 +221,7 @@ def test_the_e2e_profile_scores_the_same_without_the_optional_packages(tmp_path:
     assert scores == json.loads(full.stdout)
 
 
-def test_nlg_human_without_scipy_says_which_extra_to_install(tmp_path: Path) -> None:
+def write_ratings(tmp_path: Path) -> None:
     (tmp_path / "ratings.csv").write_text(
         "annotator,item,system,criterion,score\n"
         + "".join(
@@ -213,10 +231,59 @@ def test_nlg_human_without_scipy_says_which_extra_to_install(tmp_path: Path) -> 
         ),
         encoding="utf-8",
     )
-    result = run_without_heavy_packages(
-        tmp_path, "scorer.cli.human:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"
+
+
+@pytest.mark.parametrize("missing", ["scipy", "trueskill"])
+def test_nlg_human_trueskill_without_the_human_extra_says_which_to_install(
+    tmp_path: Path, missing: str
+) -> None:
+    write_ratings(tmp_path)
+    result = run_without(
+        {missing},
+        tmp_path,
+        *("scorer.cli.human:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"),
     )
     assert result.returncode == 2, result.stderr
-    assert "needs scipy" in result.stderr
+    assert f"needs {missing}, which is not installed" in result.stderr
     assert "pip install 'nlgboard[human]'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_nlg_human_imports_without_the_human_extra(
+    tmp_path: Path,
+) -> None:
+    """Only the commands that use trueskill need it: nlg-human itself imports without it."""
+    result = run_without(BLOCKED_MODULES, tmp_path, "scorer.cli.human:main", "--help")
+    assert result.returncode == 0, result.stderr
+    assert "trueskill" in result.stdout
+
+
+SUMMARIES_KIND = """kinds:
+  - name: summaries
+    title: Summaries
+    reader: lines
+    metrics: [BLEU-sacre, ROUGE-1, ROUGE-Lsum]
+"""
+
+
+def test_a_kind_with_google_rouge_scores_the_rest_without_the_rouge_extra(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "kinds.yaml").write_text(SUMMARIES_KIND, encoding="utf-8")
+    (tmp_path / "refs.txt").write_text("The cat sat on the mat.\nA dog barked.\n", "utf-8")
+    (tmp_path / "out.txt").write_text("The cat sat on a mat.\nThe dog barked.\n", "utf-8")
+    command = ("--profile", "summaries", "--kinds", "kinds.yaml", "--refs", "refs.txt",
+               "--hyp", "out.txt", "--json")  # fmt: skip
+    light = run_without({"rouge_score"}, tmp_path, "scorer.cli.score:main", *command)
+    assert light.returncode == 0, light.stderr
+    for column in ("ROUGE-1", "ROUGE-Lsum"):
+        assert (
+            f"note: {column} left out: Google's ROUGE needs the rouge extra: "
+            "pip install 'nlgboard[rouge]'"
+        ) in light.stderr
+    full = run_without(set(), tmp_path, "scorer.cli.score:main", *command)
+    assert full.returncode == 0, full.stderr
+    scores, with_rouge = json.loads(light.stdout), json.loads(full.stdout)
+    assert set(scores) == {"BLEU", "signature"}
+    assert scores["BLEU"] == with_rouge["BLEU"]
+    assert with_rouge["ROUGE-1"] > 0
