@@ -7,7 +7,6 @@ wiring lives here, so no other module of ``app`` depends on ``worker`` (import-l
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,15 +30,18 @@ def make_app(
 
 def start_embedded_worker(app: Flask) -> None:
     """Start the in-process worker thread and its recovery loop (embedded default only)."""
+    from worker import warming
     from worker.embedded import EmbeddedQueue
     from worker.recovery import start_recovery_loop
-    from worker.runner import warm_up_scorers
+    from worker.runner import warm_up_profiles, warm_up_scorers
 
     queue = app.extensions["nlgboard.queue"]
+    settings = app.extensions["nlgboard.settings"]
     if isinstance(queue, EmbeddedQueue):
-        threading.Thread(target=warm_up_scorers, daemon=True, name="warm-up").start()
+        waiting = queue.waiting_scores
+        warming.start(settings, lambda: bool(waiting()), warm_up_profiles(), then=warm_up_scorers)
         queue.start()
-        start_recovery_loop(app.extensions["nlgboard.settings"], queue)
+        start_recovery_loop(settings, queue)
 
 
 def stop_on_signals(app: Flask) -> None:
