@@ -144,7 +144,7 @@ def test_the_embedded_worker_scores_while_its_warm_up_goes_on(
         while status_of(settings, submission_id) != SubmissionStatus.SCORED:
             assert time.monotonic() < deadline, "the score waited for the warm-up"
             time.sleep(0.05)
-        assert fresh_copies.hits == 1 and fresh_copies.misses == 1
+        assert fresh_copies.misses == 1 and fresh_copies.hits >= 1  # (its describing job too)
     finally:
         release.set()
         app.extensions["nlgboard.queue"].stop()
