@@ -3,8 +3,8 @@ showing its scores, on the embedded default (``nlgboard run``: SQLite, the in-pr
 and on the production stack (PostgreSQL, redis-server, gunicorn, one ``nlgboard worker``).
 
 For each start-up of the board: the *first* upload is sent as soon as the site answers (the
-worker started at the same moment, still preparing its profiles' resources as
-``NLGBOARD_WARM_UP`` says), then ``--warm`` more uploads one after the other (a warm worker).
+worker started at the same moment, still preparing the open track's test set and its profiles'
+resources as ``NLGBOARD_WARM_UP`` says), then ``--warm`` more uploads one after the other (a warm worker).
 Prints the medians over ``--starts`` start-ups.
 
 The test set is E2E-test-sized (throughput.py's: 630 MRs of the E2E training set, 4,693

@@ -65,6 +65,9 @@ class PreparedCache:
         self._size = size
         self._entries: dict[str, object] = {}
 
+    def __contains__(self, references: ReferenceSet) -> bool:
+        return references.digest in self._entries
+
     def get(self, references: ReferenceSet, prepare: Callable[[ReferenceSet], Any]) -> Any:
         key = references.digest
         if key not in self._entries:

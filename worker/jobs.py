@@ -107,6 +107,27 @@ _IN_HAND: dict[int, Claim] = {}
 """The claims this process is working on: what a shutdown hands back (``hand_back``)."""
 _IN_HAND_LOCK = threading.Lock()
 _RUNNING = threading.local()
+_SCORING_JOBS = [0]
+"""Scoring jobs under way in this process (the start-up warm-up waits for none)."""
+SCORING = threading.Lock()
+"""Held while a submission's metrics are computed, one computation at a time in a process:
+the metrics' caches are not safe to fill from two threads, and the start-up warm-up
+(``worker.warming``) fills them between jobs."""
+_STAGES = threading.local()
+"""The seconds each stage of this thread's job took, for its closing log line."""
+
+
+@contextmanager
+def _stage(name: str) -> Iterator[None]:
+    """Time a stage of the running job (reported on its ``job done`` line: where an upload's
+    wait for its scores goes)."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        stages = getattr(_STAGES, "seconds", None)
+        if stages is not None:
+            stages[name] = stages.get(name, 0.0) + time.perf_counter() - started
 
 
 def score_submission(
@@ -124,13 +145,20 @@ def score_submission(
     go to ``mail_next`` (the same way: RQ jobs pass nothing; without either, the recovery pass
     sends them).
     """
-    with submission_context(submission_id), _running():
+    with submission_context(submission_id), _running(), _scoring_job():
         started = time.perf_counter()
-        settings = settings or Settings.from_env()
-        outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
-        if outcome in ("scored", "failed"):
-            submission_finished(settings, submission_id, mail_next or _redis_mailer(settings))
-        _log_done(submission_id, "job done", outcome, started)
+        stages: dict[str, float] = {}
+        _STAGES.seconds = stages
+        try:
+            settings = settings or Settings.from_env()
+            outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
+            if outcome in ("scored", "failed"):
+                with _stage("notify"):
+                    mail_next = mail_next or _redis_mailer(settings)
+                    submission_finished(settings, submission_id, mail_next)
+        finally:
+            _STAGES.seconds = None
+        _log_done(submission_id, "job done", outcome, started, stages)
         return outcome
 
 
@@ -141,6 +169,34 @@ def _running() -> Iterator[None]:
         yield
     finally:
         _RUNNING.depth -= 1
+
+
+@contextmanager
+def _scoring_job() -> Iterator[None]:
+    with _IN_HAND_LOCK:
+        _SCORING_JOBS[0] += 1
+    try:
+        yield
+    finally:
+        with _IN_HAND_LOCK:
+            _SCORING_JOBS[0] -= 1
+
+
+@contextmanager
+def _turn() -> Iterator[None]:
+    """``SCORING`` for this job; waiting for it (a warm-up step under way) is a stage."""
+    with _stage("wait"):
+        SCORING.acquire()
+    try:
+        yield
+    finally:
+        SCORING.release()
+
+
+def scoring_now() -> bool:
+    """A scoring job is under way in this process."""
+    with _IN_HAND_LOCK:
+        return _SCORING_JOBS[0] > 0
 
 
 def running_a_job() -> bool:
@@ -180,23 +236,34 @@ def hand_back(settings: Settings) -> list[int]:
     return handed
 
 
-def _log_done(submission_id: int, what: str, outcome: str, started: float) -> None:
-    """A job's closing line, its outcome and time as JSON fields for the log store."""
+def _log_done(
+    submission_id: int,
+    what: str,
+    outcome: str,
+    started: float,
+    stages: dict[str, float] | None = None,
+) -> None:
+    """A job's closing line, its outcome, time and stages' times as JSON fields for the log
+    store."""
     seconds = time.perf_counter() - started
+    parts = ", ".join(f"{name} {value:.2f}" for name, value in (stages or {}).items())
     log.info(
-        "submission %s: %s (%s) in %.2f s",
+        "submission %s: %s (%s) in %.2f s%s",
         submission_id,
         what,
         outcome,
         seconds,
-        extra={"outcome": outcome, "seconds": round(seconds, 3)},
+        f" ({parts})" if parts else "",
+        extra={"outcome": outcome, "seconds": round(seconds, 3)}
+        | ({"stages": parts} if parts else {}),
     )
 
 
 def _score(
     submission_id: int, settings: Settings, describe_next: Callable[[int], object] | None
 ) -> str:
-    claim = claim_submission(settings, submission_id)
+    with _stage("claim"):
+        claim = claim_submission(settings, submission_id)
     if claim is None:
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
         return "skipped"
@@ -206,13 +273,15 @@ def _score(
     try:
         with Heartbeat(settings, claim):
             try:
-                result = _compute(settings, submission_id)
+                with _turn():
+                    result = _compute(settings, submission_id)
             except InputError as error:
                 return _finish_failed(settings, claim, str(error))
             except Exception:
                 log.exception("submission %s: internal error while scoring", submission_id)
                 return _finish_failed(settings, claim, INTERNAL_ERROR)
-            outcome = _finish_scored(settings, claim, result)
+            with _stage("store"):
+                outcome = _finish_scored(settings, claim, result)
     finally:
         with _IN_HAND_LOCK:
             _IN_HAND.pop(submission_id, None)
@@ -331,13 +400,17 @@ class Heartbeat:
 def _compute(settings: Settings, submission_id: int) -> Result:
     loaded = _load(settings, submission_id)
     profile, outputs, references = loaded.profile, loaded.outputs, loaded.references
-    statistics = profile.statistics(outputs, references)
+    with _stage("metrics"):
+        statistics = profile.statistics(outputs, references)
+        scores = profile.subset_scores(statistics, loaded.subsets)
+    with _stage("annotate"):
+        annotations = profile.annotate(outputs, references) if profile.annotate else None
     return Result(
         outputs,
         loaded.item_ids,
-        profile.subset_scores(statistics, loaded.subsets),
+        scores,
         loaded.language,
-        profile.annotate(outputs, references) if profile.annotate else None,
+        annotations,
         statistics=pack_statistics(statistics),
         describable=profile.describe is not None and references.inputs is not None,
     )
@@ -347,7 +420,7 @@ def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loade
     """The submission's outputs and its test set (from this process's cache while unchanged):
     to score, read and checked from the uploaded file; with ``stored`` (describing a scored
     submission), its normalised outputs as scoring stored them, not the file parsed again."""
-    with session_scope(settings.database_url) as session:
+    with _stage("test set"), session_scope(settings.database_url) as session:
         submission = session.get(Submission, submission_id)
         if submission is None:
             raise InputError(f"submission {submission_id} no longer exists")
@@ -368,8 +441,9 @@ def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loade
     if stored and set(texts) >= set(cached.item_ids):
         outputs = [texts[item_id] for item_id in cached.item_ids]
     else:
-        data = storage_for(settings).get(digest)
-        outputs = profile.read_outputs(data, cached.references.inputs, filename)
+        with _stage("outputs"):
+            data = storage_for(settings).get(digest)
+            outputs = profile.read_outputs(data, cached.references.inputs, filename)
     return Loaded(
         profile,
         outputs,

@@ -33,7 +33,7 @@ from app.data import track_kinds
 from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
-from worker import jobs, stopping
+from worker import jobs, stopping, warming
 from worker.recovery import start_recovery_loop
 
 log = logging.getLogger(__name__)
@@ -49,12 +49,17 @@ WARM_UP_ENV = "NLGBOARD_WARM_UP"
 SR'18 tracks need not start METEOR's JVMs or the embedding model."""
 
 
+def warm_up_profiles() -> set[str]:
+    """The profiles ``NLGBOARD_WARM_UP`` names (empty: all)."""
+    return {name.strip() for name in os.environ.get(WARM_UP_ENV, "").split(",") if name.strip()}
+
+
 def warm_up_scorers() -> None:
     """Load the profiles' heavy parts (METEOR's JVMs and paraphrase table, the embedding
     model) before any job."""
     from scorer.kinds import PROFILES
 
-    wanted = {name.strip() for name in os.environ.get(WARM_UP_ENV, "").split(",") if name.strip()}
+    wanted = warm_up_profiles()
     for name, profile in PROFILES.items():
         if wanted and name not in wanted:
             continue
@@ -144,8 +149,11 @@ def run_worker(
     if DESCRIBE_QUEUE_NAME in queues and not burst:
         queues.remove(DESCRIBE_QUEUE_NAME)
         describing = start_describing_process(settings)
-    if QUEUE_NAME in queues:
+    if QUEUE_NAME in queues and burst:
         warm_up_scorers()
+    elif QUEUE_NAME in queues:
+        waiting = submission_queue.rq_queue
+        warming.start(settings, lambda: _waits(waiting), warm_up_profiles(), warm_up_scorers)
     stop = start_recovery_loop(settings, submission_queue)
     try:
         _serve(settings, ScoringWorker, queues, burst)
@@ -155,6 +163,14 @@ def run_worker(
             describing.terminate()
 
 
+def _waits(queue: Queue) -> bool:
+    """A job waits on ``queue`` (Redis away: none that this worker could take)."""
+    try:
+        return queue.count > 0
+    except redis.exceptions.RedisError:
+        return False
+
+
 def start_describing_process(settings: Settings) -> BaseProcess:
     """The describing worker, in a process of its own that ends with this one."""
     context = multiprocessing.get_context("spawn")
@@ -162,6 +178,7 @@ def start_describing_process(settings: Settings) -> BaseProcess:
         target=serve_describing, args=(settings, os.getpid()), name="describing", daemon=False
     )
     process.start()
+    _lowest_priority(process.pid)  # from the start: its imports give way to the first job
     return process
 
 
@@ -182,8 +199,15 @@ def _end_with_parent(parent: int) -> None:
         raise SystemExit(0)
 
 
-def _lowest_priority() -> None:
-    os.nice(DESCRIBING_NICENESS - os.nice(0))
+def _lowest_priority(pid: int | None = None) -> None:
+    """This process (or ``pid``) at the describing worker's CPU priority."""
+    if pid is None:
+        os.nice(DESCRIBING_NICENESS - os.nice(0))
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, DESCRIBING_NICENESS)
+    except OSError:  # it ended already, or the platform refuses: it lowers itself once started
+        log.warning("describing process %s: cannot lower its priority yet", pid)
 
 
 def _serve(

@@ -121,9 +121,18 @@ class TestSetCache:
         self.hits = 0
         self.misses = 0
 
+    def holds(self, session: Session, test_set: TestSet) -> bool:
+        """Whether ``get`` would answer from the copy (a job has read this test set)."""
+        copy = self._copies.get(self._key(session, test_set))
+        return copy is not None and copy[0] == test_set.content_sha256
+
+    @staticmethod
+    def _key(session: Session, test_set: TestSet) -> tuple[str, int]:
+        return str(session.get_bind().engine.url), test_set.id
+
     def get(self, session: Session, test_set: TestSet) -> LoadedTestSet:
         digest = test_set.content_sha256
-        key = (str(session.get_bind().engine.url), test_set.id)
+        key = self._key(session, test_set)
         copy = self._copies.get(key)
         if digest is not None and copy is not None and copy[0] == digest:
             self.hits += 1

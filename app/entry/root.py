@@ -8,7 +8,7 @@ wiring lives here, so no other module of ``app`` depends on ``worker`` (import-l
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Flask
@@ -35,18 +35,24 @@ def start_embedded_worker(app: Flask) -> None:
     from worker.recovery import start_recovery_loop
 
     queue = app.extensions["nlgboard.queue"]
+    settings = app.extensions["nlgboard.settings"]
     if isinstance(queue, EmbeddedQueue):
-        threading.Thread(target=_warm_up, daemon=True, name="warm-up").start()
+        waiting = queue.waiting_scores
+        threading.Thread(
+            target=_warm_up, args=(settings, lambda: bool(waiting())), daemon=True, name="warm-up"
+        ).start()
         queue.start()
-        start_recovery_loop(app.extensions["nlgboard.settings"], queue)
+        start_recovery_loop(settings, queue)
 
 
-def _warm_up() -> None:
-    """The profiles' warm-up, imported in its own thread: worker.runner brings RQ and Redis,
-    which the embedded board never uses (0.8 s of a fresh clone's start-up, compiling them)."""
-    from worker.runner import warm_up_scorers
+def _warm_up(settings: Settings, waiting: Callable[[], bool]) -> None:
+    """The open tracks' test sets, then the profiles' resources, prepared beside the serving
+    thread and imported here: worker.runner brings RQ and Redis, which the embedded board never
+    uses (0.8 s of a fresh clone's start-up, compiling them)."""
+    from worker import warming
+    from worker.runner import warm_up_profiles, warm_up_scorers
 
-    warm_up_scorers()
+    warming.start(settings, waiting, warm_up_profiles(), then=warm_up_scorers)
 
 
 def stop_on_signals(app: Flask) -> None:
