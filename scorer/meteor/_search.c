@@ -1,7 +1,7 @@
-/* METEOR 1.5's alignment search (Aligner.resolve), compiled: the same steps as
- * scorer/meteor/aligner.py's Aligner.resolve and _resolve, which stay the reference and the
- * fallback where this module is not built (tests compare the two on generated and real
- * candidates).
+/* METEOR 1.5's alignment search (Aligner.resolve) and the synonym and paraphrase candidates
+ * it searches, compiled: the same steps as scorer/meteor/aligner.py's search,
+ * _synonym_matches and _paraphrase_matches, which stay the reference and the fallback where
+ * this module is not built (tests compare the two on generated and real candidates).
  *
  * A partial alignment's rank is the one integer the Python search builds (weighted matches
  * times 2**64, chunks times 2**32, distance), held in a signed 128-bit integer, so that every
@@ -411,16 +411,289 @@ done:
     return result;
 }
 
+
+/* ---- candidates ---------------------------------------------------------------------- */
+
+typedef struct {
+    Py_ssize_t *items;
+    Py_ssize_t count, capacity;
+} Positions;
+
+static int positions_add(Positions *found, Py_ssize_t value) {
+    if (found->count == found->capacity) {
+        Py_ssize_t capacity = found->capacity ? 2 * found->capacity : 32;
+        Py_ssize_t *items = realloc(found->items, sizeof(Py_ssize_t) * capacity);
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        found->items = items;
+        found->capacity = capacity;
+    }
+    found->items[found->count++] = value;
+    return 0;
+}
+
+static int compare_positions(const void *a, const void *b) {
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* candidates[start].append((start, length, match_start, match_length, module)) */
+static int add_candidate(PyObject *candidates, Py_ssize_t start, Py_ssize_t length,
+                         Py_ssize_t match_start, Py_ssize_t match_length, long module) {
+    if (start < 0 || start >= PyList_GET_SIZE(candidates)) {
+        PyErr_SetString(PyExc_IndexError, "a candidate starts outside the reference");
+        return -1;
+    }
+    PyObject *row = PyList_GET_ITEM(candidates, start);
+    PyObject *item = Py_BuildValue("(nnnnl)", start, length, match_start, match_length, module);
+    if (item == NULL) return -1;
+    int status = PyList_Append(row, item);
+    Py_DECREF(item);
+    return status;
+}
+
+/* Positions in a list of ints (the sentences' indexes), appended to ``found``. */
+static int add_positions(Positions *found, PyObject *list) {
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "positions must be lists of ints");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
+        Py_ssize_t value = PyLong_AsSsize_t(PyList_GET_ITEM(list, k));
+        if (value == -1 && PyErr_Occurred()) return -1;
+        if (positions_add(found, value) < 0) return -1;
+    }
+    return 0;
+}
+
+/* ``_synonym_matches``: per reference word, the hypothesis words sharing a synset with it
+ * (in order, each once), but not those with the same hash (an exact match already). */
+static PyObject *synonym_matches(PyObject *module, PyObject *args) {
+    PyObject *candidates, *synonyms2, *index1, *keys1, *keys2;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:synonym_matches", &PyList_Type, &candidates,
+                          &PyList_Type, &synonyms2, &PyDict_Type, &index1, &PyList_Type, &keys1,
+                          &PyList_Type, &keys2))
+        return NULL;
+    if (PyList_GET_SIZE(synonyms2) != PyList_GET_SIZE(keys2) ||
+        PyList_GET_SIZE(candidates) != PyList_GET_SIZE(keys2)) {
+        PyErr_SetString(PyExc_ValueError, "one synonym set and one key per reference word");
+        return NULL;
+    }
+    Positions found = {0};
+    PyObject *result = NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(synonyms2); i++) {
+        PyObject *sets = PyList_GET_ITEM(synonyms2, i);
+        if (!PyAnySet_Check(sets)) {
+            PyErr_SetString(PyExc_TypeError, "synonym sets must be sets");
+            goto done;
+        }
+        if (PySet_GET_SIZE(sets) == 0) continue;
+        found.count = 0;
+        PyObject *iterator = PyObject_GetIter(sets), *synset;
+        if (iterator == NULL) goto done;
+        while ((synset = PyIter_Next(iterator)) != NULL) {
+            PyObject *places = PyDict_GetItemWithError(index1, synset);
+            Py_DECREF(synset);
+            if (places == NULL && PyErr_Occurred()) break;
+            if (places != NULL && add_positions(&found, places) < 0) break;
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) goto done;
+        if (found.count == 0) continue;
+        qsort(found.items, found.count, sizeof(Py_ssize_t), compare_positions);
+        PyObject *key2 = PyList_GET_ITEM(keys2, i);
+        for (Py_ssize_t k = 0; k < found.count; k++) {
+            Py_ssize_t j = found.items[k];
+            if (k > 0 && j == found.items[k - 1]) continue;
+            if (j < 0 || j >= PyList_GET_SIZE(keys1)) {
+                PyErr_SetString(PyExc_IndexError, "a synonym position outside the hypothesis");
+                goto done;
+            }
+            int same = PyObject_RichCompareBool(PyList_GET_ITEM(keys1, j), key2, Py_EQ);
+            if (same < 0) goto done;
+            if (!same && add_candidate(candidates, i, 1, j, 1, 2) < 0) goto done;
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(found.items);
+    return result;
+}
+
+typedef struct {
+    Py_ssize_t k, length, order, at, size;
+} Hit;
+
+typedef struct {
+    Hit *items;
+    Py_ssize_t count, capacity;
+} Hits;
+
+static int hits_add(Hits *hits, Py_ssize_t k, Py_ssize_t length, Py_ssize_t order,
+                    Py_ssize_t at, Py_ssize_t size) {
+    if (hits->count == hits->capacity) {
+        Py_ssize_t capacity = hits->capacity ? 2 * hits->capacity : 64;
+        Hit *items = realloc(hits->items, sizeof(Hit) * capacity);
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        hits->items = items;
+        hits->capacity = capacity;
+    }
+    Hit hit = {k, length, order, at, size};
+    hits->items[hits->count++] = hit;
+    return 0;
+}
+
+static int compare_hits(const void *a, const void *b) {
+    const Hit *x = a, *y = b;
+    if (x->k != y->k) return (x->k > y->k) - (x->k < y->k);
+    if (x->length != y->length) return (x->length > y->length) - (x->length < y->length);
+    if (x->order != y->order) return (x->order > y->order) - (x->order < y->order);
+    if (x->at != y->at) return (x->at > y->at) - (x->at < y->at);
+    return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Does ``target`` (a tuple of words) stand in ``words`` from ``at`` on? */
+static int found_at(PyObject *words, Py_ssize_t at, PyObject *target) {
+    Py_ssize_t n = PyTuple_GET_SIZE(target);
+    if (at + n > PyTuple_GET_SIZE(words)) return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(words, at + k),
+                                            PyTuple_GET_ITEM(target, k), Py_EQ);
+        if (same <= 0) return same;
+    }
+    return 1;
+}
+
+/* The paraphrases of one first word of a path, found in the other sentence. */
+static int path_target_hits(Hits *hits, Py_ssize_t k, Py_ssize_t length, PyObject *entries,
+                            PyObject *starts, PyObject *words) {
+    if (!PyList_Check(entries) || !PyList_Check(starts)) {
+        PyErr_SetString(PyExc_TypeError, "paraphrases and positions must be lists");
+        return -1;
+    }
+    for (Py_ssize_t e = 0; e < PyList_GET_SIZE(entries); e++) {
+        PyObject *entry = PyList_GET_ITEM(entries, e);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2 ||
+            !PyTuple_Check(PyTuple_GET_ITEM(entry, 1))) {
+            PyErr_SetString(PyExc_TypeError, "a paraphrase must be (order, tuple of words)");
+            return -1;
+        }
+        Py_ssize_t order = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 0));
+        if (order == -1 && PyErr_Occurred()) return -1;
+        PyObject *target = PyTuple_GET_ITEM(entry, 1);
+        Py_ssize_t n = PyTuple_GET_SIZE(target);
+        for (Py_ssize_t s = 0; s < PyList_GET_SIZE(starts); s++) {
+            Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(starts, s));
+            if (at == -1 && PyErr_Occurred()) return -1;
+            int same = n == 1 ? 1 : found_at(words, at, target);
+            if (same < 0) return -1;
+            if (same && hits_add(hits, k, length, order, at, n) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* ``_path_hits``: every paraphrase path of the source found in the other sentence, sorted. */
+static int path_hits(Hits *hits, PyObject *paths, PyObject *positions, PyObject *words) {
+    if (!PyList_Check(paths) || !PyDict_Check(positions) || !PyTuple_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "paths (list), positions (dict) and words (tuple)");
+        return -1;
+    }
+    hits->count = 0;
+    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(paths); p++) {
+        PyObject *path = PyList_GET_ITEM(paths, p);
+        if (!PyTuple_Check(path) || PyTuple_GET_SIZE(path) != 3 ||
+            !PyDict_Check(PyTuple_GET_ITEM(path, 2))) {
+            PyErr_SetString(PyExc_TypeError, "a path must be (start, length, targets)");
+            return -1;
+        }
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(path, 0));
+        Py_ssize_t length = PyLong_AsSsize_t(PyTuple_GET_ITEM(path, 1));
+        if ((k == -1 || length == -1) && PyErr_Occurred()) return -1;
+        PyObject *targets = PyTuple_GET_ITEM(path, 2), *first, *entries;
+        int alone = PyDict_GET_SIZE(targets) == 1;
+        Py_ssize_t cursor = 0;
+        while (PyDict_Next(targets, &cursor, &first, &entries)) {
+            if (first == Py_None) {
+                if (!alone) continue; /* an empty paraphrase beside others: never met */
+                if (!PyList_Check(entries)) {
+                    PyErr_SetString(PyExc_TypeError, "paraphrases must be lists");
+                    return -1;
+                }
+                for (Py_ssize_t e = 0; e < PyList_GET_SIZE(entries); e++) {
+                    PyObject *entry = PyList_GET_ITEM(entries, e);
+                    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) {
+                        PyErr_SetString(PyExc_TypeError, "a paraphrase must be (order, words)");
+                        return -1;
+                    }
+                    Py_ssize_t order = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 0));
+                    if (order == -1 && PyErr_Occurred()) return -1;
+                    for (Py_ssize_t at = 0; at < PyTuple_GET_SIZE(words); at++)
+                        if (hits_add(hits, k, length, order, at, 0) < 0) return -1;
+                }
+                continue;
+            }
+            PyObject *starts = PyDict_GetItemWithError(positions, first);
+            if (starts == NULL) {
+                if (PyErr_Occurred()) return -1;
+                continue;
+            }
+            if (PyList_Check(starts) && PyList_GET_SIZE(starts) == 0) continue;
+            if (path_target_hits(hits, k, length, entries, starts, words) < 0) return -1;
+        }
+    }
+    if (hits->count > 1) qsort(hits->items, hits->count, sizeof(Hit), compare_hits);
+    return 0;
+}
+
+/* ``_paraphrase_matches``: paraphrases of reference phrases found in the hypothesis, then the
+ * other way round, each in ``_path_hits``' order. */
+static PyObject *paraphrase_matches(PyObject *module, PyObject *args) {
+    PyObject *candidates, *paths2, *positions1, *words1, *paths1, *positions2, *words2;
+    if (!PyArg_ParseTuple(args, "O!OOOOOO:paraphrase_matches", &PyList_Type, &candidates,
+                          &paths2, &positions1, &words1, &paths1, &positions2, &words2))
+        return NULL;
+    Hits hits = {0};
+    PyObject *result = NULL;
+    if (path_hits(&hits, paths2, positions1, words1) < 0) goto done;
+    for (Py_ssize_t h = 0; h < hits.count; h++) {
+        Hit *hit = &hits.items[h];
+        if (add_candidate(candidates, hit->k, hit->length, hit->at, hit->size, 3) < 0) goto done;
+    }
+    if (path_hits(&hits, paths1, positions2, words2) < 0) goto done;
+    for (Py_ssize_t h = 0; h < hits.count; h++) {
+        Hit *hit = &hits.items[h];
+        if (add_candidate(candidates, hit->at, hit->size, hit->k, hit->length, 3) < 0) goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(hits.items);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"resolve", resolve, METH_VARARGS,
      "resolve(raw, len1, len2): per reference word, the candidate tuple the search chose to "
      "start there (fixed matches included), or None."},
+    {"synonym_matches", synonym_matches, METH_VARARGS,
+     "synonym_matches(candidates, synonyms2, synset_positions1, keys1, keys2): appends the "
+     "synonym candidates to candidates[reference word]."},
+    {"paraphrase_matches", paraphrase_matches, METH_VARARGS,
+     "paraphrase_matches(candidates, paths2, positions1, words1, paths1, positions2, words2): "
+     "appends the paraphrase candidates, reference paths first."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef definition = {
     PyModuleDef_HEAD_INIT, "scorer.meteor._search",
-    "METEOR 1.5's alignment search, compiled (scorer.meteor.aligner is the reference).", -1,
+    "METEOR 1.5's alignment search and candidates, compiled (scorer.meteor.aligner is the reference).", -1,
     methods,
 };
 

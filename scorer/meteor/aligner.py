@@ -266,8 +266,16 @@ class Aligner:
                 candidates[i].append((i, 1, j, 1, EXACT))
         if not (len(keys1) == len(keys2) and keys1 == keys2):
             _stem_matches(one, two, add)
-            _synonym_matches(one, two, add)
-            _paraphrase_matches(one, two, add)
+            if _compiled is None:
+                _synonym_matches(one, two, add)
+                _paraphrase_matches(one, two, add)
+            else:
+                _compiled.synonym_matches(
+                    candidates, two.synonyms, one.synset_positions, keys1, keys2
+                )
+                _compiled.paraphrase_matches(
+                    candidates, two.paths, one.positions, one.words, *_path_side(one, two)
+                )
         return Candidates(one, two, candidates)
 
     def resolve(self, found: Candidates) -> Alignment:
@@ -357,6 +365,11 @@ def search(found: Candidates) -> list[Match | None]:
         option, chosen = chosen
         matches[option[6]] = _match(option)
     return matches
+
+
+def _path_side(one: Sentence, two: Sentence) -> tuple[Any, ...]:
+    """The hypothesis' paths and the reference's words, for the compiled paraphrase matches."""
+    return one.paths, two.positions, two.words
 
 
 def _index(values: Sequence[_T]) -> dict[_T, list[int]]:

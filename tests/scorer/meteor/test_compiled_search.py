@@ -108,3 +108,69 @@ def test_malformed_candidates_raise_not_crash(raw, len1, len2, error):
     needs_compiled()
     with pytest.raises(error):
         compiled.resolve(raw, len1, len2)
+
+
+def python_candidates(current, words1, words2, monkeypatch) -> list:
+    with monkeypatch.context() as patch:
+        patch.setattr(aligner_module, "_compiled", None)
+        return current.candidates(words1, words2).raw
+
+
+def test_real_e2e_pairs_get_the_python_candidates(monkeypatch):
+    needs_compiled()
+    from scorer.io.e2e import read_dataset_csv, read_outputs
+    from scorer.meteor.scoring import aligner, prepare
+
+    items = read_dataset_csv(e2e_file("dev_loo_refs.csv").read_bytes())
+    outputs, _ = read_outputs(e2e_file("dev_loo_output.tsv").read_bytes())
+    current, paraphrases = aligner(), 0
+    for output, item in zip(outputs, items, strict=True):
+        words1 = prepare(output)
+        for reference in item.references:
+            words2 = prepare(reference)
+            compiled_raw = current.candidates(words1, words2).raw
+            assert compiled_raw == python_candidates(current, words1, words2, monkeypatch)
+            paraphrases += sum(raw[4] == 3 for raws in compiled_raw for raw in raws)
+    assert paraphrases > 1000
+
+
+def generated_sentence(rng: random.Random, length: int) -> Sentence:
+    """Words from a small vocabulary, synsets shared between words, paraphrase paths whose
+    targets start with words of the vocabulary, with empty paraphrases alone and beside others."""
+    vocabulary = [f"v{k}" for k in range(6)]
+    words = tuple(rng.choice(vocabulary) for _ in range(length))
+    keys = [hash(word) & 0xFF for word in words]
+    synonyms = [frozenset(rng.sample(range(8), rng.randrange(0, 3))) for _ in words]
+    paths = []
+    for start in range(length):
+        for size in range(1, rng.choice([1, 2, 3]) + 1):
+            if start + size > length or rng.random() < 0.5:
+                continue
+            targets: dict = {}
+            for order in range(rng.randrange(1, 5)):
+                target = tuple(rng.choice(vocabulary) for _ in range(rng.choice([0, 1, 1, 2, 3])))
+                targets.setdefault(target[0] if target else None, []).append((order, target))
+            paths.append((start, size, targets))
+    return Sentence(words, keys, [False] * length, keys, synonyms, paths)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_generated_synonyms_and_paraphrases_get_the_python_candidates(seed):
+    needs_compiled()
+    rng = random.Random(seed)
+    for _ in range(300):
+        one = generated_sentence(rng, rng.randrange(0, 30))
+        two = generated_sentence(rng, rng.randrange(1, 30))
+        expected: list[list] = [[] for _ in two.words]
+
+        def add(start, length, match_start, match_length, module, expected=expected):
+            expected[start].append((start, length, match_start, match_length, module))
+
+        aligner_module._synonym_matches(one, two, add)
+        aligner_module._paraphrase_matches(one, two, add)
+        found: list[list] = [[] for _ in two.words]
+        compiled.synonym_matches(found, two.synonyms, one.synset_positions, one.keys, two.keys)
+        compiled.paraphrase_matches(
+            found, two.paths, one.positions, one.words, one.paths, two.positions, two.words
+        )
+        assert found == expected
