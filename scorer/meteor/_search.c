@@ -12,6 +12,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #define BEAM_SIZE 40
@@ -678,6 +679,117 @@ done:
     return result;
 }
 
+/* ---- the score bound ------------------------------------------------------------------ */
+
+static int read_flags(PyObject *list, char **flags, Py_ssize_t *count) {
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "function-word flags must be a list");
+        return -1;
+    }
+    *count = PyList_GET_SIZE(list);
+    *flags = malloc(*count ? *count : 1);
+    if (*flags == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < *count; k++) {
+        int truth = PyObject_IsTrue(PyList_GET_ITEM(list, k));
+        if (truth < 0) return -1;
+        (*flags)[k] = (char)truth;
+    }
+    return 0;
+}
+
+/* The side's words matched at their best weight, as ``upper_bound`` sums them. */
+static double side_matches(const double *best, const char *function, Py_ssize_t count,
+                           double delta, Py_ssize_t *coverable) {
+    double total = 0.0;
+    *coverable = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        total += best[k] * (function[k] ? (1.0 - delta) : delta);
+        if (best[k] != 0.0) (*coverable)++;
+    }
+    return total;
+}
+
+/* scoring.upper_bound: METEOR's F-mean with every coverable word matched at its best module
+ * weight, less the penalty of one chunk over them (none when every word is coverable). */
+static PyObject *upper_bound(PyObject *module, PyObject *args) {
+    PyObject *raw, *function1_list, *function2_list;
+    double weights[4], alpha, beta, gamma, delta;
+    if (!PyArg_ParseTuple(args, "O!OO(dddd)(dddd):upper_bound", &PyList_Type, &raw,
+                          &function1_list, &function2_list, &weights[0], &weights[1],
+                          &weights[2], &weights[3], &alpha, &beta, &gamma, &delta))
+        return NULL;
+    char *function1 = NULL, *function2 = NULL;
+    double *best1 = NULL, *best2 = NULL;
+    Py_ssize_t len1 = 0, len2 = 0;
+    PyObject *result = NULL;
+    if (read_flags(function1_list, &function1, &len1) < 0 ||
+        read_flags(function2_list, &function2, &len2) < 0)
+        goto done;
+    best1 = calloc(len1 ? len1 : 1, sizeof(double));
+    best2 = calloc(len2 ? len2 : 1, sizeof(double));
+    if (best1 == NULL || best2 == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(raw); i++) {
+        PyObject *row = PyList_GET_ITEM(raw, i);
+        if (!PyList_Check(row)) {
+            PyErr_SetString(PyExc_TypeError, "each reference word's candidates must be a list");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(row); k++) {
+            PyObject *item = PyList_GET_ITEM(row, k);
+            Py_ssize_t start, length, match_start, match_length, which;
+            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
+                PyErr_SetString(PyExc_TypeError, "a candidate must be a tuple of 5 ints");
+                goto done;
+            }
+            if (read_int(item, 0, &start) || read_int(item, 1, &length) ||
+                read_int(item, 2, &match_start) || read_int(item, 3, &match_length) ||
+                read_int(item, 4, &which))
+                goto done;
+            if (start < 0 || length < 0 || start + length > len2 || match_start < 0 ||
+                match_length < 0 || match_start + match_length > len1 || which < 0 ||
+                which > 3) {
+                PyErr_SetString(PyExc_ValueError, "a candidate lies outside its sentences");
+                goto done;
+            }
+            double weight = weights[which];
+            for (Py_ssize_t j = match_start; j < match_start + match_length; j++)
+                if (weight > best1[j]) best1[j] = weight;
+            for (Py_ssize_t j = start; j < start + length; j++)
+                if (weight > best2[j]) best2[j] = weight;
+        }
+    }
+    Py_ssize_t functions1 = 0, functions2 = 0, coverable1, coverable2;
+    for (Py_ssize_t k = 0; k < len1; k++) functions1 += function1[k];
+    for (Py_ssize_t k = 0; k < len2; k++) functions2 += function2[k];
+    double test_weighted = delta * (double)(len1 - functions1) + (1.0 - delta) * functions1;
+    double ref_weighted = delta * (double)(len2 - functions2) + (1.0 - delta) * functions2;
+    double test_matches = side_matches(best1, function1, len1, delta, &coverable1);
+    double ref_matches = side_matches(best2, function2, len2, delta, &coverable2);
+    double value = 0.0;
+    if (test_weighted != 0.0 && ref_weighted != 0.0 && test_matches != 0.0 &&
+        ref_matches != 0.0) {
+        double precision = test_matches / test_weighted, recall = ref_matches / ref_weighted;
+        value = precision * recall / (alpha * precision + (1.0 - alpha) * recall);
+        if (!(coverable1 == len1 && coverable2 == len2)) {
+            double fewest = 1.0 / ((double)(coverable1 + coverable2) / 2.0);
+            value = value * (1.0 - gamma * pow(fewest, beta));
+        }
+    }
+    result = PyFloat_FromDouble(value);
+done:
+    free(function1);
+    free(function2);
+    free(best1);
+    free(best2);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"resolve", resolve, METH_VARARGS,
      "resolve(raw, len1, len2): per reference word, the candidate tuple the search chose to "
@@ -688,6 +800,9 @@ static PyMethodDef methods[] = {
     {"paraphrase_matches", paraphrase_matches, METH_VARARGS,
      "paraphrase_matches(candidates, paths2, positions1, words1, paths1, positions2, words2): "
      "appends the paraphrase candidates, reference paths first."},
+    {"upper_bound", upper_bound, METH_VARARGS,
+     "upper_bound(raw, function1, function2, module_weights, (alpha, beta, gamma, delta)): "
+     "the best score any alignment of these candidates could have."},
     {NULL, NULL, 0, NULL},
 };
 

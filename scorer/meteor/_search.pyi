@@ -21,3 +21,10 @@ def paraphrase_matches(
     positions2: dict[str, list[int]],
     words2: tuple[str, ...],
 ) -> None: ...
+def upper_bound(
+    raw: list[list[Raw]],
+    function1: list[bool],
+    function2: list[bool],
+    module_weights: tuple[float, float, float, float],
+    parameters: tuple[float, float, float, float],
+) -> float: ...

@@ -21,11 +21,13 @@ from typing import Any, TypeVar
 from scorer.java.lowercase import java_lower
 from scorer.meteor.resources import Lexicon, Stemmer, Targets
 
-_compiled: ModuleType | None
+COMPILED: ModuleType | None
+"""``_search.c`` built (the search, the synonym and paraphrase candidates, the score bound),
+or None: the same steps run in Python."""
 try:
-    from scorer.meteor import _search as _compiled
-except ImportError:  # not built (no C compiler at install): the search runs in Python
-    _compiled = None
+    from scorer.meteor import _search as COMPILED
+except ImportError:  # not built (no C compiler at install)
+    COMPILED = None
 
 EXACT, STEM, SYNONYM, PARAPHRASE = range(4)
 SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
@@ -266,14 +268,14 @@ class Aligner:
                 candidates[i].append((i, 1, j, 1, EXACT))
         if not (len(keys1) == len(keys2) and keys1 == keys2):
             _stem_matches(one, two, add)
-            if _compiled is None:
+            if COMPILED is None:
                 _synonym_matches(one, two, add)
                 _paraphrase_matches(one, two, add)
             else:
-                _compiled.synonym_matches(
+                COMPILED.synonym_matches(
                     candidates, two.synonyms, one.synset_positions, keys1, keys2
                 )
-                _compiled.paraphrase_matches(
+                COMPILED.paraphrase_matches(
                     candidates, two.paths, one.positions, one.words, *_path_side(one, two)
                 )
         return Candidates(one, two, candidates)
@@ -281,10 +283,10 @@ class Aligner:
     def resolve(self, found: Candidates) -> Alignment:
         """The jar's choice among the candidates: fixed matches, then the beam search
         (compiled where the install could build it, else in Python: the same choice)."""
-        if _compiled is None:
+        if COMPILED is None:
             matches = search(found)
         else:
-            chosen = _compiled.resolve(found.raw, len(found.one.words), len(found.two.words))
+            chosen = COMPILED.resolve(found.raw, len(found.one.words), len(found.two.words))
             matches = [None if raw is None else Match(*raw) for raw in chosen]
         return _alignment(found.one, found.two, matches)
 

@@ -19,6 +19,7 @@ from typing import Any
 from scorer import parallel
 from scorer.cache import kept
 from scorer.java.lowercase import java_lower
+from scorer.meteor import aligner as aligner_module
 from scorer.meteor.aligner import Aligner, Alignment, Candidates, Sentence
 from scorer.meteor.formula import (
     ALPHA,
@@ -110,6 +111,17 @@ def upper_bound(found: Candidates) -> float:
     """The largest score any alignment of these candidates could have: METEOR's F-mean with
     every word a candidate covers matched at its best module weight, less the penalty of a
     single chunk over all of them (none if every word is coverable: it could be perfect)."""
+    compiled = aligner_module.COMPILED
+    if compiled is not None:
+        return float(
+            compiled.upper_bound(
+                found.raw,
+                found.one.function,
+                found.two.function,
+                MODULE_WEIGHTS,
+                (ALPHA, BETA, GAMMA, DELTA),
+            )
+        )
     best1, best2 = found.best_weights(MODULE_WEIGHTS)
     function1, function2 = found.one.function, found.two.function
     test_len, ref_len = len(best1), len(best2)

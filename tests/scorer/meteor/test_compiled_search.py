@@ -15,7 +15,7 @@ from scorer.meteor import aligner as aligner_module
 from scorer.meteor.aligner import Candidates, Sentence, search
 from tests.support.paths import e2e_file
 
-compiled = aligner_module._compiled
+compiled = aligner_module.COMPILED
 
 
 def needs_compiled() -> None:
@@ -112,7 +112,7 @@ def test_malformed_candidates_raise_not_crash(raw, len1, len2, error):
 
 def python_candidates(current, words1, words2, monkeypatch) -> list:
     with monkeypatch.context() as patch:
-        patch.setattr(aligner_module, "_compiled", None)
+        patch.setattr(aligner_module, "COMPILED", None)
         return current.candidates(words1, words2).raw
 
 
@@ -174,3 +174,24 @@ def test_generated_synonyms_and_paraphrases_get_the_python_candidates(seed):
             found, two.paths, one.positions, one.words, one.paths, two.positions, two.words
         )
         assert found == expected
+
+
+def test_the_compiled_score_bound_is_the_pythons_on_real_e2e_pairs(monkeypatch):
+    needs_compiled()
+    from scorer.io.e2e import read_dataset_csv, read_outputs
+    from scorer.meteor.scoring import aligner, prepare, upper_bound
+
+    items = read_dataset_csv(e2e_file("dev_loo_refs.csv").read_bytes())
+    outputs, _ = read_outputs(e2e_file("dev_loo_output.tsv").read_bytes())
+    current = aligner()
+    found = [
+        current.candidates(prepare(output), prepare(reference))
+        for output, item in zip(outputs[:200], items[:200], strict=True)
+        for reference in item.references
+    ]
+    in_c = [upper_bound(candidates) for candidates in found]
+    monkeypatch.setattr(aligner_module, "COMPILED", None)
+    in_python = [upper_bound(candidates) for candidates in found]
+    # A bound only rules references out with a margin of 1e-9 (scoring.BOUND_MARGIN).
+    assert in_c == pytest.approx(in_python, rel=1e-12, abs=0)
+    assert len({round(value, 6) for value in in_c}) > 100
