@@ -154,6 +154,30 @@ static int read_int(PyObject *tuple, Py_ssize_t at, Py_ssize_t *value) {
 }
 
 typedef struct {
+    Py_ssize_t start, length, match_start, match_length, module;
+} Candidate;
+
+/* One (start, length, match_start, match_length, module) tuple, checked against the sentences. */
+static int read_candidate(PyObject *item, Py_ssize_t len1, Py_ssize_t len2, Candidate *found) {
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
+        PyErr_SetString(PyExc_TypeError, "a candidate must be a tuple of 5 ints");
+        return -1;
+    }
+    if (read_int(item, 0, &found->start) || read_int(item, 1, &found->length) ||
+        read_int(item, 2, &found->match_start) || read_int(item, 3, &found->match_length) ||
+        read_int(item, 4, &found->module))
+        return -1;
+    if (found->start < 0 || found->length < 0 || found->start + found->length > len2 ||
+        found->match_start < 0 || found->match_length < 0 ||
+        found->match_start + found->match_length > len1 || found->module < 0 ||
+        found->module > 3) {
+        PyErr_SetString(PyExc_ValueError, "a candidate lies outside its sentences");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
     Py_ssize_t len1, len2, option_count;
     Option *options;
     Py_ssize_t *first; /* options of reference word i: first[i] .. first[i + 1] - 1 */
@@ -206,21 +230,10 @@ static int read_problem(PyObject *raw, Py_ssize_t len1, Py_ssize_t len2, Py_ssiz
         problem->first[i] = n;
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(row); k++, n++) {
             PyObject *item = PyList_GET_ITEM(row, k);
-            Py_ssize_t start, length, match_start, match_length, module;
-            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
-                PyErr_SetString(PyExc_TypeError, "a candidate must be a tuple of 5 ints");
-                goto done;
-            }
-            if (read_int(item, 0, &start) || read_int(item, 1, &length) ||
-                read_int(item, 2, &match_start) || read_int(item, 3, &match_length) ||
-                read_int(item, 4, &module))
-                goto done;
-            if (start < 0 || length < 0 || start + length > len2 || match_start < 0 ||
-                match_length < 0 || match_start + match_length > len1 || module < 0 ||
-                module > 3) {
-                PyErr_SetString(PyExc_ValueError, "a candidate lies outside its sentences");
-                goto done;
-            }
+            Candidate c;
+            if (read_candidate(item, len1, len2, &c) < 0) goto done;
+            Py_ssize_t start = c.start, length = c.length, match_start = c.match_start,
+                       match_length = c.match_length, module = c.module;
             Option *option = &problem->options[n];
             /* int(size * weight): weight 1.0 (exact) or 0.5 (the other modules). */
             Py_ssize_t weighted = module == 0 ? match_length + length
@@ -741,26 +754,12 @@ static PyObject *upper_bound(PyObject *module, PyObject *args) {
             goto done;
         }
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(row); k++) {
-            PyObject *item = PyList_GET_ITEM(row, k);
-            Py_ssize_t start, length, match_start, match_length, which;
-            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
-                PyErr_SetString(PyExc_TypeError, "a candidate must be a tuple of 5 ints");
-                goto done;
-            }
-            if (read_int(item, 0, &start) || read_int(item, 1, &length) ||
-                read_int(item, 2, &match_start) || read_int(item, 3, &match_length) ||
-                read_int(item, 4, &which))
-                goto done;
-            if (start < 0 || length < 0 || start + length > len2 || match_start < 0 ||
-                match_length < 0 || match_start + match_length > len1 || which < 0 ||
-                which > 3) {
-                PyErr_SetString(PyExc_ValueError, "a candidate lies outside its sentences");
-                goto done;
-            }
-            double weight = weights[which];
-            for (Py_ssize_t j = match_start; j < match_start + match_length; j++)
+            Candidate c;
+            if (read_candidate(PyList_GET_ITEM(row, k), len1, len2, &c) < 0) goto done;
+            double weight = weights[c.module];
+            for (Py_ssize_t j = c.match_start; j < c.match_start + c.match_length; j++)
                 if (weight > best1[j]) best1[j] = weight;
-            for (Py_ssize_t j = start; j < start + length; j++)
+            for (Py_ssize_t j = c.start; j < c.start + c.length; j++)
                 if (weight > best2[j]) best2[j] = weight;
         }
     }

@@ -75,22 +75,29 @@ def test_generated_candidates_get_the_python_searchs_choice(seed):
         assert in_c == in_python, (seed, len1, len2, found.raw)
 
 
-def test_real_e2e_pairs_get_the_python_searchs_choice():
-    needs_compiled()
+def e2e_pairs(limit: int | None = None) -> list[tuple[list[str], list[str]]]:
+    """The E2E dev set's (output, reference) pairs as METEOR's words (hypothesis, reference)."""
     from scorer.io.e2e import read_dataset_csv, read_outputs
-    from scorer.meteor.scoring import aligner, prepare
+    from scorer.meteor.scoring import prepare
 
     items = read_dataset_csv(e2e_file("dev_loo_refs.csv").read_bytes())
     outputs, _ = read_outputs(e2e_file("dev_loo_output.tsv").read_bytes())
-    current, pairs = aligner(), 0
-    for output, item in zip(outputs, items, strict=True):
-        words1 = prepare(output)
-        for reference in item.references:
-            found = current.candidates(words1, prepare(reference))
-            in_c, in_python = both(found)
-            assert in_c == in_python, (output, reference)
-            pairs += 1
-    assert pairs > 4000
+    return [
+        (prepare(output), prepare(reference))
+        for output, item in zip(outputs[:limit], items[:limit], strict=True)
+        for reference in item.references
+    ]
+
+
+def test_real_e2e_pairs_get_the_python_searchs_choice():
+    needs_compiled()
+    from scorer.meteor.scoring import aligner
+
+    pairs = e2e_pairs()
+    for words1, words2 in pairs:
+        in_c, in_python = both(aligner().candidates(words1, words2))
+        assert in_c == in_python, (words1, words2)
+    assert len(pairs) > 4000
 
 
 @pytest.mark.parametrize(
@@ -118,19 +125,13 @@ def python_candidates(current, words1, words2, monkeypatch) -> list:
 
 def test_real_e2e_pairs_get_the_python_candidates(monkeypatch):
     needs_compiled()
-    from scorer.io.e2e import read_dataset_csv, read_outputs
-    from scorer.meteor.scoring import aligner, prepare
+    from scorer.meteor.scoring import aligner
 
-    items = read_dataset_csv(e2e_file("dev_loo_refs.csv").read_bytes())
-    outputs, _ = read_outputs(e2e_file("dev_loo_output.tsv").read_bytes())
-    current, paraphrases = aligner(), 0
-    for output, item in zip(outputs, items, strict=True):
-        words1 = prepare(output)
-        for reference in item.references:
-            words2 = prepare(reference)
-            compiled_raw = current.candidates(words1, words2).raw
-            assert compiled_raw == python_candidates(current, words1, words2, monkeypatch)
-            paraphrases += sum(raw[4] == 3 for raws in compiled_raw for raw in raws)
+    paraphrases = 0
+    for words1, words2 in e2e_pairs():
+        compiled_raw = aligner().candidates(words1, words2).raw
+        assert compiled_raw == python_candidates(aligner(), words1, words2, monkeypatch)
+        paraphrases += sum(raw[4] == 3 for raws in compiled_raw for raw in raws)
     assert paraphrases > 1000
 
 
@@ -178,17 +179,9 @@ def test_generated_synonyms_and_paraphrases_get_the_python_candidates(seed):
 
 def test_the_compiled_score_bound_is_the_pythons_on_real_e2e_pairs(monkeypatch):
     needs_compiled()
-    from scorer.io.e2e import read_dataset_csv, read_outputs
-    from scorer.meteor.scoring import aligner, prepare, upper_bound
+    from scorer.meteor.scoring import aligner, upper_bound
 
-    items = read_dataset_csv(e2e_file("dev_loo_refs.csv").read_bytes())
-    outputs, _ = read_outputs(e2e_file("dev_loo_output.tsv").read_bytes())
-    current = aligner()
-    found = [
-        current.candidates(prepare(output), prepare(reference))
-        for output, item in zip(outputs[:200], items[:200], strict=True)
-        for reference in item.references
-    ]
+    found = [aligner().candidates(words1, words2) for words1, words2 in e2e_pairs(200)]
     in_c = [upper_bound(candidates) for candidates in found]
     monkeypatch.setattr(aligner_module, "COMPILED", None)
     in_python = [upper_bound(candidates) for candidates in found]
