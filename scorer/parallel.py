@@ -4,8 +4,10 @@ shift search): a large batch is split over them while the caller computes other 
 One single-process executor per core (``NLGBOARD_METEOR_PROCESSES``; the name predates TER),
 started on first use and kept as long as this process lives. Item i of a batch goes to process
 i mod n (long items, which test sets often keep together, are spread), so whatever a process
-prepared for a test set (METEOR's references) is there for the next batch. A process that dies costs time, not scores: the batch is redone here and new
-processes start for the next one.
+prepared for a test set (METEOR's references) is there for the next batch. A process that dies
+costs time, not scores: the batch is redone here and new processes start for the next one. A
+scoring process ends by itself once the process that started it is gone, even killed
+(``end_with_creator``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import atexit
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +26,8 @@ from typing import Any, TypeVar
 PARALLEL_FROM = 200
 """Work items from which a batch is split over processes (below, it is quicker in process)."""
 PROCESSES_VARIABLE = "NLGBOARD_METEOR_PROCESSES"
+CREATOR_CHECK_SECONDS = 1.0
+"""How often a pool process looks whether the process that started it is still there."""
 
 _POOLS: list[ProcessPoolExecutor] = []
 _POOLS_LOCK = threading.Lock()
@@ -82,7 +87,12 @@ def pools_for(function: Callable[..., Any]) -> list[ProcessPoolExecutor]:
                 server.set_forkserver_preload([function.__module__])
                 context = server
             for _ in range(processes):
-                pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=context,
+                    initializer=end_with_creator,
+                    initargs=(os.getpid(),),
+                )
                 atexit.register(pool.shutdown, wait=False, cancel_futures=True)
                 _POOLS.append(pool)
         return list(_POOLS)
@@ -114,3 +124,33 @@ def _discard(pools: list[ProcessPoolExecutor]) -> None:
             _POOLS.clear()
     for pool in pools:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def end_with_creator(creator: int) -> None:
+    """A pool process's start: end it once ``creator`` (the process whose pool it serves) is
+    gone. A killed worker's pool processes would otherwise wait on their queues for ever (they
+    hold both ends of them), and with them the fork server that started them."""
+
+    def watch() -> None:
+        while _alive(creator):
+            time.sleep(CREATOR_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="creator-watch").start()
+
+
+def _alive(pid: int) -> bool:
+    """Running (not ended, nor a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc here: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True

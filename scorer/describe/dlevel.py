@@ -49,6 +49,7 @@ from typing import Any
 
 from scorer.describe.textstats import split_sentences
 from scorer.extras import require
+from scorer.parallel import end_with_creator
 
 log = logging.getLogger(__name__)
 
@@ -404,12 +405,18 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     """One pool per process, kept for later jobs. Forkserver, not fork: the worker may run in a
     thread of the web server, and forking a threaded process can deadlock the child."""
     context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_low_priority_parser)
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=context,
+        initializer=_low_priority_parser,
+        initargs=(os.getpid(),),
+    )
     atexit.register(pool.shutdown, cancel_futures=True)
     return pool
 
 
-def _low_priority_parser() -> None:
+def _low_priority_parser(creator: int) -> None:
+    end_with_creator(creator)
     os.nice(PARSER_NICENESS - os.nice(0))
     _parser()
 

@@ -126,6 +126,8 @@ def test_a_stopped_board_hands_its_job_back_and_ends_every_child(tmp_path, signu
         return process
 
     board = start("-m", "tests.support.held_worker", "600")
+    # The warm-up starts them while no job runs (it gives way to a job that comes first).
+    with_children(board.pid, at_least=4)  # the board, a fork server, two scoring processes
     response = requests.post(
         f"http://127.0.0.1:{port}/api/v1/challenges/sr18/tracks/shallow/submissions",
         headers={"Authorization": f"Bearer {token}"},
@@ -142,7 +144,6 @@ def test_a_stopped_board_hands_its_job_back_and_ends_every_child(tmp_path, signu
             return session.get(Submission, submission_id).status
 
     wait_until(lambda: status() == SubmissionStatus.RUNNING, 60, "the board to claim it")
-    with_children(board.pid, at_least=4)  # the board, a fork server, two scoring processes
 
     assert stop_and_time(board, signum) < STOP_WITHIN
     assert status() == SubmissionStatus.QUEUED
