@@ -152,27 +152,31 @@ def warm_up() -> None:
 def token_embeddings(texts: Sequence[str]) -> list[np.ndarray]:
     """One (tokens x 384) float32 matrix per text; an empty text gives a 0-row matrix.
 
-    Texts are tokenised once and embedded in batches of similar length (shortest first), so a
-    batch pads to its own longest text, not to the longest of 64 texts in input order: half
-    the work on PMB sentences. Padding is masked, so a text's vectors do not depend on its
-    batch beyond float rounding (within 1e-6 of the scores)."""
+    Texts are tokenised once and embedded in batches of one token length: no padding (batches
+    of 64 in input order padded PMB sentences to twice their length), no attention mask, and
+    the last layer computes the kept tokens only. A text's vectors do not depend on its batch
+    beyond float rounding (within 1e-6 of the scores)."""
     if not texts:
         return []
     torch = _torch()
     tokenizer, encoder = _model()
     pieces = tokenizer.ids(texts)
-    order = sorted(range(len(pieces)), key=lambda index: len(pieces[index]))
     result: list[np.ndarray] = [np.empty((0, 0), dtype=np.float32)] * len(pieces)
     with _lock, torch.inference_mode():
-        for start in range(0, len(order), BATCH):
-            batch = order[start : start + BATCH]
-            width = len(pieces[batch[-1]])
-            input_ids = torch.full((len(batch), width), tokenizer.pad_id, dtype=torch.long)
-            attention_mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for batch in same_length_batches(pieces, BATCH):
+            hidden = encoder(torch.tensor([pieces[index] for index in batch]), inner_only=True)
             for row, index in enumerate(batch):
-                input_ids[row, : len(pieces[index])] = torch.tensor(pieces[index])
-                attention_mask[row, : len(pieces[index])] = 1
-            hidden = encoder(input_ids, attention_mask)
-            for row, index in enumerate(batch):
-                result[index] = hidden[row, 1 : len(pieces[index]) - 1].float().numpy().copy()
+                result[index] = hidden[row].numpy().copy()
     return result
+
+
+def same_length_batches(pieces: Sequence[Sequence[int]], size: int) -> list[list[int]]:
+    """Positions of ``pieces`` in batches of at most ``size`` sequences of one length."""
+    by_length: dict[int, list[int]] = {}
+    for index, ids in enumerate(pieces):
+        by_length.setdefault(len(ids), []).append(index)
+    return [
+        group[start : start + size]
+        for _, group in sorted(by_length.items())
+        for start in range(0, len(group), size)
+    ]

@@ -96,9 +96,9 @@ def test_pages_name_the_embedding_metrics_a_board_has_no_scores_for():
     assert get_profile("e2e").optional_columns_missing(["BLEU"]) == {}
 
 
-def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one_alone():
-    """Batching by length pads little (batches of 64 in input order padded PMB sentences to
-    twice their length) and changes no vector beyond float rounding."""
+def test_texts_are_embedded_in_batches_of_one_length_with_the_vectors_of_one_alone():
+    """Batches of one token length need no padding (batches of 64 in input order padded PMB
+    sentences to twice their length) and change no vector beyond float rounding."""
     require_semantic()
     from scorer import embeddings
 
@@ -113,7 +113,7 @@ def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one
     finally:
         hook.remove()
     pieces = sum(len(ids) for ids in tokenizer.ids(texts))
-    assert sum(rows * width for rows, width in shapes) < 1.4 * pieces  # input order: 1.73
+    assert sum(rows * width for rows, width in shapes) == pieces  # input order: 1.73 x
     for text in (texts[0], texts[77], texts[149]):
         alone = embeddings.token_embeddings([text])[0]
         assert np.abs(vectors[texts.index(text)] - alone).max() < 1e-5
@@ -194,12 +194,39 @@ def test_the_torch_encoder_gives_transformers_bert_vectors():
     ]
     assert tokenizer.ids(texts) == expected_ids
     ours = embeddings.token_embeddings(texts)
+    theirs = []
     for text, ids, vectors in zip(texts, expected_ids, ours, strict=True):
         with torch.inference_mode():
             hidden = reference_model(input_ids=torch.tensor([ids])).last_hidden_state
         expected = hidden[0, 1 : len(ids) - 1].numpy()
         assert vectors.shape == expected.shape, text
         assert np.abs(vectors - expected).max(initial=0.0) < 1e-5, text
+        theirs.append(expected)
+    for align in (greedy, discrete, continuous):  # the scores agree to 1e-6
+        for k in range(len(texts) - 1):
+            if len(ours[k]) and len(ours[k + 1]):
+                assert align(ours[k], ours[k + 1]) == pytest.approx(
+                    align(theirs[k], theirs[k + 1]), abs=1e-6
+                )
+
+
+def test_the_last_layer_computes_the_inner_tokens_only_when_asked():
+    """Rows of one length: [CLS] and [SEP] leave the last layer's queries and feed-forward,
+    the other tokens' states stay those of the whole computation."""
+    require_semantic()
+    import torch
+
+    from scorer import embeddings
+
+    tokenizer, encoder = embeddings._model()
+    ids = torch.tensor(tokenizer.ids(["Tom slept in the barn.", "Mary called us at noon."]))
+    with torch.inference_mode():
+        whole = encoder(ids)
+        inner = encoder(ids, inner_only=True)
+        assert inner.shape == (2, ids.shape[1] - 2, 384)
+        assert torch.allclose(inner, whole[:, 1:-1], atol=1e-6)
+        with pytest.raises(ValueError, match="one length"):
+            encoder(ids, torch.ones_like(ids), inner_only=True)
 
 
 def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
