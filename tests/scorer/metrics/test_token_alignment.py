@@ -210,6 +210,36 @@ def test_the_torch_encoder_gives_transformers_bert_vectors():
                 )
 
 
+def test_batches_are_shared_by_threads_computing_alone_and_torch_threads_come_back():
+    """torch's threads wait for each other after every operation, the slowest on busy cores;
+    one Python thread per torch thread, each on one, does not wait."""
+    require_semantic()
+    import threading
+
+    import torch
+
+    from scorer import embeddings
+
+    _, model = embeddings._model()
+    before = torch.get_num_threads()
+    if before < 2:
+        pytest.skip("one core: nothing to share")
+    seen: list[tuple[str, int]] = []
+    hook = model.register_forward_hook(
+        lambda *_: seen.append((threading.current_thread().name, torch.get_num_threads()))
+    )
+    texts = [" ".join(["word"] * (1 + k % 12)) + "." for k in range(300)]
+    try:
+        vectors = embeddings.token_embeddings(texts)
+    finally:
+        hook.remove()
+    assert {threads for _, threads in seen} == {1}
+    assert len({name for name, _ in seen}) == before
+    assert all(name.startswith("embeddings") for name, _ in seen)
+    assert torch.get_num_threads() == before
+    assert [len(matrix) for matrix in vectors] == [2 + k % 12 for k in range(300)]
+
+
 def test_the_last_layer_computes_the_inner_tokens_only_when_asked():
     """Rows of one length: [CLS] and [SEP] leave the last layer's queries and feed-forward,
     the other tokens' states stay those of the whole computation."""
