@@ -138,10 +138,9 @@ def load_encoder(folder: Path) -> Encoder:
     ) not in ("gelu", None):
         raise ValueError(f"{folder} is not a BERT this encoder computes")
     saved = load_file(str(folder / "model.safetensors"))
-    with torch.device("meta"):  # no random initial weights: the saved ones replace them
-        encoder = Encoder(config)
+    encoder = Encoder(config)  # (on torch's "meta" device, no initial weights but +0.9 s CPU)
     state = {name: saved[saved_name(name)] for name in encoder.state_dict()}
-    encoder.load_state_dict(state, strict=True, assign=True)
+    encoder.load_state_dict(state, strict=True)
     return encoder.eval()
 
 
