@@ -280,18 +280,20 @@ def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
         assert result.stdout.split() == expected.split()
 
 
-def test_pot_is_imported_without_scikit_learn_which_stays_importable():
-    """POT imports sklearn.cluster when it can (0.6 s of CPU of a cold DRS run) for a
-    feature F_CONT never uses."""
+def test_pot_is_imported_without_its_optional_packages_which_stay_importable():
+    """POT imports sklearn.cluster and networkx when it can (0.8 s of CPU of a cold DRS run)
+    for features F_CONT never uses."""
     pytest.importorskip("ot", reason="F_CONT's transport needs POT (the semantic extra)")
     pytest.importorskip("sklearn", reason="nothing to leave out")
+    pytest.importorskip("networkx", reason="nothing to leave out")
     import subprocess
     import sys
 
     program = (
         "import sys; from scorer.metrics.token_alignment import _pot, continuous; "
-        "import numpy as np; ot = _pot(); print('sklearn' in sys.modules, ot.__name__); "
-        "continuous(np.eye(2), np.eye(2)); import sklearn.cluster; print('sklearn' in sys.modules)"
+        "import numpy as np; ot = _pot(); print(ot.__name__, 'sklearn' in sys.modules, "
+        "'networkx' in sys.modules); continuous(np.eye(2), np.eye(2)); "
+        "import sklearn.cluster, networkx; print('sklearn' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", program],
@@ -300,7 +302,7 @@ def test_pot_is_imported_without_scikit_learn_which_stays_importable():
         text=True,
         check=True,
     )
-    assert result.stdout.split() == ["False", "ot", "True"]
+    assert result.stdout.split() == ["ot", "False", "False", "True"]
 
 
 def test_reference_embeddings_are_computed_when_no_cache_folder_can_be_made(tmp_path, monkeypatch):
