@@ -161,7 +161,9 @@ def token_embeddings(texts: Sequence[str]) -> list[np.ndarray]:
     The batches are shared by one Python thread per torch thread, each computing on one
     thread: torch's own threads meet after every operation, and on cores that other processes
     keep busy (the METEOR processes, other jobs) each waits for the slowest. At load 8 on two
-    cores, 1,000 PMB sentences took 1.94 s of CPU and 3.3 s against 2.39 s and 6.0 s."""
+    cores, 1,000 PMB sentences took 1.94 s of CPU and 3.3 s against 2.39 s and 6.0 s. The
+    threads end with the call: a process with no other thread forks its scoring processes
+    (``scorer.parallel``)."""
     if not texts:
         return []
     torch = _torch()
