@@ -11,6 +11,9 @@ installed, F_BERT / F_DISC / F_CONT (all-MiniLM-L6-v2 on the CPU).
   cache files (METEOR's tables on a new machine, the references' embeddings), apart;
 * warm: a long-lived scorer (the worker) scoring new outputs against the same references.
 
+CPU time is given beside wall time (the process and its scoring processes): on two cores
+shared with other work, wall time follows the load average, printed at start and end.
+
 Usage: python benchmarks/score_drs.py [--cold-runs 3] [--warm-runs 5]
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -38,6 +42,35 @@ from scorer.kinds import get_profile
 DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "data")) / "drs"
 DEV = DATA / "pmb5.0.0_en_sbn" / "seq2seq" / "dev" / "standard.sbn"
 TEST_ITEMS = 1042
+
+
+def tree_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process (all its threads) and its live descendants."""
+    total, stack, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack.extend(int(child) for child in children.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cold_run_cpu(refs: Path, hyp: Path) -> tuple[float, int, float]:
+    """``cold_run`` and the CPU time of the ``nlg-score`` process tree."""
+    before = children_cpu()
+    wall, peak = cold_run(refs, hyp, "drs")
+    return wall, peak, children_cpu() - before
 
 
 def perturbed(texts: list[str], variant: int) -> list[str]:
@@ -66,6 +99,7 @@ def main() -> None:
     print(
         f"test set: {len(texts)} items; metrics: {', '.join(profile.metric_ids)}"
         + ("" if embeddings.available() else " (semantic extra NOT installed: no F_*)")
+        + f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     with tempfile.TemporaryDirectory() as tmp:
         refs = Path(tmp) / "refs.raw"
@@ -75,13 +109,14 @@ def main() -> None:
             path = Path(tmp) / f"out{k}.txt"
             path.write_text("\n".join(perturbed(texts, k)) + "\n", encoding="utf-8")
             variants.append(path)
-        first, _ = cold_run(refs, variants[-1], "drs")
-        print(f"first cold run (builds the cache files): {first:.2f} s wall")
-        cold = [cold_run(refs, variants[k], "drs") for k in range(args.cold_runs)]
+        first, _, first_cpu = cold_run_cpu(refs, variants[-1])
+        print(f"first cold run (builds the cache files): {first:.2f} s wall, {first_cpu:.2f} s CPU")
+        cold = [cold_run_cpu(refs, variants[k]) for k in range(args.cold_runs)]
         print(
-            f"cold (new process): median {statistics.median(t for t, _ in cold):.2f} s wall, "
-            f"peak {max(m for _, m in cold) / 2**30:.2f} GiB  (runs: "
-            + ", ".join(f"{t:.2f}" for t, _ in cold)
+            f"cold (new process): median {statistics.median(t for t, _, _ in cold):.2f} s wall, "
+            f"{statistics.median(c for _, _, c in cold):.2f} s CPU, "
+            f"peak {max(m for _, m, _ in cold) / 2**30:.2f} GiB  (runs: "
+            + ", ".join(f"{t:.2f}" for t, _, _ in cold)
             + ")"
         )
         start = time.perf_counter()
@@ -89,16 +124,18 @@ def main() -> None:
         scores = profile.score(perturbed(texts, 0), references)
         print(f"warm-up (JVMs, model, reference statistics): {time.perf_counter() - start:.2f} s")
         print("  " + "  ".join(f"{s.metric} {s.value:.2f}" for s in scores))
-        warm = []
+        warm, warm_cpu = [], []
         with PeakMemory(os.getpid()) as memory:
             for k in range(args.warm_runs):
                 outputs = perturbed(texts, k + 1)
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), tree_cpu(os.getpid())
                 profile.score(outputs, references)
                 warm.append(time.perf_counter() - start)
+                warm_cpu.append(tree_cpu(os.getpid()) - cpu)
         print(
             f"warm (long-lived scorer, new outputs each run): median "
-            f"{statistics.median(warm):.2f} s wall, peak {memory.peak / 2**30:.2f} GiB  (runs: "
+            f"{statistics.median(warm):.2f} s wall, {statistics.median(warm_cpu):.2f} s CPU, "
+            f"peak {memory.peak / 2**30:.2f} GiB  (runs: "
             + ", ".join(f"{t:.2f}" for t in warm)
             + ")"
         )
@@ -106,9 +143,13 @@ def main() -> None:
         outputs = perturbed(texts, 99)
         for metric in profile.available_metrics:
             single = dataclasses.replace(profile, metrics=(metric,))
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), tree_cpu(os.getpid())
             single.score(outputs, references)
-            print(f"  {metric:<13} {time.perf_counter() - start:.2f} s")
+            print(
+                f"  {metric:<13} {time.perf_counter() - start:.2f} s wall, "
+                f"{tree_cpu(os.getpid()) - cpu:.2f} s CPU"
+            )
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

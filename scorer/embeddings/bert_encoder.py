@@ -37,22 +37,28 @@ class Layer(nn.Module):
         self.output = nn.Linear(intermediate, hidden)
         self.output_norm = nn.LayerNorm(hidden, eps=eps)
 
-    def forward(self, states: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        batch, length, hidden = states.shape
+    def forward(
+        self, states: torch.Tensor, mask: torch.Tensor | None, queries: slice = slice(None)
+    ) -> torch.Tensor:
+        """The new states of the positions ``queries`` (all by default), each attending to
+        every unmasked position."""
+        batch, _, hidden = states.shape
 
         def split(projected: torch.Tensor) -> torch.Tensor:
-            return projected.view(batch, length, self.heads, -1).transpose(1, 2)
+            heads = projected.view(batch, projected.shape[1], self.heads, hidden // self.heads)
+            return heads.transpose(1, 2)
 
+        asked = states[:, queries]
         attended = functional.scaled_dot_product_attention(
-            split(self.query(states)),
+            split(self.query(asked)),
             split(self.key(states)),
             split(self.value(states)),
             attn_mask=mask,
         )
-        attended = attended.transpose(1, 2).reshape(batch, length, hidden)
-        states = self.attention_norm(self.attention_output(attended) + states)
-        widened = functional.gelu(self.intermediate(states))
-        return self.output_norm(self.output(widened) + states)
+        attended = attended.transpose(1, 2).reshape(batch, asked.shape[1], hidden)
+        asked = self.attention_norm(self.attention_output(attended) + asked)
+        widened = functional.gelu(self.intermediate(asked))
+        return self.output_norm(self.output(widened) + asked)
 
 
 class Encoder(nn.Module):
@@ -70,15 +76,29 @@ class Encoder(nn.Module):
             for _ in range(config["num_hidden_layers"])
         )
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor | None = None,
+        inner_only: bool = False,
+    ) -> torch.Tensor:
+        """The last layer's states; of every position, or with ``inner_only`` (rows of one
+        length, no padding) of all but the first and last ([CLS] and [SEP], which the metrics
+        leave out): the last layer then computes their keys and values only, not their
+        queries, attention output and feed-forward (2 rows in 7 of PMB sentences)."""
+        if inner_only and attention_mask is not None:
+            raise ValueError("inner_only needs rows of one length (no attention mask)")
         length = input_ids.shape[1]
         positions = torch.arange(length).unsqueeze(0)
         states = self.words(input_ids) + self.token_types(torch.zeros_like(input_ids))
         states = self.embedding_norm(states + self.positions(positions))
-        mask = attention_mask.bool()[:, None, None, :]  # every query sees the real tokens only
-        for layer in self.layers:
+        mask = None
+        if attention_mask is not None:  # every query sees the real tokens only
+            mask = attention_mask.bool()[:, None, None, :]
+        *inner, last = self.layers
+        for layer in inner:
             states = layer(states, mask)
-        return states
+        return last(states, mask, slice(1, length - 1) if inner_only else slice(None))
 
 
 WEIGHT_NAMES = {
@@ -118,7 +138,7 @@ def load_encoder(folder: Path) -> Encoder:
     ) not in ("gelu", None):
         raise ValueError(f"{folder} is not a BERT this encoder computes")
     saved = load_file(str(folder / "model.safetensors"))
-    encoder = Encoder(config)
+    encoder = Encoder(config)  # (on torch's "meta" device, no initial weights but +0.9 s CPU)
     state = {name: saved[saved_name(name)] for name in encoder.state_dict()}
     encoder.load_state_dict(state, strict=True)
     return encoder.eval()

@@ -18,7 +18,9 @@ takes its best F (as BERTScore does). Corpus score: the mean item F, x100.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import numpy as np
 
@@ -58,7 +60,7 @@ def discrete(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
 
 
 def continuous(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
-    ot = require("ot", "semantic", "F_CONT")
+    ot = _pot()
 
     similarity = cosine_matrix(hypothesis, reference)
     h = _masses(hypothesis)
@@ -68,6 +70,28 @@ def continuous(hypothesis: np.ndarray, reference: np.ndarray) -> PRF:
     precision = float((gained.sum(axis=1) / h).mean())
     recall = float((gained.sum(axis=0) / r).mean())
     return _f1(precision, recall)
+
+
+POT_OPTIONAL = ("sklearn", "networkx")
+"""What POT imports when it is installed, for features ``ot.emd`` does not use: a k-means
+start of low-rank transport, graph partitions of quantized Gromov-Wasserstein."""
+
+
+def _pot() -> ModuleType:
+    """POT, imported without its optional packages (``POT_OPTIONAL``). Both are installed
+    here (the model package's sentence-transformers and torch bring them): 0.8 s of the ~5 s
+    of CPU of a cold ``nlg-score --profile drs``. Nothing of ours imports them; if something
+    did first, POT takes them as they are."""
+    if "ot" in sys.modules:
+        return sys.modules["ot"]
+    blocked = [name for name in POT_OPTIONAL if name not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]  # importing it fails meanwhile
+    try:
+        return require("ot", "semantic", "F_CONT")
+    finally:
+        for name in blocked:
+            del sys.modules[name]
 
 
 def _masses(vectors: np.ndarray) -> np.ndarray:

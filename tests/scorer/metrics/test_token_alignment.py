@@ -96,9 +96,9 @@ def test_pages_name_the_embedding_metrics_a_board_has_no_scores_for():
     assert get_profile("e2e").optional_columns_missing(["BLEU"]) == {}
 
 
-def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one_alone():
-    """Batching by length pads little (batches of 64 in input order padded PMB sentences to
-    twice their length) and changes no vector beyond float rounding."""
+def test_texts_are_embedded_in_batches_of_one_length_with_the_vectors_of_one_alone():
+    """Batches of one token length need no padding (batches of 64 in input order padded PMB
+    sentences to twice their length) and change no vector beyond float rounding."""
     require_semantic()
     from scorer import embeddings
 
@@ -113,7 +113,7 @@ def test_texts_are_embedded_in_batches_of_similar_length_with_the_vectors_of_one
     finally:
         hook.remove()
     pieces = sum(len(ids) for ids in tokenizer.ids(texts))
-    assert sum(rows * width for rows, width in shapes) < 1.4 * pieces  # input order: 1.73
+    assert sum(rows * width for rows, width in shapes) == pieces  # input order: 1.73 x
     for text in (texts[0], texts[77], texts[149]):
         alone = embeddings.token_embeddings([text])[0]
         assert np.abs(vectors[texts.index(text)] - alone).max() < 1e-5
@@ -194,12 +194,69 @@ def test_the_torch_encoder_gives_transformers_bert_vectors():
     ]
     assert tokenizer.ids(texts) == expected_ids
     ours = embeddings.token_embeddings(texts)
+    theirs = []
     for text, ids, vectors in zip(texts, expected_ids, ours, strict=True):
         with torch.inference_mode():
             hidden = reference_model(input_ids=torch.tensor([ids])).last_hidden_state
         expected = hidden[0, 1 : len(ids) - 1].numpy()
         assert vectors.shape == expected.shape, text
         assert np.abs(vectors - expected).max(initial=0.0) < 1e-5, text
+        theirs.append(expected)
+    for align in (greedy, discrete, continuous):  # the scores agree to 1e-6
+        for k in range(len(texts) - 1):
+            if len(ours[k]) and len(ours[k + 1]):
+                assert align(ours[k], ours[k + 1]) == pytest.approx(
+                    align(theirs[k], theirs[k + 1]), abs=1e-6
+                )
+
+
+def test_batches_are_shared_by_threads_computing_alone_and_torch_threads_come_back():
+    """torch's threads wait for each other after every operation, the slowest on busy cores;
+    one Python thread per torch thread, each on one, does not wait."""
+    require_semantic()
+    import threading
+
+    import torch
+
+    from scorer import embeddings
+
+    _, model = embeddings._model()
+    before = torch.get_num_threads()
+    if before < 2:
+        pytest.skip("one core: nothing to share")
+    seen: list[tuple[str, int]] = []
+    hook = model.register_forward_hook(
+        lambda *_: seen.append((threading.current_thread().name, torch.get_num_threads()))
+    )
+    texts = [" ".join(["word"] * (1 + k % 12)) + "." for k in range(300)]
+    try:
+        vectors = embeddings.token_embeddings(texts)
+    finally:
+        hook.remove()
+    assert {threads for _, threads in seen} == {1}
+    assert len({name for name, _ in seen}) == before
+    assert all(name.startswith("embeddings") for name, _ in seen)
+    assert torch.get_num_threads() == before
+    assert [len(matrix) for matrix in vectors] == [2 + k % 12 for k in range(300)]
+
+
+def test_the_last_layer_computes_the_inner_tokens_only_when_asked():
+    """Rows of one length: [CLS] and [SEP] leave the last layer's queries and feed-forward,
+    the other tokens' states stay those of the whole computation."""
+    require_semantic()
+    import torch
+
+    from scorer import embeddings
+
+    tokenizer, encoder = embeddings._model()
+    ids = torch.tensor(tokenizer.ids(["Tom slept in the barn.", "Mary called us at noon."]))
+    with torch.inference_mode():
+        whole = encoder(ids)
+        inner = encoder(ids, inner_only=True)
+        assert inner.shape == (2, ids.shape[1] - 2, 384)
+        assert torch.allclose(inner, whole[:, 1:-1], atol=1e-6)
+        with pytest.raises(ValueError, match="one length"):
+            encoder(ids, torch.ones_like(ids), inner_only=True)
 
 
 def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
@@ -221,6 +278,52 @@ def test_torch_threads_sleep_when_idle_unless_the_user_says_otherwise():
             [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
         )
         assert result.stdout.split() == expected.split()
+
+
+def test_pot_is_imported_without_its_optional_packages_which_stay_importable():
+    """POT imports sklearn.cluster and networkx when it can (0.8 s of CPU of a cold DRS run)
+    for features F_CONT never uses."""
+    pytest.importorskip("ot", reason="F_CONT's transport needs POT (the semantic extra)")
+    pytest.importorskip("sklearn", reason="nothing to leave out")
+    pytest.importorskip("networkx", reason="nothing to leave out")
+    import subprocess
+    import sys
+
+    program = (
+        "import sys; from scorer.metrics.token_alignment import _pot, continuous; "
+        "import numpy as np; ot = _pot(); print(ot.__name__, 'sklearn' in sys.modules, "
+        "'networkx' in sys.modules); continuous(np.eye(2), np.eye(2)); "
+        "import sklearn.cluster, networkx; print('sklearn' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["ot", "False", "False", "True"]
+
+
+def test_objects_alive_at_exit_are_frozen_out_of_the_garbage_collector():
+    """The interpreter's last collections over torch's modules took 0.4 s of every exit."""
+    require_semantic()
+    import subprocess
+    import sys
+
+    program = (
+        "import atexit, gc; atexit.register(lambda: print(gc.get_freeze_count() > 10000)); "
+        "from scorer import embeddings; embeddings._torch(); embeddings._torch(); "
+        "print(gc.get_freeze_count())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["0", "True"]  # frozen at exit only (handlers run LIFO)
 
 
 def test_reference_embeddings_are_computed_when_no_cache_folder_can_be_made(tmp_path, monkeypatch):
