@@ -172,8 +172,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         refs_csv, variants = build_test_set(Path(tmp))
         items = read_dataset_csv(refs_csv.read_bytes())
-        references = ReferenceSet(item.references for item in items)
         inputs = [item.input for item in items]
+        references = ReferenceSet((item.references for item in items), inputs=inputs)  # SER too
         print(f"test set: {len(items)} items, {sum(map(len, references))} references")
 
         cold_run(refs_csv, variants[-1])  # builds the cache files on a new machine
