@@ -36,7 +36,8 @@ def test_every_built_in_id_is_listed_with_the_module_that_registers_it():
         [sys.executable, "-c", RECORD], capture_output=True, text=True, check=True
     )
     assert json.loads(recorded.stdout) == metrics.BUILT_IN
-    assert sorted(metrics.BUILT_IN) == metrics.known_metrics()
+    # Other tests may have registered organisers' variants (e.g. learned@<hash>/BLEURT) here.
+    assert set(metrics.BUILT_IN) <= set(metrics.known_metrics())
 
 
 def test_an_e2e_metric_loads_its_own_module_not_every_one():

@@ -314,8 +314,15 @@ def test_outputs_over_100_words():
     assert not differing_pairs(every_pair(outputs, references))
 
 
+def sampled_option(options: tuple[bool, ...]) -> object:
+    """Each flag alone and all together run in ``make test``; the other combinations are
+    exhaustive (the flags are separate steps of the tokeniser)."""
+    marks = () if sum(options) <= 1 or all(options) else (pytest.mark.exhaustive,)
+    return pytest.param(options, id=option_id(options), marks=marks)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("options", OPTIONS, ids=option_id)
+@pytest.mark.parametrize("options", [sampled_option(options) for options in OPTIONS])
 def test_each_option_on_generated_webnlg_outputs(options):
     references = webnlg_references(dev_entries, 120, 4)
     outputs = [
