@@ -53,6 +53,7 @@ def _holdings(settings) -> Holdings:
     return read_holdings(settings.database_url, "test", str(settings.instance_path))
 
 
+@pytest.mark.slow  # ~17 s: make test runs it, make check (the inner loop) leaves it
 def test_the_public_and_two_teams_read_nothing_hidden(board, settings, monkeypatch):
     monkeypatch.setattr(attack, "HOSTILE", QUICK_HOSTILE)
     _app, found, world = board
