@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import shutil
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -20,12 +22,13 @@ compiled = aligner_module.COMPILED
 
 def needs_compiled() -> None:
     if compiled is None:
-        if shutil.which("cc") or shutil.which("gcc"):
+        headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+        if (shutil.which("cc") or shutil.which("gcc")) and headers.exists():
             pytest.fail(
-                "a C compiler is here but scorer.meteor._search is not built: "
-                "reinstall (make test does, when setup.py or _search.c change)"
+                "a C compiler and Python's headers are here but scorer.meteor._search is not "
+                "built: reinstall (make test does, when setup.py or _search.c change)"
             )
-        pytest.skip("no C compiler: scorer.meteor._search is not built, Python searches")
+        pytest.skip("no C compiler or no Python headers: _search.c is not built, Python searches")
 
 
 def sentence(length: int) -> Sentence:
