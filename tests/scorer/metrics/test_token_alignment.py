@@ -286,15 +286,20 @@ def test_pot_is_imported_without_its_optional_packages_which_stay_importable():
     pytest.importorskip("ot", reason="F_CONT's transport needs POT (the semantic extra)")
     pytest.importorskip("sklearn", reason="nothing to leave out")
     pytest.importorskip("networkx", reason="nothing to leave out")
-    import subprocess
-    import sys
-
     program = (
         "import sys; from scorer.metrics.token_alignment import _pot, continuous; "
         "import numpy as np; ot = _pot(); print(ot.__name__, 'sklearn' in sys.modules, "
         "'networkx' in sys.modules); continuous(np.eye(2), np.eye(2)); "
         "import sklearn.cluster, networkx; print('sklearn' in sys.modules)"
     )
+    assert printed_by(program) == ["ot", "False", "False", "True"]
+
+
+def printed_by(program: str) -> list[str]:
+    """The words ``python -c program`` prints, in a new process (imports start afresh)."""
+    import subprocess
+    import sys
+
     result = subprocess.run(
         [sys.executable, "-c", program],
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
@@ -302,28 +307,18 @@ def test_pot_is_imported_without_its_optional_packages_which_stay_importable():
         text=True,
         check=True,
     )
-    assert result.stdout.split() == ["ot", "False", "False", "True"]
+    return result.stdout.split()
 
 
 def test_objects_alive_at_exit_are_frozen_out_of_the_garbage_collector():
     """The interpreter's last collections over torch's modules took 0.4 s of every exit."""
     require_semantic()
-    import subprocess
-    import sys
-
     program = (
         "import atexit, gc; atexit.register(lambda: print(gc.get_freeze_count() > 10000)); "
         "from scorer import embeddings; embeddings._torch(); embeddings._torch(); "
         "print(gc.get_freeze_count())"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", program],
-        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert result.stdout.split() == ["0", "True"]  # frozen at exit only (handlers run LIFO)
+    assert printed_by(program) == ["0", "True"]  # frozen at exit only (handlers run LIFO)
 
 
 def test_reference_embeddings_are_computed_when_no_cache_folder_can_be_made(tmp_path, monkeypatch):
