@@ -276,7 +276,13 @@ class Aligner:
                     candidates, two.synonyms, one.synset_positions, keys1, keys2
                 )
                 COMPILED.paraphrase_matches(
-                    candidates, two.paths, one.positions, one.words, *_path_side(one, two)
+                    candidates,
+                    two.paths,
+                    one.positions,
+                    one.words,
+                    one.paths,
+                    two.positions,
+                    two.words,
                 )
         return Candidates(one, two, candidates)
 
@@ -367,11 +373,6 @@ def search(found: Candidates) -> list[Match | None]:
         option, chosen = chosen
         matches[option[6]] = _match(option)
     return matches
-
-
-def _path_side(one: Sentence, two: Sentence) -> tuple[Any, ...]:
-    """The hypothesis' paths and the reference's words, for the compiled paraphrase matches."""
-    return one.paths, two.positions, two.words
 
 
 def _index(values: Sequence[_T]) -> dict[_T, list[int]]:

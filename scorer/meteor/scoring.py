@@ -113,14 +113,12 @@ def upper_bound(found: Candidates) -> float:
     single chunk over all of them (none if every word is coverable: it could be perfect)."""
     compiled = aligner_module.COMPILED
     if compiled is not None:
-        return float(
-            compiled.upper_bound(
-                found.raw,
-                found.one.function,
-                found.two.function,
-                MODULE_WEIGHTS,
-                (ALPHA, BETA, GAMMA, DELTA),
-            )
+        return compiled.upper_bound(
+            found.raw,
+            found.one.function,
+            found.two.function,
+            MODULE_WEIGHTS,
+            (ALPHA, BETA, GAMMA, DELTA),
         )
     best1, best2 = found.best_weights(MODULE_WEIGHTS)
     function1, function2 = found.one.function, found.two.function
