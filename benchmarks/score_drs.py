@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from score_e2e import PeakMemory, cold_run
+from score_e2e import PeakMemory, cold_run, tree
 
 from scorer import embeddings
 from scorer.io.drs import read_sbn_file
@@ -46,16 +46,12 @@ TEST_ITEMS = 1042
 
 def tree_cpu(pid: int) -> float:
     """User + system CPU seconds of a process (all its threads) and its live descendants."""
-    total, stack, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
-    while stack:
-        current = stack.pop()
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for current in tree(pid):
         try:
             with open(f"/proc/{current}/stat") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / tick
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children") as children:
-                    stack.extend(int(child) for child in children.read().split())
         except (FileNotFoundError, ProcessLookupError):
             continue
     return total

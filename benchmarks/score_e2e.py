@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from collections.abc import Iterator
 from typing import Self
 
 from scorer.io.e2e import read_dataset_csv, read_outputs
@@ -43,19 +44,29 @@ DATA = Path(os.environ.get("NLGBOARD_SHARED_DATA", ROOT.parent / "shared" / "dat
 TEST_ITEMS = 630
 
 
-def tree_rss(pid: int) -> int:
-    """Summed resident set size (bytes) of a process and all its descendants."""
-    total, stack = 0, [pid]
+def tree(pid: int) -> Iterator[int]:
+    """A process and all its live descendants (through every thread's children)."""
+    stack = [pid]
     while stack:
         current = stack.pop()
+        yield current
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack.extend(int(child) for child in children.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+
+
+def tree_rss(pid: int) -> int:
+    """Summed resident set size (bytes) of a process and all its descendants."""
+    total = 0
+    for current in tree(pid):
         try:
             with open(f"/proc/{current}/status") as status:
                 for line in status:
                     if line.startswith("VmRSS:"):
                         total += int(line.split()[1]) * 1024
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children") as children:
-                    stack.extend(int(child) for child in children.read().split())
         except (FileNotFoundError, ProcessLookupError):
             continue
     return total
