@@ -21,13 +21,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection
-from datetime import UTC, datetime
 
 from sqlalchemy import func, or_, select
 
 from app.data.config import Settings
 from app.data.db import session_scope
-from app.data.models import Item, Reference, Submission, System, TestSet, Track
+from app.data.models import Item, Reference, Submission, System, TestSet, Track, utcnow
 from scorer.kinds import get_profile
 from worker import jobs
 
@@ -47,7 +46,7 @@ def open_test_sets(settings: Settings, profiles: Collection[str] = ()) -> list[i
     """Ids of the test sets of tracks open for submissions (no deadline passed, results not
     published), of the ``profiles`` (all when empty), at most ``MAX_REFERENCES`` references
     each: the most recently submitted to first, then the newest; at most ``MAX_TEST_SETS``."""
-    now = datetime.now(UTC)
+    now = utcnow()
     latest = (
         select(System.track_id, func.max(Submission.created_at).label("at"))
         .join(Submission, Submission.system_id == System.id)
