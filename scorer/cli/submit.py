@@ -21,7 +21,7 @@ import requests
 
 from scorer.errors import InputError
 from scorer.io.archive import is_zip
-from scorer.kinds import get_profile
+from scorer.kinds import BUILT_IN, KindError, Profile, build_profile, get_profile
 
 SPINNER = "|/-\\"
 TOKEN_ENV = "NLGBOARD_TOKEN"
@@ -62,12 +62,41 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
             _api(url, f"/challenges/{challenge}/tracks/{track}/inputs"), params=params, timeout=60
         )
     )
-    profile = get_profile(found["profile"])
+    profile = track_profile(url, challenge, track, found["profile"])
     try:
         outputs = profile.read_outputs(data, found["inputs"], file.name)
     except InputError as error:
         raise SubmitError(f"not uploaded: {error}") from None
     return f"{len(outputs)} outputs for the {len(found['inputs'])} {found['language']} inputs"
+
+
+def track_profile(url: str, challenge: str, track: str, name: str) -> Profile:
+    """The profile the board scores the track with: a built-in one by name, an organiser's
+    built from the definition the board serves (its name, a digest of the definition, proves
+    it is the board's own)."""
+    if name in BUILT_IN:
+        return get_profile(name)
+    kind = _answer(
+        requests.get(_api(url, f"/challenges/{challenge}/tracks/{track}/kind"), timeout=60)
+    )
+    if not kind.get("definition"):
+        raise SubmitError(
+            f"the board scores {challenge}/{track} with {name!r}, which this nlgboard does not "
+            "know and the board did not define: upgrade nlgboard to the board's version"
+        )
+    try:
+        profile = build_profile(kind["definition"], f"{challenge}/{track}'s kind")
+    except KindError as error:
+        raise SubmitError(
+            f"cannot build {challenge}/{track}'s kind here ({error}): upgrade nlgboard to the "
+            "board's version"
+        ) from None
+    if profile.name != name:
+        raise SubmitError(
+            f"{challenge}/{track}'s kind builds as {profile.name!r} here, not as the board's "
+            f"{name!r}: upgrade nlgboard to the board's version"
+        )
+    return profile
 
 
 def wait_for(url: str, token: str, submission_id: int, interval: float, timeout: float) -> dict:

@@ -57,7 +57,7 @@ def nearest_overlaps(tests: Sequence[str], trains: Sequence[str]) -> tuple[np.nd
 
 
 def _incidence(sets: list[frozenset[str]], vocabulary: dict[str, int]) -> Any:
-    sparse = require("scipy.sparse", "server", "the split-overlap report")
+    sparse = require("scipy.sparse", "describe", "the split-overlap report")
     rows, columns = [], []
     for row, words in enumerate(sets):
         for word in words:

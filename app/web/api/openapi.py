@@ -124,6 +124,26 @@ SCHEMAS: dict[str, dict] = {
             },
         },
     },
+    "Kind": {
+        "type": "object",
+        "required": ["challenge", "track", "profile", "built_in", "definition"],
+        "properties": {
+            "challenge": {"type": "string"},
+            "track": {"type": "string"},
+            "profile": {
+                "type": "string",
+                "description": "The profile that scores the track: a built-in kind's name, or "
+                "an organiser's kind as NAME@DIGEST (the digest of its definition).",
+            },
+            "built_in": {"type": "boolean"},
+            "definition": {
+                "type": "object",
+                "nullable": True,
+                "description": "An organiser's kind definition, as in its bundle (null for a "
+                "built-in kind): readers, normalisation, metrics with their options, subsets.",
+            },
+        },
+    },
     "Breakdown": {
         "type": "object",
         "required": ["attribute", "metrics", "buckets", "rows"],
@@ -348,6 +368,21 @@ PATHS: dict[str, dict] = {
                 "200": _json("Inputs", "The inputs in test order."),
                 "400": _error("The file name names no language of the track."),
                 "404": _error("No such track or test set."),
+            },
+        }
+    },
+    f"{TRACK}/kind": {
+        "get": {
+            "summary": "The track's kind: its profile's name and an organiser's definition",
+            "description": (
+                "nlgboard-submit and nlg-score build the board's own profile from the "
+                "definition, so a file is read and scored offline as the board reads and "
+                "scores it."
+            ),
+            "parameters": [SLUG, TRACK_SLUG],
+            "responses": {
+                "200": _json("Kind", "The profile name and the definition (null if built in)."),
+                "404": _error("No such track."),
             },
         }
     },

@@ -169,6 +169,26 @@ def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     )
 
 
+@bp.get("/challenges/<slug>/tracks/<track_slug>/kind")
+def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
+    """The track's kind: the name of the profile that scores it and, for a kind an organiser
+    defined (in a bundle), its definition, from which ``nlgboard-submit`` and ``nlg-score``
+    build the very profile the board scores with (its name is the definition's digest)."""
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    return jsonify(
+        {
+            "challenge": slug,
+            "track": track_slug,
+            "profile": track.profile,
+            "built_in": track.kind_definition is None,
+            "definition": track.kind_definition,
+        }
+    )
+
+
 @bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
 @public_cache
 def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:

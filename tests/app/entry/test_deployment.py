@@ -81,13 +81,15 @@ def test_image_and_ci_install_from_one_script() -> None:
 
 def test_image_copies_every_package_the_project_installs() -> None:
     dockerfile = (DOCKER / "Dockerfile").read_text()
-    pyproject = (PROJECT_ROOT / "pyproject.toml").read_text()
+    pyproject = (PROJECT_ROOT / "server" / "pyproject.toml").read_text()
     packages = re.search(r"include = \[([^\]]*)\]", pyproject).group(1)
     for package in re.findall(r'"(\w+)\*"', packages):
         assert f"COPY {package} {package}" in dockerfile, package
+    assert "COPY scorer scorer" in dockerfile and "COPY server server" in dockerfile
     assert re.search(r"^COPY .*\bsetup\.py\b", dockerfile, re.MULTILINE), (
         "setup.py builds METEOR's compiled search"
     )
+    assert re.search(r'pip install \. "\./server\[', dockerfile), "the board beside its scorer"
 
 
 def _entrypoint(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:

@@ -3,11 +3,13 @@ scores printed; refusals said in one line with exit status 2."""
 
 from __future__ import annotations
 
+import requests
 from click.testing import CliRunner
 
 from scorer.cli.submit import EXIT_REFUSED, main
 from scorer.kinds import get_profile
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant, sr18_tracks
+from tests.support.paths import DEMO_DATA
 from tests.support.servers import free_port, serve_app
 
 
@@ -116,3 +118,42 @@ def test_an_unreachable_board_is_said_in_words(tmp_path):
     assert result.exit_code == EXIT_REFUSED
     assert "cannot reach the board at http://127.0.0.1:" in result.output
     assert "urllib3" not in result.output and "HTTPConnectionPool" not in result.output
+
+
+def test_a_track_whose_kind_a_bundle_defined_is_checked_with_the_boards_own_profile(
+    app, runner, settings, tmp_path, monkeypatch
+):
+    """The client knows no organiser's kind: it builds the profile from the definition the
+    board serves (``/kind``), and the digest in its name proves it is the board's."""
+    import scorer.kinds
+    from scorer.kinds import PROFILES
+
+    webnlg = DEMO_DATA / "webnlg"
+    assert runner.invoke(args=["challenge", "import", str(webnlg)]).exit_code == 0
+    token = participant(settings, "a@x.org", team="A")
+    with serve_app(app) as url:
+        kind = requests.get(f"{url}/api/v1/challenges/webnlg-plus-example/tracks/en/kind").json()
+        assert kind["built_in"] is False and kind["profile"].startswith("webnlg2020-en@")
+        # as a participant's process that never saw the bundle, with no database to ask
+        monkeypatch.delitem(PROFILES, kind["profile"])
+        monkeypatch.setattr(scorer.kinds, "PROFILE_LOADERS", [])
+        args = ["--url", url, "--token", token, "--challenge", "webnlg-plus-example"]
+        args += ["--track", "en", "--system", "t", "--check-only"]
+        checked = CliRunner().invoke(main, [*args, str(webnlg / "team_output.txt")])
+        short = tmp_path / "short.txt"
+        short.write_text("one line\n")
+        refused = CliRunner().invoke(main, [*args, str(short)])
+    assert checked.exit_code == 0, checked.output
+    assert "checked: 6 outputs for the 6 en inputs" in checked.output
+    assert PROFILES[kind["profile"]].metrics  # built here from the served definition
+    assert refused.exit_code == EXIT_REFUSED and "not uploaded: short.txt" in refused.output
+
+
+def test_a_built_in_track_serves_its_kind_by_name(app, settings):
+    demo_track(settings)
+    with serve_app(app) as url:
+        kind = requests.get(f"{url}/api/v1/challenges/demo/tracks/main/kind").json()
+        missing = requests.get(f"{url}/api/v1/challenges/demo/tracks/nope/kind")
+    assert kind == {"challenge": "demo", "track": "main", "profile": "e2e", "built_in": True,
+                    "definition": None}  # fmt: skip
+    assert missing.status_code == 404
