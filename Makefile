@@ -67,11 +67,11 @@ $(AXE):
 # process) add ~15 CPU-minutes; make test runs a sample of each, make test-all everything.
 # Three test processes on the two cores: a third of the tests wait on servers, jars and
 # browsers they start, so two processes left the cores idle a third of the time.
-test: lint $(AXE)
-	$(BIN)/pytest -n 3 --dist worksteal -m "not exhaustive" $(UNIT) tests/oracles tests/integration tests/browser
+test: lint $(AXE) | $(UV)
+	$(BIN)/pytest -n 3 --dist worksteal -m "not exhaustive" $(UNIT) tests/oracles tests/integration tests/browser tests/install
 
-test-all: lint $(AXE)
-	$(BIN)/pytest -n 3 --dist worksteal $(UNIT) tests/oracles tests/integration tests/browser
+test-all: lint $(AXE) | $(UV)
+	$(BIN)/pytest -n 3 --dist worksteal $(UNIT) tests/oracles tests/integration tests/browser tests/install
 
 # The inner loop: lint and the tests without servers, less the slow ones (full-size real data,
 # network training), which make test runs. The training module is left out whole: collecting it
