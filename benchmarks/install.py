@@ -1,5 +1,7 @@
 """The participants' install as on a new machine: ``pip install <checkout>`` (the core, no
-extras) into a new venv with an empty pip cache, timed and sized, with where the time went.
+extras) into a new venv with an empty pip cache, timed and sized, with where the time went;
+``--board``: the board's (``pip install <checkout> <checkout>/server``). Each distribution's
+wheel size first.
 
 Each run copies this working tree (its tracked and unignored files: pip builds in the source
 folder), makes a venv with ``python -m venv`` (not timed: the participant has one) and runs the
@@ -9,7 +11,8 @@ metadata), resolving and downloading (with any source distribution's build envir
 building wheels, installing (unpacking and, unless ``--no-compile``, byte-compiling). The size
 is what the install added to the venv.
 
-Usage: python benchmarks/install.py [--repeats 3] [--extras human] [--no-compile] [--keep-log DIR]
+Usage: python benchmarks/install.py [--repeats 3] [--board] [--extras human] [--no-compile]
+       [--keep-log DIR]
 """
 
 from __future__ import annotations
@@ -59,9 +62,9 @@ def copy_source(destination: Path) -> None:
     ).stdout.decode().split("\0")  # fmt: skip
     for name in filter(None, listed):
         source = ROOT / name
-        if source.is_file():
+        if source.is_file() or source.is_symlink():  # server/'s links to the board's packages
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination / name)
+            shutil.copy2(source, destination / name, follow_symlinks=False)
 
 
 def children_cpu() -> float:
@@ -69,14 +72,35 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_run(extras: str, no_compile: bool, keep_log: Path | None, number: int) -> Run:
+def targets(source: Path, extras: str, board: bool) -> list[str]:
+    """What pip installs: the participants' distribution (the root), with the board's
+    (``server/``) beside it for ``--board``; the extras go to the last one."""
+    projects = [str(source), str(source / "server")] if board else [str(source)]
+    if extras:
+        projects[-1] += f"[{extras}]"
+    return projects
+
+
+def wheel_sizes(board: bool) -> dict[str, float]:
+    """Each distribution's wheel, built as a release builds it (MB)."""
+    with tempfile.TemporaryDirectory() as work:
+        source, out = Path(work) / "src", Path(work) / "dist"
+        copy_source(source)
+        for project in targets(source, "", board):
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                            "--disable-pip-version-check", "-w", str(out), project],
+                           check=True)  # fmt: skip
+        return {wheel.name: wheel.stat().st_size / 1e6 for wheel in sorted(out.glob("*.whl"))}
+
+
+def one_run(extras: str, board: bool, no_compile: bool, keep_log: Path | None, number: int) -> Run:
     with tempfile.TemporaryDirectory() as work:
         source, venv = Path(work) / "src", Path(work) / "venv"
         copy_source(source)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         before = tree_size(venv)
-        target = f"{source}[{extras}]" if extras else str(source)
-        command = [str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", target]
+        command = [str(venv / "bin" / "pip"), "install", "--disable-pip-version-check",
+                   *targets(source, extras, board)]  # fmt: skip
         if no_compile:
             command.insert(2, "--no-compile")
         env = {**os.environ, "PIP_CACHE_DIR": str(Path(work) / "pip-cache")}
@@ -121,18 +145,24 @@ def phases(lines: list[tuple[float, str]], wall: float) -> tuple[dict[str, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--extras", default="", help="e.g. human or server (default: the core)")
+    parser.add_argument("--extras", default="", help="e.g. human (default: the core)")
+    parser.add_argument("--board", action="store_true", help="the board: pip install . ./server")
     parser.add_argument("--no-compile", action="store_true", help="pip install --no-compile")
     parser.add_argument("--keep-log", type=Path, help="write each run's timed pip output here")
     args = parser.parse_args()
-    what = f"pip install .{f'[{args.extras}]' if args.extras else ''}" + (
-        " --no-compile" if args.no_compile else ""
+    extras = f"[{args.extras}]" if args.extras else ""
+    what = (
+        ("pip install . ./server" if args.board else "pip install .")
+        + extras
+        + (" --no-compile" if args.no_compile else "")
     )
+    for wheel, megabytes in wheel_sizes(args.board).items():
+        print(f"wheel {wheel}: {megabytes:.2f} MB")
     print(f"{what}: new venv, empty pip cache; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")  # fmt: skip
     runs = []
     for number in range(1, args.repeats + 1):
-        run = one_run(args.extras, args.no_compile, args.keep_log, number)
+        run = one_run(args.extras, args.board, args.no_compile, args.keep_log, number)
         runs.append(run)
         split = ", ".join(f"{phase} {seconds:.1f}" for phase, seconds in run.phases.items())
         print(f"  run {number}: {run.wall:.1f} s (CPU {run.cpu:.1f} s; {split}), "
