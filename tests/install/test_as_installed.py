@@ -354,3 +354,22 @@ def test_the_images_install_steps_replayed_serve_the_board(shared, tmp_path):
     with serving([entrypoint, "web"], web, tmp_path, port) as url:
         page_with(url)
         run([entrypoint, "healthcheck"], cwd=tmp_path, env=web)
+
+
+def nlg_human(command: list[str | Path], env: dict, cwd: Path) -> subprocess.CompletedProcess:
+    args = ["trueskill", "--ratings", DEMO_DATA / "human_quality.csv", "--runs", "20", "--json"]
+    return subprocess.run([str(a) for a in [*command, *args]], cwd=cwd, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+
+
+def test_nlg_human_names_its_extra_in_the_core_install_and_ranks_in_the_boards(
+    participants, board, tmp_path
+):
+    core = nlg_human([participants / "bin" / "nlg-human"], clean_env(participants, tmp_path),
+                     tmp_path)  # fmt: skip
+    assert core.returncode != 0 and "Traceback" not in core.stderr
+    assert "pip install 'nlgboard[human]'" in core.stderr + core.stdout
+    dev = nlg_human([Path(sys.executable).parent / "nlg-human"], dict(os.environ), tmp_path)
+    installed = nlg_human([board / "bin" / "nlg-human"], clean_env(board, tmp_path), tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    assert json.loads(installed.stdout) == json.loads(dev.stdout)
