@@ -69,7 +69,7 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
         else:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
             noun = "Submission" if len(submissions) == 1 else "Submissions"
-            flash(f"{noun} {described} queued for scoring.", "info queued")  # status.js drops it
+            flash(f"{noun} {described} queued for scoring.", "info queued")  # dropped once scored
             return redirect(url_for("submissions.mine"))
     team = current_user.team
     return render_template(
@@ -112,6 +112,7 @@ def mine() -> ResponseReturnValue:
             )
             .all()
         )
+    waiting = standings(db(), submissions)
     return render_template(
         "submissions/mine.html",
         team=team,
@@ -123,7 +124,8 @@ def mine() -> ResponseReturnValue:
         headline=lambda submission: headline_scores(
             submission, viewer_of(db(), current_user, submission.system.track.challenge_id)
         ),
-        standings=standings(db(), submissions),
+        standings=waiting,
+        nothing_waits=not waiting,  # scored before this page loaded: no "queued" notice
     )
 
 

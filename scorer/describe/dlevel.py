@@ -38,9 +38,10 @@ import multiprocessing
 import os
 import re
 import sys
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -387,32 +388,66 @@ def text_levels(texts: Sequence[str]) -> list[int | None]:
 
 
 def _levels(sentences: list[str]) -> list[int | None]:
+    """In the pool; one shut down under the job (the interpreter ending while a describing
+    thread runs, a stop) is replaced once, and without a pool that takes work, or with a broken
+    one, the job parses in this process: a describing job survives its pool."""
     workers = min(os.cpu_count() or 1, MAX_PROCESSES)
     if workers < 2 or len(sentences) < POOL_MIN_SENTENCES:
         return [sentence_level(s) for s in sentences]
     _parser()  # a missing parser is reported here, not from inside the pool
     chunk = 8
-    try:
-        return list(_pool(workers).map(sentence_level, sentences, chunksize=chunk))
-    except BrokenProcessPool:
-        _pool.cache_clear()
-        log.warning("D-level process pool broke; parsing in this process")
-        return [sentence_level(s) for s in sentences]
+    for attempt in (1, 2):
+        pool = _pool(workers)
+        try:
+            return list(pool.map(sentence_level, sentences, chunksize=chunk))
+        except BrokenProcessPool:
+            _forget(workers, pool)
+            log.warning("D-level process pool broke; parsing in this process")
+            break
+        except (RuntimeError, CancelledError) as error:
+            if not _shut_down(pool, error):
+                raise
+            _forget(workers, pool)
+            log.warning("D-level process pool was shut down (%s); attempt %d", error, attempt)
+    return [sentence_level(s) for s in sentences]
 
 
-@cache
+def _shut_down(pool: ProcessPoolExecutor, error: BaseException) -> bool:
+    """Whether ``error`` says ``pool`` refused or dropped the work because it was shut down
+    ("cannot schedule new futures after shutdown", or its queued work cancelled), not that
+    parsing failed in it."""
+    return isinstance(error, CancelledError) or "cannot schedule new futures" in str(error)
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     """One pool per process, kept for later jobs. Forkserver, not fork: the worker may run in a
     thread of the web server, and forking a threaded process can deadlock the child."""
-    context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(
-        workers,
-        mp_context=context,
-        initializer=_low_priority_parser,
-        initargs=(os.getpid(),),
-    )
-    atexit.register(pool.shutdown, cancel_futures=True)
-    return pool
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            context = multiprocessing.get_context("forkserver")
+            pool = ProcessPoolExecutor(
+                workers,
+                mp_context=context,
+                initializer=_low_priority_parser,
+                initargs=(os.getpid(),),
+            )
+            atexit.register(pool.shutdown, cancel_futures=True)
+            _POOLS[workers] = pool
+        return pool
+
+
+def _forget(workers: int, pool: ProcessPoolExecutor) -> None:
+    """Drop ``pool`` (broken or shut down) so the next job starts a fresh one; a fresh one
+    another job has put in its place already stays."""
+    with _POOLS_LOCK:
+        if _POOLS.get(workers) is pool:
+            del _POOLS[workers]
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _low_priority_parser(creator: int) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waiting import PAGE_DEADLINE
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTEFACTS = Path(os.environ.get("NLGBOARD_ARTEFACTS", "build/test-artefacts")) / "browser"
@@ -45,7 +47,7 @@ def page(chromium, request, width) -> Iterator:
         bypass_csp=True,  # lets the test inject axe-core; the pages' own CSP stays as served
     )
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_DEADLINE * 1000)  # a safety net: every wait is on a state
     yield page
     if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
         screenshot(page, f"{request.node.name}-failed")

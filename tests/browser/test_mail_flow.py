@@ -71,7 +71,7 @@ def test_register_confirm_forget_reset_log_in_and_a_failure_mail(page, tmp_path,
 
             submission_id = _refused_by_the_scorer(settings)
             app.extensions["nlgboard.queue"].enqueue(submission_id)
-            failure = inbox.wait_for(3, timeout=60)[2]
+            failure = inbox.wait_for(3)[2]
             assert failure.envelope_to == [EMAIL]
             assert failure.message["Subject"] == "ana-run on main: failed"
             assert "outputs.txt, line 3: is not valid UTF-8" in failure.body

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from werkzeug.serving import make_server
 from app.data.config import Settings
 from app.entry.root import start_embedded_worker
 from tests.conftest import make_app, make_settings
+from tests.support import waiting
 from tests.support.servers import create_database, postgres_server, redis_server
 
 _db_names = itertools.count()
@@ -148,11 +148,7 @@ def make_stack(tmp_path: Path, request) -> Iterator:
 
 
 def wait_until(predicate, timeout: float, what: str, stack: Stack | None = None):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    logs = stack.worker_logs() if stack else ""
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{logs}")
+    """``tests.support.waiting.wait_until`` with the workers' logs when it fails; ``timeout``
+    is STATE_DEADLINE for a state work leads to (only a short wait that must fail says less)."""
+    details = stack.worker_logs if stack else None
+    return waiting.wait_until(predicate, what, timeout, details)

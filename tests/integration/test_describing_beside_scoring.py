@@ -11,6 +11,7 @@ from rq.job import Job
 from app.data.queue import RedisQueue
 from tests.integration.conftest import Stack, wait_until
 from tests.integration.test_pipeline import SR18_WORKER, poll, sr18_submission
+from tests.support.waiting import STATE_DEADLINE
 
 HOLD = "tests.support.blocking_jobs.hold"
 
@@ -28,15 +29,22 @@ def test_a_running_describing_job_does_not_delay_a_score(make_stack, tmp_path):
     stack = make_stack("redis")
     stack.start_worker(**SR18_WORKER)
     held = hold_describing_queue(stack, tmp_path)
-    wait_until(lambda: (tmp_path / "started").exists(), 60, "the describing job to start", stack)
+    wait_until(
+        lambda: (tmp_path / "started").exists(),
+        STATE_DEADLINE,
+        "the describing job to start",
+        stack,
+    )
     try:
         token, submission_id = sr18_submission(stack)
-        status = poll(stack, token, submission_id, timeout=60)
+        status = poll(stack, token, submission_id)
         assert status["status"] == "scored", status
         assert held.get_status(refresh=True) == "started"  # still describing meanwhile
     finally:
         (tmp_path / "released").touch()
-    wait_until(lambda: held.get_status(refresh=True) == "finished", 30, "the release", stack)
+    wait_until(
+        lambda: held.get_status(refresh=True) == "finished", STATE_DEADLINE, "the release", stack
+    )
 
 
 @pytest.mark.integration
@@ -46,12 +54,19 @@ def test_no_describing_job_starts_while_a_scoring_job_waits(make_stack, tmp_path
     token, submission_id = sr18_submission(stack)  # waits: no scoring worker yet
     held = hold_describing_queue(stack, tmp_path)
     try:
-        wait_until(lambda: "describing" in stack.worker_logs(), 30, "the describing worker", stack)
+        wait_until(
+            lambda: "describing" in stack.worker_logs(),
+            STATE_DEADLINE,
+            "the describing worker",
+            stack,
+        )
         with pytest.raises(AssertionError):
             wait_until(lambda: (tmp_path / "started").exists(), 3, "no start")
         assert held.get_status(refresh=True) == "queued" and describer.poll() is None
         stack.start_worker(None, "--queues", "mail,scoring", **SR18_WORKER)
         assert poll(stack, token, submission_id)["status"] == "scored"
-        wait_until(lambda: (tmp_path / "started").exists(), 30, "the describing job", stack)
+        wait_until(
+            lambda: (tmp_path / "started").exists(), STATE_DEADLINE, "the describing job", stack
+        )
     finally:
         (tmp_path / "released").touch()

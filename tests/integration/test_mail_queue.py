@@ -10,6 +10,7 @@ import requests
 from tests.integration.conftest import wait_until
 from tests.support.factories import GOOD_OUTPUT, demo_track, participant
 from tests.support.smtp import smtp_server
+from tests.support.waiting import STATE_DEADLINE
 
 
 @pytest.mark.integration
@@ -34,7 +35,7 @@ def test_the_rq_worker_sends_a_reset_mail_and_a_scored_notification(make_stack):
             timeout=10,
         )
         assert uploaded.status_code == 202, uploaded.text
-        wait_until(lambda: len(inbox.received) >= 2, 180, "two mails", stack)
+        wait_until(lambda: len(inbox.received) >= 2, STATE_DEADLINE, "two mails", stack)
         subjects = sorted(mail.message["Subject"] for mail in inbox.received)
         assert subjects == ["Reset your password", "marlin on main: scored"]
         scored = next(m for m in inbox.received if "scored" in m.message["Subject"])

@@ -25,6 +25,7 @@ from scorer.kinds import get_profile
 from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import DEMO_DATA, E2E_DATA
+from tests.support.waiting import STATE_DEADLINE
 
 
 def dataset() -> tuple[bytes, bytes, float | None]:
@@ -83,7 +84,7 @@ def sr18_submission(stack: Stack) -> tuple[str, int]:
     return token, response.json()["id"]
 
 
-def poll(stack: Stack, token: str, submission_id: int, timeout: float = 90) -> dict:
+def poll(stack: Stack, token: str, submission_id: int, timeout: float = STATE_DEADLINE) -> dict:
     def finished():
         status = requests.get(
             f"{stack.base_url}/api/v1/submissions/{submission_id}",
@@ -137,7 +138,7 @@ def test_upload_to_leaderboard(make_stack, queue, database):
     page = requests.get(f"{stack.base_url}/challenges/e2e/tracks/dev", timeout=10).text
     assert "loo" in page and "Uni NLG" in page
     described = wait_until(
-        lambda: described_rows(stack, submission_id), 120, "the describing job", stack
+        lambda: described_rows(stack, submission_id), STATE_DEADLINE, "the describing job", stack
     )
     assert {"MSTTR-50", "LS2"} <= set(described)
 
@@ -164,7 +165,7 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
 
     wait_until(
         lambda: submission_row(stack, submission_id)[0].status == SubmissionStatus.RUNNING,
-        60,
+        STATE_DEADLINE,
         "the first worker to claim the submission",
         stack,
     )
@@ -175,7 +176,7 @@ def test_killed_worker_submission_is_recovered_and_scored_exactly_once(make_stac
     stale_after = timedelta(seconds=stack.settings.heartbeat_stale_seconds)
     wait_until(
         lambda: utcnow() - submission_row(stack, submission_id)[0].heartbeat_at > stale_after,
-        30,
+        STATE_DEADLINE,
         "the dead worker's heartbeat to go stale",
         stack,
     )
@@ -246,10 +247,15 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
     assert waiting["oldest_queued_id"] == submission_id
     stack.start_worker(**SR18_WORKER)
     assert poll(stack, token, submission_id)["status"] == "scored"
-    live = wait_until(lambda: (s := status())["workers"] and s, 30, "the worker to register")
+    live = wait_until(
+        lambda: (s := status())["workers"] and s, STATE_DEADLINE, "the worker to register"
+    )
     assert live["queue_depth"] == 0 and live["oldest_queued_id"] is None
     described = wait_until(
-        lambda: (s := status())["awaiting_description"] == 0 and s, 120, "statistics", stack
+        lambda: (s := status())["awaiting_description"] == 0 and s,
+        STATE_DEADLINE,
+        "statistics",
+        stack,
     )
     assert described["describing_depth"] == 0
     assert len(live["workers"]) == 1 and live["workers"][0]["last_heartbeat"]

@@ -28,6 +28,7 @@ from tests.integration.test_pipeline import SR18_WORKER, poll, sr18_submission, 
 from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import PROJECT_ROOT
 from tests.support.servers import free_port, wait_for_port
+from tests.support.waiting import STATE_DEADLINE
 
 pytestmark = [
     pytest.mark.integration,
@@ -70,7 +71,7 @@ def stop_and_time(process: subprocess.Popen, signum: signal.Signals) -> float:
 def with_children(session_id: int, at_least: int) -> list[int]:
     return wait_until(
         lambda: (found := session_processes(session_id)) and len(found) >= at_least and found,
-        90,
+        STATE_DEADLINE,
         f"the scoring processes of session {session_id} to start",
     )
 
@@ -81,7 +82,7 @@ def test_sigterm_to_a_worker_hands_its_job_back_and_ends_every_child(make_stack)
     held = stack.start_worker(hold_seconds=600, NLGBOARD_METEOR_PROCESSES="2")
     wait_until(
         lambda: submission_row(stack, submission_id)[0].status == SubmissionStatus.RUNNING,
-        90,
+        STATE_DEADLINE,
         "the worker to claim the submission",
         stack,
     )
@@ -122,7 +123,7 @@ def test_a_stopped_board_hands_its_job_back_and_ends_every_child(tmp_path, signu
                 [sys.executable, *command, "run", "--port", str(port)],
                 env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
-        wait_for_port(port, timeout=60)
+        wait_for_port(port, timeout=STATE_DEADLINE)
         return process
 
     board = start("-m", "tests.support.held_worker", "600")
@@ -143,14 +144,20 @@ def test_a_stopped_board_hands_its_job_back_and_ends_every_child(tmp_path, signu
         with session_scope(settings.database_url) as session:
             return session.get(Submission, submission_id).status
 
-    wait_until(lambda: status() == SubmissionStatus.RUNNING, 60, "the board to claim it")
+    wait_until(
+        lambda: status() == SubmissionStatus.RUNNING, STATE_DEADLINE, "the board to claim it"
+    )
 
     assert stop_and_time(board, signum) < STOP_WITHIN
     assert status() == SubmissionStatus.QUEUED
 
     board = start("-c", "from app.entry.cli import main; main()")
     try:
-        wait_until(lambda: status() == SubmissionStatus.SCORED, 90, "the next start to score it")
+        wait_until(
+            lambda: status() == SubmissionStatus.SCORED,
+            STATE_DEADLINE,
+            "the next start to score it",
+        )
     finally:
         stop_and_time(board, signal.SIGTERM)
     with session_scope(settings.database_url) as session:

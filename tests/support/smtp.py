@@ -4,7 +4,6 @@ it receives (parsed by the standard library) for the test to read."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from tests.support.servers import free_port
+from tests.support.waiting import STATE_DEADLINE, wait_until
 
 
 @dataclass
@@ -38,11 +38,14 @@ class Inbox:
     def url(self) -> str:
         return f"smtp://{self.host}:{self.port}"
 
-    def wait_for(self, count: int, timeout: float = 10.0) -> list[Received]:
-        deadline = time.monotonic() + timeout
-        while len(self.received) < count and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(self.received) >= count, f"{len(self.received)} mail(s), expected {count}"
+    def wait_for(self, count: int, timeout: float = STATE_DEADLINE) -> list[Received]:
+        """Every message once ``count`` have come (``timeout``: a safety net only)."""
+        wait_until(
+            lambda: len(self.received) >= count,
+            f"{count} mail(s)",
+            timeout,
+            lambda: f"{len(self.received)} came",
+        )
         return self.received
 
     def to(self, address: str) -> list[Received]:

@@ -7,6 +7,7 @@ from sqlalchemy import func, select
 
 from app.data.db import session_scope
 from app.data.models import DESCRIBED, Score, Submission, SubmissionStatus
+from app.data.models import TestSet as StoredTestSet
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
 from tests.support.tracks import queued_submission
@@ -105,3 +106,35 @@ def test_describing_reads_the_stored_outputs_not_the_uploaded_file(client, setti
     assert jobs._load(settings, submission_id, stored=True).outputs == scored
     assert jobs.describe_submission(submission_id, settings) == "described"
     assert described_rows(settings, submission_id) > 0
+
+
+def test_describing_survives_its_pool_shut_down_under_it(
+    app, client, settings, monkeypatch, caplog
+):
+    """Issue 41: "describing the references failed: cannot schedule new futures after
+    shutdown". The D-level pool shut down before the describing job reaches it (as the
+    interpreter's exit does to a describing thread still running): the job still stores the
+    submission's and the references' rows, D-levels included."""
+    from scorer.describe import dlevel
+    from tests.support.paths import require_link_parser
+
+    require_link_parser()
+    monkeypatch.setattr(dlevel, "POOL_MIN_SENTENCES", 1)  # the demo's few sentences, in the pool
+    monkeypatch.setattr(dlevel.os, "cpu_count", lambda: 2)
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    submission_id = upload(client, token, "marlin").json["id"]
+    dlevel._pool(2).shutdown(wait=True, cancel_futures=True)
+    with caplog.at_level(logging.INFO):
+        run_queue(app)
+    assert "failed" not in caplog.text, caplog.text
+    assert f"submission {submission_id}: describing done (described)" in caplog.text
+    with session_scope(settings.database_url) as session:
+        levels = session.scalars(
+            select(Score.metric).where(
+                Score.submission_id == submission_id, Score.metric == "D-level mean"
+            )
+        ).all()
+        described = session.scalars(select(StoredTestSet.described)).one()
+    assert levels == ["D-level mean"]
+    assert {"D-level mean"} <= set(described["test set all"])

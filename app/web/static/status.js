@@ -1,7 +1,7 @@
 // My submissions, while a submission waits or is scored: fetch the page again after 1 s, then
 // each time a quarter later up to every 5 s (most scores land within seconds), and
 // swap in the table's rows, so the status turns to "scored" without a reload; once nothing
-// waits, the upload's "queued" notice goes. Without
+// waits, the upload's "queued" notice goes (a page loaded after that never shows it). Without
 // JavaScript the page has a "Check again" link instead (a timed reload would fail WCAG 2.2.1).
 (function () {
   "use strict";

@@ -116,3 +116,39 @@ def test_bhattacharyya_distance() -> None:
     assert dlevel.bhattacharyya([1, 1, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0]) == (
         pytest.approx(0.34657, abs=1e-5)
     )
+
+
+def _shut_down_pool(workers: int, pool_for=dlevel._pool):
+    """The process's D-level pool, shut down as the interpreter's exit, or a stop, does while
+    a describing thread still runs."""
+    pool = pool_for(workers)
+    pool.shutdown(wait=True, cancel_futures=True)
+    return pool
+
+
+def _through_the_pool(monkeypatch) -> list[str]:
+    """Few sentences, parsed in the pool all the same (as an E2E test set's hundreds are)."""
+    monkeypatch.setattr(dlevel, "POOL_MIN_SENTENCES", 1)
+    monkeypatch.setattr(dlevel.os, "cpu_count", lambda: 2)
+    return [sentence for _, sentence in LEVEL_SENTENCES[:6]]
+
+
+@pytest.mark.usefixtures("parser")
+def test_a_pool_shut_down_under_a_job_is_replaced_once(monkeypatch, caplog) -> None:
+    """Issue 41: "describing the references failed: cannot schedule new futures after
+    shutdown". A describing job that finds its pool shut down starts a fresh one."""
+    sentences = _through_the_pool(monkeypatch)
+    expected = [dlevel.sentence_level(s) for s in sentences]
+    old = _shut_down_pool(2)
+    assert dlevel.text_levels(sentences) == expected
+    assert dlevel._pool(2) is not old  # the next job uses the fresh pool too
+    assert "shut down" in caplog.text
+
+
+@pytest.mark.usefixtures("parser")
+def test_no_pool_to_be_had_parses_in_this_process(monkeypatch) -> None:
+    """At the interpreter's exit every new pool refuses work too: the job parses here."""
+    sentences = _through_the_pool(monkeypatch)
+    expected = [dlevel.sentence_level(s) for s in sentences]
+    monkeypatch.setattr(dlevel, "_pool", _shut_down_pool)
+    assert dlevel.text_levels(sentences) == expected

@@ -125,3 +125,26 @@ def test_the_queued_notice_is_marked_for_the_page_to_drop_once_scored(app, clien
     assert '<p class="flash info queued" role="status">Submission 1 (en) queued' in page
     script = (Path(app.static_folder) / "status.js").read_text()
     assert ".flash.queued" in script
+
+
+def test_no_queued_notice_on_a_page_loaded_after_the_scores(app, client, settings):
+    """Scored before the redirect after the upload was served (a loaded machine, a quick test
+    set): the page loads with nothing waiting, so status.js never runs and could not drop the
+    "queued for scoring" notice; the page leaves it out."""
+    from tests.support.factories import GOOD_OUTPUT
+
+    demo_track(settings)
+    participant(settings, "a@x.org", team="A")
+    login(client, "a@x.org")
+    uploaded = client.post(
+        "/challenges/demo/tracks/main/submit",
+        data={"system": "s", "file": (io.BytesIO(GOOD_OUTPUT), "out.txt")},
+        content_type="multipart/form-data",
+    )
+    assert uploaded.status_code == 302
+    with session_scope(settings.database_url) as session:
+        session.get(Submission, 1).status = SubmissionStatus.SCORED
+    page = client.get("/submissions").get_data(as_text=True)
+    assert 'data-waiting=""' in page and "status-scored" in page
+    assert "queued for scoring" not in page
+    assert "queued for scoring" not in client.get("/submissions").get_data(as_text=True)
