@@ -18,6 +18,7 @@ from scorer.kinds.attributes import AttributePart
 from scorer.metrics import base_metric, get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
+from scorer.normalise import Outputs, as_read
 from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
@@ -180,9 +181,11 @@ class Profile:
             name: get_metric(self.metric_ids[name]).absent_reason for name in self.absent_metrics
         }
 
-    def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
-        """Parse, check against the test inputs and normalise an output file."""
-        outputs = [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
+    def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> Outputs:
+        """Parse, check against the test inputs and normalise an output file (the texts as read
+        kept beside, for the metrics that read those: ``Outputs``)."""
+        read = self.read_raw_outputs(data, inputs, filename)
+        outputs = Outputs((self.normalise(text) for text in read), read)
         for position, text in enumerate(outputs, 1):
             if len(text) > MAX_OUTPUT_CHARS:
                 raise InputError(
@@ -226,7 +229,10 @@ class Profile:
     def _prepared(
         self, metric_id: str, outputs: Sequence[str], references: ReferenceSet
     ) -> tuple[Sequence[str], ReferenceSet]:
-        """What ``metric_id`` reads: the texts, or their tokens where the profile says so."""
+        """What ``metric_id`` reads: the texts (as the file had them for a metric that reads
+        them so, e.g. SER), or their tokens where the profile says so."""
+        if get_metric(metric_id).reads_as_read:
+            outputs = as_read(outputs)
         tokenise = self.tokenisers.get(metric_id)
         if tokenise is None:
             return outputs, references
