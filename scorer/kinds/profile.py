@@ -100,6 +100,9 @@ class Profile:
     """Reads the texts of a training file (for the overlap report of a test set)."""
     track_kinds: tuple[str, ...] = ()
     """The track kinds (``--kind`` of the board) this built-in profile scores."""
+    folder_suffix: str | None = None
+    """Whose files a folder given as references, inputs or training data is read from, as
+    the release orders them (WebNLG: ``.xml``, ``scorer.io.folders``); None: one file only."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
