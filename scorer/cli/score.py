@@ -153,6 +153,9 @@ def main(
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
     references = ReferenceSet.from_items(items)
+    shortfall = profile.reference_shortfall(references)
+    if shortfall:
+        click.echo(f"warning: {refs_path}: {shortfall}", err=True)
     attributes = item_attributes(profile, items)
     if other is not None:
         by_bucket = {a: buckets(attributes, a) for a in breakdowns}

@@ -100,6 +100,9 @@ class Profile:
     """Reads the texts of a training file (for the overlap report of a test set)."""
     track_kinds: tuple[str, ...] = ()
     """The track kinds (``--kind`` of the board) this built-in profile scores."""
+    references: int | None = None
+    """How many references of each item count, as the kind declares them (``references: N``;
+    WebNLG 2017: 3, its scripts' three reference files), or None: all."""
     folder_suffix: str | None = None
     """Whose files a folder given as references, inputs or training data is read from, as
     the release orders them (WebNLG: ``.xml``, ``scorer.io.folders``); None: one file only."""
@@ -111,6 +114,33 @@ class Profile:
         if column in self.truncated_columns:
             return truncate(value, decimals)
         return round(value, decimals)
+
+    @cached_property
+    def declared_references(self) -> int | None:
+        """The references per item the kind's scores are defined on: its ``references: N``, or
+        the most reference files one of its metrics reads (``references`` option)."""
+        counts = [self.references] if self.references else []
+        for metric in self.metrics:
+            count = getattr(get_metric(metric), "references", None)
+            if isinstance(count, int) and not isinstance(count, bool):
+                counts.append(count)
+        return max(counts, default=None)
+
+    def reference_shortfall(self, references: ReferenceSet) -> str | None:
+        """What to tell the user when no item has as many references as the kind declares
+        (a reference file short, or a zip of fewer parallel files): the scores are then not
+        the official ones. None when some item has them all."""
+        declared = self.declared_references
+        found = references.max_references
+        if declared is None or found >= declared:
+            return None
+        return (
+            f"kind {self.name.partition('@')[0]} scores each item on {declared} references "
+            f"(its official evaluation reads {declared} reference files), but no item here has "
+            f"more than {found}: scored on {found}, as if the other {declared - found} were "
+            "empty; these are not the official figures unless the test set really has so few. "
+            "Give every reference file (or the references file with all of them)."
+        )
 
     @cached_property
     def breakdown_attributes(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from scorer.cli.score import main
 from scorer.io.folders import folder_as_zip, member_files, release_order
 from scorer.kinds import get_profile
-from tests.support.paths import e2e_file
+from tests.support.paths import DEMO_DATA, e2e_file
 from tests.support.webnlg_cases import ORACLE_2017, WEBNLG_2017
 
 
@@ -237,6 +237,47 @@ def test_the_2017_dev_folder_scores_its_first_references_as_outputs_perfectly(tm
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert payload["BLEU"] == pytest.approx(100.0) and payload["items"]["all"] == 872
+
+
+# --- fewer references than the kind declares ---------------------------------------------------
+
+
+def test_fewer_references_than_the_kind_declares_warn_on_stderr(tmp_path):
+    two = [
+        entry(f"Id{n}", "Food", 1, [f"dish {n} is tasty", f"dish {n} tastes good"]) for n in (1, 2)
+    ]
+    (tmp_path / "refs.xml").write_text(benchmark(*two))
+    (tmp_path / "hyp.txt").write_text("dish 1 is tasty\ndish 2 is tasty\n")
+    args = ["--refs", str(tmp_path / "refs.xml"), "--hyp", str(tmp_path / "hyp.txt")]
+    result = run("--profile", "webnlg2017", *args, "--metrics", "BLEU")
+    assert result.exit_code == 0, result.output
+    assert (
+        "kind webnlg2017 scores each item on 3 references (its official evaluation reads 3 "
+        "reference files), but no item here has more than 2: scored on 2, as if the other 1 "
+        "were empty" in result.stderr
+    )
+    assert "warning" not in result.stdout
+    kinds = str(DEMO_DATA / "webnlg" / "challenge.yaml")
+    defined = run("--profile", "webnlg2020-en", "--kinds", kinds, *args, "--metrics", "BLEU")
+    assert defined.exit_code == 0, defined.output
+    assert "kind webnlg2020-en scores each item on 4 references" in defined.stderr
+    (tmp_path / "full.xml").write_text(
+        benchmark(*[entry(f"Id{n}", "Food", 1, three(f"dish {n}")) for n in (1, 2)])
+    )
+    full = run("--profile", "webnlg2017", "--refs", str(tmp_path / "full.xml"),
+               "--hyp", str(tmp_path / "hyp.txt"), "--metrics", "BLEU")  # fmt: skip
+    assert full.exit_code == 0 and "warning" not in full.stderr
+
+
+def test_kinds_without_a_declared_count_never_warn(tmp_path):
+    refs = tmp_path / "refs.txt"
+    refs.write_text("the cat sat\n\nthe dog ran\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("the cat sat\nthe dog ran\n")
+    result = run("--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp), "--metrics", "BLEU")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert get_profile("e2e").declared_references is None
+    assert get_profile("webnlg2017").declared_references == 3
 
 
 def test_the_dev_loo_files_still_read_as_files():
