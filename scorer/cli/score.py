@@ -322,7 +322,9 @@ def _print_comparison(
     as_json: bool,
 ) -> None:
     """HYP minus COMPARE on every metric, then on each bucket of each ``--breakdown``."""
-    from scorer.compare.significance import SAMPLES, paired_bootstrap
+    from scorer.compare.significance import SAMPLES, p_resolution, paired_bootstrap, printed_p
+
+    resolution = p_resolution(SAMPLES)
 
     statistics_a = profile.statistics(outputs, references)
     statistics_b = profile.statistics(other, references)
@@ -340,25 +342,40 @@ def _print_comparison(
         for attribute, groups in by_bucket.items()
     }
     if as_json:
-        listed = [dataclasses.asdict(c) for c in comparisons]
+
+        def listed(found: Sequence[Comparison]) -> list[dict[str, object]]:
+            """Each comparison with its metric's signature and the resampling's resolution
+            (the smallest p-value it can give: ``p_value`` equal to it means at most that)."""
+            return [
+                dataclasses.asdict(c)
+                | {"signature": profile.column_signature(c.metric), "p_resolution": resolution}
+                for c in found
+            ]
+
         if not per_bucket:
-            click.echo(json.dumps(listed))
+            click.echo(json.dumps(listed(comparisons)))
             return
         breakdown = {
             attribute: {
-                value: {"n": n, "comparisons": [dataclasses.asdict(c) for c in found]}
+                value: {"n": n, "comparisons": listed(found)}
                 for value, (n, found) in groups.items()
             }
             for attribute, groups in per_bucket.items()
         }
-        click.echo(json.dumps({"comparisons": listed, "breakdown": breakdown}))
+        click.echo(json.dumps({"comparisons": listed(comparisons), "breakdown": breakdown}))
         return
-    click.echo(f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p")
+    click.echo(
+        f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p "
+        f"({printed_p(resolution)}: no resample as far from 0 as the difference; the resampling "
+        f"resolves p down to 1/{SAMPLES + 1})"
+    )
     _print_comparisons(comparisons)
     for attribute, groups in per_bucket.items():
         for value, (n, found) in groups.items():
             click.echo(f"{attribute}={value} ({n} items)")
             _print_comparisons(found)
+    for c in comparisons:
+        click.echo(f"# {c.metric}: {profile.column_signature(c.metric)}")
 
 
 def _rows(statistics: dict[str, np.ndarray], positions: Sequence[int]) -> dict[str, np.ndarray]:
@@ -367,11 +384,13 @@ def _rows(statistics: dict[str, np.ndarray], positions: Sequence[int]) -> dict[s
 
 
 def _print_comparisons(comparisons: Sequence[Comparison]) -> None:
+    from scorer.compare.significance import printed_p
+
     for c in comparisons:
         mark = "*" if c.significant else " "
         click.echo(
             f"{c.metric:<9} {c.score_a:9.4f} {c.score_b:9.4f} {c.difference:+9.4f} "
-            f"[{c.low:+.4f}, {c.high:+.4f}] p={c.p_value:.4f}{mark}"
+            f"[{c.low:+.4f}, {c.high:+.4f}] {printed_p(c.p_value)}{mark}"
         )
 
 

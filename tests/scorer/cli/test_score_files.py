@@ -280,6 +280,51 @@ def test_kinds_without_a_declared_count_never_warn(tmp_path):
     assert get_profile("webnlg2017").declared_references == 3
 
 
+# --- --compare ----------------------------------------------------------------------------------
+
+
+def compare_files(tmp_path: Path) -> list[str]:
+    refs = tmp_path / "refs.txt"
+    refs.write_text("\n\n".join(f"the place number {i} is near the river" for i in range(30)))
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(f"the place number {i} is near the river" for i in range(30)))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(f"place {i} river" for i in range(30)))
+    return ["--profile", "e2e", "--refs", str(refs), "--hyp", str(good), "--compare", str(bad)]
+
+
+def test_compare_prints_each_metrics_signature_and_p_below_the_resolution(tmp_path):
+    result = run(*compare_files(tmp_path), "--metrics", "BLEU,NIST")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("paired bootstrap, 1000 resamples: HYP - COMPARE, 95% interval, p")
+    assert "p<0.001: no resample as far from 0" in lines[0] and "1/1001" in lines[0]
+    bleu = next(line for line in lines if line.startswith("BLEU "))
+    assert bleu.endswith("p<0.001*") and "p=0.0010" not in result.stdout
+    plain = run(*compare_files(tmp_path)[:6], "--metrics", "BLEU,NIST").stdout.splitlines()
+    signatures = [line for line in plain if line.startswith("# ")]
+    assert [line for line in lines if line.startswith("# ")] == signatures
+    assert len(signatures) == 2 and "mteval-v13a" in signatures[0]
+
+
+def test_compare_json_carries_signatures_and_the_resolution(tmp_path):
+    result = run(*compare_files(tmp_path), "--metrics", "BLEU,NIST", "--json")
+    bleu, nist = json.loads(result.stdout)
+    assert bleu["p_resolution"] == pytest.approx(1 / 1001)
+    assert bleu["p_value"] == pytest.approx(1 / 1001)  # no resample as extreme: the floor
+    assert bleu["signature"].startswith("BLEU|mteval-v13a") and "profile:e2e" in bleu["signature"]
+    assert nist["signature"].startswith("NIST|")
+
+
+def test_a_p_value_above_the_resolution_prints_with_four_decimals():
+    from scorer.compare.significance import p_resolution, printed_p
+
+    assert printed_p(p_resolution()) == "p<0.001"
+    assert printed_p(2 / 1001) == "p=0.0020"
+    assert printed_p(p_resolution(10_000), 10_000) == "p<0.0001"
+    assert printed_p(p_resolution(99), 99) == "p<=0.01"
+
+
 def test_the_dev_loo_files_still_read_as_files():
     result = run(
         "--profile", "e2e", "--refs", str(e2e_file("dev_loo_refs.csv")),
