@@ -17,7 +17,7 @@ Decoding (BOM, CRLF, ``\\r\\r\\n``) happens in ``scorer.io.text``. Here:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -80,6 +80,25 @@ class Normalisation:
     name: str
     output: Callable[[str], str]
     reference: Callable[[str], str]
+
+
+class Outputs(list[str]):
+    """A file's outputs normalised by the profile, with the texts as its reader gave them kept
+    beside (``as_read``): a metric whose official tool read the file itself (SER: the E2E
+    slot-error script sees "less than  £20" with its two spaces, and misses the price) reads
+    those, every other metric the normalised ones."""
+
+    def __init__(self, normalised: Iterable[str], as_read: Sequence[str]):
+        super().__init__(normalised)
+        self.as_read = tuple(as_read)
+        if len(self.as_read) != len(self):
+            raise ValueError(f"{len(self)} normalised outputs for {len(self.as_read)} read")
+
+
+def as_read(outputs: Sequence[str]) -> Sequence[str]:
+    """The outputs as the file had them where they were read from a file (``Outputs``), else
+    the texts given (outputs made in memory have nothing else to offer)."""
+    return outputs.as_read if isinstance(outputs, Outputs) else outputs
 
 
 def unchanged(text: str) -> str:

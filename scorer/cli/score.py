@@ -15,6 +15,7 @@ from scorer.compare.breakdown import buckets, item_attributes
 from scorer.compare.significance import Comparison
 from scorer.errors import InputError
 from scorer.extras import MissingExtra
+from scorer.io.folders import folder_as_zip
 from scorer.java import implementation
 from scorer.java.jars import JavaMissing
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
@@ -72,8 +73,21 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list) whose "
     "kinds PROFILE may name: the leaderboard's numbers for a kind organisers defined.",
 )
-@click.option("--refs", "refs_path", required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--hyp", "hyp_path", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--refs",
+    "refs_path",
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="The test set's references file; for WebNLG also a folder of its XML files as the "
+    "release has them (e.g. 2017's dev/, one file per size and category), read in its order.",
+)
+@click.option(
+    "--hyp",
+    "hyp_path",
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="The system's output file: one output per test item, in the order of REFS.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--metrics", default=None, help="Comma-separated subset of the profile's metrics.")
 @click.option(
@@ -131,18 +145,17 @@ def main(
             param_hint="--breakdown",
         )
     try:
-        items = profile.read_references(refs_path.read_bytes(), refs_path.name)
+        items = profile.read_references(*_references_file(profile, refs_path))
         inputs = [item.input for item in items]
-        outputs = profile.read_outputs(hyp_path.read_bytes(), inputs, hyp_path.name)
-        other = (
-            profile.read_outputs(compare_path.read_bytes(), inputs, compare_path.name)
-            if compare_path
-            else None
-        )
+        outputs = _read_outputs(profile, hyp_path, "--hyp", inputs)
+        other = _read_outputs(profile, compare_path, "--compare", inputs) if compare_path else None
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
     references = ReferenceSet.from_items(items)
+    shortfall = profile.reference_shortfall(references)
+    if shortfall:
+        click.echo(f"warning: {refs_path}: {shortfall}", err=True)
     attributes = item_attributes(profile, items)
     if other is not None:
         by_bucket = {a: buckets(attributes, a) for a in breakdowns}
@@ -181,6 +194,61 @@ def main(
         click.echo(f"# {score.metric}: {score.signature}")
     if described:
         click.echo(f"# described: {described_signature()}")
+
+
+def _references_file(profile: Profile, path: Path) -> tuple[bytes, str]:
+    """REFS as the profile's reader takes it: a file, or a folder of the release's files (read
+    in the release's order) where the kind's reader reads one (WebNLG: its XML files)."""
+    if not path.is_dir():
+        return _read(path, "--refs"), path.name
+    if profile.folder_suffix is None:
+        raise click.BadParameter(
+            f"{path} is a folder; profile {profile.name} reads its references from one file: "
+            f"give that file{_example(path)}. (A folder is read only where a release splits "
+            "its references into files, as WebNLG's XML files.)",
+            param_hint="--refs",
+        )
+    try:
+        return folder_as_zip(path, profile.folder_suffix)
+    except OSError as error:
+        raise click.BadParameter(
+            f"{path}: a file in the folder cannot be read ({error.strerror or error})",
+            param_hint="--refs",
+        ) from None
+
+
+def _read_outputs(profile: Profile, path: Path, option: str, inputs: Sequence[str]) -> list[str]:
+    if path.is_dir():
+        raise click.BadParameter(
+            f"{path} is a folder; {option} takes one file: the system's outputs, one per test "
+            f"item in the order of REFS (profile {profile.name}). Give that "
+            f"file{_example(path)}.",
+            param_hint=option,
+        )
+    return profile.read_outputs(_read(path, option), inputs, path.name)
+
+
+def _read(path: Path, option: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise click.BadParameter(
+            f"{path} cannot be read ({error.strerror or error})", param_hint=option
+        ) from None
+
+
+def _example(folder: Path) -> str:
+    """`` (this folder holds 3 files: folder/a, ...)``: what to pick from, for the messages."""
+    try:
+        files = sorted(p.name for p in folder.iterdir() if p.is_file() and p.name[0] != ".")
+    except OSError:
+        return ""
+    if not files:
+        return f" (the folder {folder} holds no file)"
+    shown = ", ".join(str(folder / name) for name in files[:3])
+    return f" (this folder holds {len(files)} file{'s' * (len(files) != 1)}: {shown}" + (
+        ", ...)" if len(files) > 3 else ")"
+    )
 
 
 def _groups(
@@ -254,7 +322,9 @@ def _print_comparison(
     as_json: bool,
 ) -> None:
     """HYP minus COMPARE on every metric, then on each bucket of each ``--breakdown``."""
-    from scorer.compare.significance import SAMPLES, paired_bootstrap
+    from scorer.compare.significance import SAMPLES, p_resolution, paired_bootstrap, printed_p
+
+    resolution = p_resolution(SAMPLES)
 
     statistics_a = profile.statistics(outputs, references)
     statistics_b = profile.statistics(other, references)
@@ -272,25 +342,40 @@ def _print_comparison(
         for attribute, groups in by_bucket.items()
     }
     if as_json:
-        listed = [dataclasses.asdict(c) for c in comparisons]
+
+        def listed(found: Sequence[Comparison]) -> list[dict[str, object]]:
+            """Each comparison with its metric's signature and the resampling's resolution
+            (the smallest p-value it can give: ``p_value`` equal to it means at most that)."""
+            return [
+                dataclasses.asdict(c)
+                | {"signature": profile.column_signature(c.metric), "p_resolution": resolution}
+                for c in found
+            ]
+
         if not per_bucket:
-            click.echo(json.dumps(listed))
+            click.echo(json.dumps(listed(comparisons)))
             return
         breakdown = {
             attribute: {
-                value: {"n": n, "comparisons": [dataclasses.asdict(c) for c in found]}
+                value: {"n": n, "comparisons": listed(found)}
                 for value, (n, found) in groups.items()
             }
             for attribute, groups in per_bucket.items()
         }
-        click.echo(json.dumps({"comparisons": listed, "breakdown": breakdown}))
+        click.echo(json.dumps({"comparisons": listed(comparisons), "breakdown": breakdown}))
         return
-    click.echo(f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p")
+    click.echo(
+        f"paired bootstrap, {SAMPLES} resamples: HYP - COMPARE, 95% interval, p "
+        f"({printed_p(resolution)}: no resample as far from 0 as the difference; the resampling "
+        f"resolves p down to 1/{SAMPLES + 1})"
+    )
     _print_comparisons(comparisons)
     for attribute, groups in per_bucket.items():
         for value, (n, found) in groups.items():
             click.echo(f"{attribute}={value} ({n} items)")
             _print_comparisons(found)
+    for c in comparisons:
+        click.echo(f"# {c.metric}: {profile.column_signature(c.metric)}")
 
 
 def _rows(statistics: dict[str, np.ndarray], positions: Sequence[int]) -> dict[str, np.ndarray]:
@@ -299,11 +384,13 @@ def _rows(statistics: dict[str, np.ndarray], positions: Sequence[int]) -> dict[s
 
 
 def _print_comparisons(comparisons: Sequence[Comparison]) -> None:
+    from scorer.compare.significance import printed_p
+
     for c in comparisons:
         mark = "*" if c.significant else " "
         click.echo(
             f"{c.metric:<9} {c.score_a:9.4f} {c.score_b:9.4f} {c.difference:+9.4f} "
-            f"[{c.low:+.4f}, {c.high:+.4f}] p={c.p_value:.4f}{mark}"
+            f"[{c.low:+.4f}, {c.high:+.4f}] {printed_p(c.p_value)}{mark}"
         )
 
 

@@ -71,6 +71,23 @@ def resampled_scores(
     return values
 
 
+def p_resolution(samples: int = SAMPLES) -> float:
+    """The smallest p-value ``samples`` resamples give: 1 / (samples + 1), when none of them is
+    as far from zero as the observed difference. A p-value there says only "at most this"."""
+    return 1.0 / (samples + 1)
+
+
+def printed_p(p_value: float, samples: int = SAMPLES) -> str:
+    """A p-value for people: 4 decimals, or ``<`` the next power of ten above the resolution
+    (``p<0.001`` for 1,000 resamples: 1/1001) where the resampling cannot tell it any smaller
+    (``p<=`` the resolution when that is itself a power of ten)."""
+    floor = p_resolution(samples)
+    if p_value > floor * (1 + 1e-9):
+        return f"p={p_value:.4f}"
+    bound = 10.0 ** -int(np.floor(-np.log10(floor)))
+    return f"p<{bound:g}" if bound > floor * (1 + 1e-9) else f"p<={floor:g}"
+
+
 def interval(samples: np.ndarray) -> tuple[float, float]:
     """The 95% percentile interval of resampled values."""
     return float(np.percentile(samples, 2.5)), float(np.percentile(samples, 97.5))

@@ -20,14 +20,15 @@ Describe = Callable[[Sequence[str], ReferenceSet], dict[str, float] | None]
 def annotate_slot_errors(
     outputs: Sequence[str], references: ReferenceSet
 ) -> list[list[str]] | None:
-    """Each output's slot errors, described for people (None without MRs)."""
+    """Each output's slot errors, described for people (None without MRs): found in the
+    outputs as the file has them, as SER finds them."""
     if references.inputs is None:
         return None
     from scorer.metrics.ser import slot_checks
+    from scorer.normalise import as_read
 
-    return [
-        [error.describe() for error in check.errors] for check in slot_checks(outputs, references)
-    ]
+    checks = slot_checks(as_read(outputs), references)
+    return [[error.describe() for error in check.errors] for check in checks]
 
 
 def describe_e2e(texts: Sequence[str], references: ReferenceSet) -> dict[str, float] | None:

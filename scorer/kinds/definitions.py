@@ -138,6 +138,8 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         ),
         tokenisers=tokenisers,
         track_kinds=tuple(definition.get("track_kinds") or ()),
+        references=keep,
+        folder_suffix=bound.folder_suffix,
     )
 
 

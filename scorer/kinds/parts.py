@@ -25,6 +25,7 @@ from scorer.io.by_track import (
     read_webnlg_outputs,
 )
 from scorer.io.e2e import ReferenceItem
+from scorer.io.folders import member_files
 from scorer.io.items import natural_key
 from scorer.kinds.profile import InputsFile
 from scorer.normalise import Normalisation
@@ -48,6 +49,9 @@ class Reader:
     options: tuple[str, ...] = ()
     seen_in: Callable[[bytes, str], dict[str, Any]] | None = None
     """The reader's options that a training file sets (WebNLG: which categories are seen)."""
+    folder_suffix: str | None = None
+    """The files a folder (or a zip) of references, inputs or training data is read from,
+    in the release's order (WebNLG: ``.xml``, one file per size and category); None: one file."""
 
     def bound(self, options: dict[str, Any]) -> Reader:
         """This reader with a definition's options given to every part that reads them."""
@@ -61,6 +65,7 @@ class Reader:
             partial(self.inputs, **options) if self.inputs else None,
             self.options,
             self.seen_in,
+            self.folder_suffix,
         )
 
 
@@ -121,17 +126,30 @@ def webnlg_references(
     seen_categories: Sequence[str] = tuple(webnlg.SEEN_CATEGORIES_2017),
     language: str | None = None,
 ) -> list[ReferenceItem]:
-    entries = webnlg.read_references(data, filename, language=language)
+    """A WebNLG XML file, or a folder's (a zip's) XML files one after the other in the
+    release's order (``scorer.io.folders``)."""
+    entries = [
+        entry
+        for name, content in member_files(data, filename, ".xml")
+        for entry in webnlg.read_references(content, name, language=language)
+    ]
     return list(webnlg.as_items(entries, seen_categories))
 
 
 def webnlg_seen_in(data: bytes, filename: str) -> dict[str, Any]:
-    """A training file's categories are the seen ones (the 2017 split's rule)."""
-    return {"seen_categories": sorted(webnlg.categories(data, filename))}
+    """A training file's (or folder's) categories are the seen ones (the 2017 split's rule)."""
+    found: set[str] = set()
+    for name, content in member_files(data, filename, ".xml"):
+        found |= webnlg.categories(content, name)
+    return {"seen_categories": sorted(found)}
 
 
 def webnlg_inputs(data: bytes, filename: str, **_: Any) -> list[str]:
-    return read_webnlg_inputs(data, filename)
+    return [
+        text
+        for name, content in member_files(data, filename, ".xml")
+        for text in read_webnlg_inputs(content, name)
+    ]
 
 
 def line_references(data: bytes, filename: str, **_: Any) -> list[ReferenceItem]:
@@ -215,6 +233,7 @@ READERS: dict[str, Reader] = {
         webnlg_inputs,
         options=("seen_categories", "language"),
         seen_in=webnlg_seen_in,
+        folder_suffix=".xml",
     ),
     "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
     "parallel": Reader(

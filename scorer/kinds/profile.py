@@ -18,6 +18,7 @@ from scorer.kinds.attributes import AttributePart
 from scorer.metrics import base_metric, get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
+from scorer.normalise import Outputs, as_read
 from scorer.references import ReferenceSet, as_reference_set
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,12 @@ class Profile:
     """Reads the texts of a training file (for the overlap report of a test set)."""
     track_kinds: tuple[str, ...] = ()
     """The track kinds (``--kind`` of the board) this built-in profile scores."""
+    references: int | None = None
+    """How many references of each item count, as the kind declares them (``references: N``;
+    WebNLG 2017: 3, its scripts' three reference files), or None: all."""
+    folder_suffix: str | None = None
+    """Whose files a folder given as references, inputs or training data is read from, as
+    the release orders them (WebNLG: ``.xml``, ``scorer.io.folders``); None: one file only."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
@@ -107,6 +114,33 @@ class Profile:
         if column in self.truncated_columns:
             return truncate(value, decimals)
         return round(value, decimals)
+
+    @cached_property
+    def declared_references(self) -> int | None:
+        """The references per item the kind's scores are defined on: its ``references: N``, or
+        the most reference files one of its metrics reads (``references`` option)."""
+        counts = [self.references] if self.references else []
+        for metric in self.metrics:
+            count = getattr(get_metric(metric), "references", None)
+            if isinstance(count, int) and not isinstance(count, bool):
+                counts.append(count)
+        return max(counts, default=None)
+
+    def reference_shortfall(self, references: ReferenceSet) -> str | None:
+        """What to tell the user when no item has as many references as the kind declares
+        (a reference file short, or a zip of fewer parallel files): the scores are then not
+        the official ones. None when some item has them all."""
+        declared = self.declared_references
+        found = references.max_references
+        if declared is None or found >= declared:
+            return None
+        return (
+            f"kind {self.name.partition('@')[0]} scores each item on {declared} references "
+            f"(its official evaluation reads {declared} reference files), but no item here has "
+            f"more than {found}: scored on {found}, as if the other {declared - found} were "
+            "empty; these are not the official figures unless the test set really has so few. "
+            "Give every reference file (or the references file with all of them)."
+        )
 
     @cached_property
     def breakdown_attributes(self) -> tuple[str, ...]:
@@ -180,9 +214,11 @@ class Profile:
             name: get_metric(self.metric_ids[name]).absent_reason for name in self.absent_metrics
         }
 
-    def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> list[str]:
-        """Parse, check against the test inputs and normalise an output file."""
-        outputs = [self.normalise(text) for text in self.read_raw_outputs(data, inputs, filename)]
+    def read_outputs(self, data: bytes, inputs: Sequence[str] | None, filename: str) -> Outputs:
+        """Parse, check against the test inputs and normalise an output file (the texts as read
+        kept beside, for the metrics that read those: ``Outputs``)."""
+        read = self.read_raw_outputs(data, inputs, filename)
+        outputs = Outputs((self.normalise(text) for text in read), read)
         for position, text in enumerate(outputs, 1):
             if len(text) > MAX_OUTPUT_CHARS:
                 raise InputError(
@@ -226,7 +262,10 @@ class Profile:
     def _prepared(
         self, metric_id: str, outputs: Sequence[str], references: ReferenceSet
     ) -> tuple[Sequence[str], ReferenceSet]:
-        """What ``metric_id`` reads: the texts, or their tokens where the profile says so."""
+        """What ``metric_id`` reads: the texts (as the file had them for a metric that reads
+        them so, e.g. SER), or their tokens where the profile says so."""
+        if get_metric(metric_id).reads_as_read:
+            outputs = as_read(outputs)
         tokenise = self.tokenisers.get(metric_id)
         if tokenise is None:
             return outputs, references

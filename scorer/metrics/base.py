@@ -33,6 +33,9 @@ class Metric:
     higher_is_better: bool = True
     needs_inputs: bool = False
     """Whether ``segment_statistics`` reads ``references.inputs`` (skipped when absent)."""
+    reads_as_read: bool = False
+    """Whether the metric reads the outputs as the file had them rather than normalised by the
+    profile (``scorer.normalise.Outputs``): SER, whose official script reads the file itself."""
     absent_reason: str = ""
     """For an optional metric: what computing it needs, said where it is absent."""
 

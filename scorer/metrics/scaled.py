@@ -20,6 +20,7 @@ class Scaled(Metric):
         self.name = base.name
         self.higher_is_better = base.higher_is_better
         self.needs_inputs = base.needs_inputs
+        self.reads_as_read = base.reads_as_read
         self.signature = f"{base.signature}|scale:x{factor:g}"
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:

@@ -30,6 +30,8 @@ from app.web.services.tracks import (
 )
 from scorer.compare.similarity import similarity_matrix
 from scorer.errors import InputError
+from scorer.io.folders import folder_as_zip
+from scorer.kinds import get_profile
 
 
 @click.group(cls=AppGroup)
@@ -59,8 +61,8 @@ def track() -> None:
     "--train",
     "train_path",
     type=click.Path(exists=True, path_type=Path),
-    help="WebNLG: the edition's training file; its categories are the seen ones "
-    "(default: the 2017 split).",
+    help="WebNLG: the edition's training file, or its folder as released (train/, one XML "
+    "file per size and category); its categories are the seen ones (default: the 2017 split).",
 )
 @click.option("--title", default=None)
 @click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
@@ -101,13 +103,13 @@ def track_import(
                 track_slug,
                 kind,
                 language=language,
-                inputs=(inputs_path.read_bytes(), inputs_path.name) if inputs_path else None,
-                references=(refs_path.read_bytes(), refs_path.name) if refs_path else None,
+                inputs=_file_or_folder(inputs_path, kind, "--inputs"),
+                references=_file_or_folder(refs_path, kind, "--refs"),
                 subset=subset,
                 title=title,
                 deadline=deadline,
                 daily_limit=daily_limit or None,
-                train=(train_path.read_bytes(), train_path.name) if train_path else None,
+                train=_file_or_folder(train_path, kind, "--train"),
             )
             registered = register_bundled_runs(
                 session, queue, storage_for(settings), test_set,
@@ -119,6 +121,26 @@ def track_import(
     if registered:
         click.echo(describe_bundled(registered))
     score_if_embedded(queue, settings, [i for r in registered for i in r.submissions])
+
+
+def _file_or_folder(path: Path | None, kind: str, option: str) -> tuple[bytes, str] | None:
+    """A file's bytes and name; a folder as the release has it (WebNLG: one XML file per size
+    and category) where the kind's reader reads one, as a zip of its files in the release's
+    order (``scorer.io.folders``)."""
+    if path is None:
+        return None
+    profile = get_profile(TRACK_KINDS[kind]) if kind in TRACK_KINDS else None
+    return _read_path(path, profile.folder_suffix if profile else None, f"kind {kind}", option)
+
+
+def _read_path(path: Path, suffix: str | None, reader: str, option: str) -> tuple[bytes, str]:
+    if not path.is_dir():
+        return path.read_bytes(), path.name
+    if suffix is None:
+        raise click.BadParameter(
+            f"{path} is a folder; {reader} reads one file here: give the file", param_hint=option
+        )
+    return folder_as_zip(path, suffix)
 
 
 @track.command("challenge-set")
@@ -189,12 +211,10 @@ def track_split_report(
     try:
         with session_scope(board_settings().database_url) as session:
             found = get_track(session, challenge_slug, track_slug)
+            suffix = get_profile(found.profile).folder_suffix
+            data, name = _read_path(train_path, suffix, f"track {found.slug}", "--train")
             report = store_split_report(
-                session,
-                found,
-                language or default_language(found) or found.language,
-                train_path.read_bytes(),
-                train_path.name,
+                session, found, language or default_language(found) or found.language, data, name
             )
     except (DomainError, InputError) as error:
         fail(error)

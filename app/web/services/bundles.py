@@ -64,6 +64,7 @@ from app.web.services.tracks import (
 )
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
+from scorer.io.folders import as_zip, release_order
 from scorer.kinds import KindError, build_profile, get_profile
 
 DEFINITION = "challenge.yaml"
@@ -94,6 +95,16 @@ class Bundle:
         except InputError as error:
             raise BundleError(str(error)) from None
         return cls(_strip_common_folder(files))
+
+    def folder(self, path: str) -> dict[str, bytes]:
+        """The files under the folder ``path`` (by their path inside it, in the release's
+        order), or nothing when ``path`` is a file or absent."""
+        name = str(PurePosixPath(path))
+        if name in self.files or name in ("", "."):
+            return {}
+        prefix = f"{name}/"
+        inside = {n[len(prefix) :]: data for n, data in self.files.items() if n.startswith(prefix)}
+        return {n: inside[n] for n in release_order(inside)}
 
     def read(self, path: str, where: str) -> bytes:
         """A data file named by the definition at ``where`` (its key)."""
@@ -459,8 +470,14 @@ def _zipped(bundle: Bundle, paths: list[Any], where: str) -> tuple[bytes, str]:
 
 
 def _named(bundle: Bundle, path: str | None, where: str) -> tuple[bytes, str] | None:
+    """The file ``path`` names, or the folder (``train: train/``, as a release has it): its
+    files as one zip in the release's order, which the readers of split releases read
+    (WebNLG: its XML files, ``scorer.io.folders``)."""
     if path is None:
         return None
+    folder = bundle.folder(path)
+    if folder:
+        return as_zip(folder), f"{PurePosixPath(path).name}/"
     return bundle.read(path, where), PurePosixPath(path).name
 
 

@@ -56,6 +56,8 @@ def test_challenge_track_user_and_baseline(
         if refs == "dev_loo_refs.csv":
             first = session.scalar(select(Item).where(Item.position == 0))
             assert len(first.references) == 5  # 6 in devset.csv, minus the one used as output
+            ser = session.scalar(select(Score).where(Score.metric == "SER", Score.subset == ""))
+            assert round(ser.value, 2) == 11.47  # the slot-error script's figure for the file
 
     token = runner.invoke(
         args=[

@@ -4,9 +4,9 @@ import pytest
 from sqlalchemy import func, select
 
 from app.data.db import session_scope
-from app.data.models import Submission, SubmissionStatus, System, Track
+from app.data.models import Output, Submission, SubmissionStatus, System, Track
 from app.data.models import TestSet as StoredTestSet
-from tests.support.factories import GOOD_OUTPUT, demo_track, participant
+from tests.support.factories import DEMO_REFS, GOOD_OUTPUT, demo_track, participant, run_queue
 from tests.support.paths import require_link_parser
 
 URL = "/api/v1/challenges/demo/tracks/main/submissions"
@@ -180,6 +180,53 @@ def test_leaderboard_columns_follow_the_paper_and_sort_by_normalised_average(app
     assert "sort=SER&amp;order=asc" in page and "sort=BLEU&amp;order=desc" in page  # best first
     assert "<h2>Textual statistics</h2>" in page
     assert "test set all" in page and "test set rand" in page and "MSTTR-50" in page
+
+
+def test_ser_on_the_board_reads_the_file_as_the_slot_error_script_does(
+    app, client, settings, tmp_path
+):
+    """Upload -> worker -> leaderboard: "less than  £20" (two spaces) is no price for the E2E
+    slot-error script, so the board's SER and the output's findings miss it, as ``nlg-score``
+    does on the same file; the other metrics see the whitespace collapsed (equal BLEU)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from scorer.cli.score import main as nlg_score
+
+    demo_track(settings)
+    token_a = participant(settings, "a@x.org", team="A")
+    token_b = participant(settings, "b@x.org", team="B")
+    spaced = GOOD_OUTPUT.replace("less than £20".encode(), "less than  £20".encode())
+    assert spaced != GOOD_OUTPUT
+    assert post(client, token_a, system="single").status_code == 202
+    assert post(client, token_b, data=spaced, system="double").status_code == 202
+    run_queue(app)
+
+    board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
+    rows = {row["system"]: row["scores"] for row in board["rows"]}
+    assert rows["double"]["SER"] > rows["single"]["SER"]
+    assert rows["double"]["BLEU"] == rows["single"]["BLEU"]
+    (tmp_path / "out.txt").write_bytes(spaced)
+    refs = tmp_path / "references.csv"
+    refs.write_bytes(DEMO_REFS)
+    args = ["--profile", "e2e", "--refs", str(refs), "--hyp", str(tmp_path / "out.txt")]
+    offline = CliRunner().invoke(nlg_score, [*args, "--metrics", "SER", "--json"])
+    assert offline.exit_code == 0, offline.output
+    assert rows["double"]["SER"] == pytest.approx(json.loads(offline.stdout)["SER"])
+    with session_scope(settings.database_url) as session:
+        last = {}
+        for system in ("single", "double"):
+            submission = session.scalars(
+                select(Submission).join(System).where(System.name == system)
+            ).one()
+            outputs = session.scalars(
+                select(Output).where(Output.submission_id == submission.id).order_by(Output.item_id)
+            ).all()
+            last[system] = outputs[-1]
+        assert last["double"].text == last["single"].text  # stored normalised, for the others
+        missed = "missed priceRange[less than £20]"
+        assert missed in last["double"].annotations and missed not in last["single"].annotations
 
 
 def test_track_page_compares_d_level_distributions(app, client, settings):

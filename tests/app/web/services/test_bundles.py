@@ -308,7 +308,7 @@ def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, 
     assert "challenge import" in client.get("/organise/example/audit").text
 
 
-@pytest.mark.parametrize("train", [None, "train.xml"])
+@pytest.mark.parametrize("train", [None, "train.xml", "train"])
 def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(
     app, client, settings, tmp_path, train
 ):
@@ -330,6 +330,11 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(
         "no_lex.xml": (webnlg / "test_no_lex.xml").read_bytes(),
         "with_lex.xml": lex,
         "train.xml": lex.replace(b'category="Airport"', b'category="Elsewhere"'),
+        # the same as the releases have a training set: a folder of files (train: train)
+        "train/1triples/1triple_Elsewhere.xml": lex.replace(
+            b'category="Airport"', b'category="Elsewhere"'
+        ),
+        "train/README.txt": b"not read\n",
     }
     with session_scope(settings.database_url) as session:
         import_bundle(
@@ -357,6 +362,11 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(
             profiles.append(session.scalars(select(Track.profile)).one())
     assert profiles[0] == profiles[1]
     assert profiles[0].startswith("webnlg2017-split@" if train else "webnlg2017")
+    if train:  # the file and the folder give the same split
+        with session_scope(settings.database_url) as session:
+            definition = session.scalars(select(Track.kind_definition)).one()
+        assert "Elsewhere" in definition["reader"]["seen_categories"]
+        assert "Airport" not in definition["reader"]["seen_categories"]
 
 
 def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app, runner, settings):

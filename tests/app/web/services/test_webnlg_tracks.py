@@ -130,3 +130,68 @@ def test_a_training_file_is_refused_for_a_kind_that_reads_none(runner, tmp_path)
     )  # fmt: skip
     assert result.exit_code != 0
     assert "kind e2e takes no training file" in result.output
+
+
+def _release_folder(folder, xml: str, categories: dict[str, str]) -> None:
+    """``xml`` split as the releases split a set: a size folder, one file per category (each
+    entry's category renamed as ``categories`` says), ids from Id1 in each file."""
+    import re
+
+    entries = re.findall(r"<entry .*?</entry>", xml, flags=re.DOTALL)
+    (folder / "1triples").mkdir(parents=True)
+    for old, new in categories.items():
+        chosen = [e.replace(f'category="{old}"', f'category="{new}"') for e in entries
+                  if f'category="{old}"' in e]  # fmt: skip
+        renumbered = [re.sub(r'eid="Id\d+"', f'eid="Id{n}"', e, count=1)
+                      for n, e in enumerate(chosen, 1)]  # fmt: skip
+        body = "".join(renumbered)
+        (folder / "1triples" / f"1triple_{new}.xml").write_text(
+            f'<?xml version="1.0"?><benchmark><entries>{body}</entries></benchmark>'
+        )
+
+
+def test_a_training_folder_as_released_says_which_categories_are_seen(runner, settings, tmp_path):
+    """``--train DIR``: the release's train folder (one XML file per size and category) reads as
+    one training set; its categories are the seen ones."""
+    xml = (WEBNLG / "test_with_lex.xml").read_text()
+    _release_folder(tmp_path / "train", xml, {"Airport": "Airport", "Food": "Elsewhere"})
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg",
+              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(tmp_path / "train")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "2 seen categories from train/" in result.output
+    with session_scope(settings.database_url) as session:
+        track = session.scalars(select(Track)).one()
+        assert track.kind_definition["reader"]["seen_categories"] == ["Airport", "Elsewhere"]
+
+
+def test_the_2017_train_folder_gives_the_2017_split(runner, settings):
+    from tests.support.paths import shared_file
+    from tests.support.webnlg_cases import WEBNLG_2017
+
+    train = shared_file(WEBNLG_2017 / "train")
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg",
+              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(train)]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "10 seen categories from train/" in result.output
+    from scorer.io.webnlg import SEEN_CATEGORIES_2017
+
+    with session_scope(settings.database_url) as session:
+        seen = session.scalars(select(Track)).one().kind_definition["reader"]["seen_categories"]
+    assert seen == sorted(SEEN_CATEGORIES_2017)
+
+
+def test_a_folder_for_a_kind_that_reads_one_file_is_a_clear_error(runner, tmp_path):
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "e2e", "--refs", str(tmp_path)]
+    )  # fmt: skip
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert f"Invalid value for --refs: {tmp_path} is a folder; kind e2e reads one file" in (
+        result.output
+    )
