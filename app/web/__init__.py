@@ -103,7 +103,17 @@ def _register_pages(app: Flask, csrf: Any) -> None:
     errors.register(app)
     app.add_template_filter(markdown_html, "markdown")
     app.add_template_filter(markdown_text, "markdown_text")
+    app.add_template_filter(p_value_text, "p_value")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
+
+
+def p_value_text(p_value: float) -> str:
+    """A bootstrap p-value as ``nlg-score --compare`` prints it, in a column headed "p":
+    ``0.2547``, or ``< 0.001`` where the resampling cannot tell it any smaller."""
+    from scorer.compare.significance import printed_p
+
+    text = printed_p(p_value)
+    return text.removeprefix("p=") if text.startswith("p=") else text[1:].replace("<", "< ", 1)
 
 
 def _favicon() -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
@@ -235,3 +236,14 @@ def test_a_team_takes_its_per_item_scores_away_only_once_published(app, settings
     ]
     assert records[0]["scores"]["SER"] >= 0 and records[0]["attributes"]["slot:name"] == "present"
     assert 'id="item-downloads"' in team.get(f"/submissions/{own}/outputs").text
+
+
+@pytest.mark.parametrize(
+    ("p_value", "shown"), [(0.2547, "0.2547"), (1.0, "1.0000"), (1 / 1001, "< 0.001")]
+)
+def test_the_compare_page_prints_p_as_nlg_score_does(p_value, shown):
+    """A p-value at the resampling's floor (1/1001 for 1,000 resamples) says only "at most
+    that": printed as a bound, never as 0.001."""
+    from app.web import p_value_text
+
+    assert p_value_text(p_value) == shown
