@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.data.config import Settings
 from app.data.db import session_scope
+from app.data.disclosure import Figure, seal
 from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_participants, team_members
 from app.data.models import Challenge, Submission, SubmissionStatus, Track, utcnow
@@ -93,7 +94,7 @@ def _scored_lines(submission: Submission, viewer: Viewer) -> list[str]:
             "too, until they publish the results."
         ]
     headline = {score.metric: score.value for score in submission.scores if score.subset == ""}
-    shown = viewer.shown_scores(track, headline)
+    shown = viewer.disclosed(track, seal(headline, Figure.HEADLINE, system.team_id))
     columns = get_profile(track.profile).columns
     order = sorted(shown, key=lambda name: columns.index(name) if name in columns else len(columns))
     lines = ["It was scored:", ""] + [f"  {metric}: {shown[metric]:.4f}" for metric in order]

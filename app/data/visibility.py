@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.data.models import Campaign, System, Track
+from app.data.disclosure import Disclosure, Figure, Hidden
+from app.data.models import TEST, Campaign, System, Track
 from scorer.kinds import get_profile
 
 ANONYMOUS = "anonymous"
@@ -30,26 +31,66 @@ class Viewer:
     """Exports and plots: made to be passed on, so anonymised names and withdrawn rows stay
     out even when an organiser makes them."""
 
+    def disclosure(
+        self,
+        track: Track,
+        figure: Figure,
+        team_id: int | None = None,
+        items: int | None = None,
+    ) -> Disclosure:
+        """The one disclosure rule (``app.data.disclosure``): how much of ``figure``, computed
+        from ``track``'s hidden references on the outputs of ``team_id`` (None: several
+        teams' or a baseline's) over ``items`` items (None: the whole test set), this viewer
+        may read. Every other ``sees_*`` here is this rule asked for one figure."""
+        if self.is_organiser and not (self.publication and figure is Figure.ITEM):
+            return Disclosure.EXACT
+        if track.phase == TEST and not track.is_published:
+            own = team_id is not None and team_id == self.team_id
+            if figure is Figure.HEADLINE and own and not track.hide_own_scores:
+                return Disclosure.ROUNDED
+            return Disclosure.NONE
+        few = items is not None and items < MIN_SUBSET_ITEMS
+        if (figure is Figure.ITEM or few) and not track.outputs_public:
+            return Disclosure.NONE
+        return Disclosure.EXACT
+
+    def disclose(self, track: Track, hidden: Hidden) -> float | None:
+        """The number ``hidden`` holds as this viewer may read it (None: not at all): the one
+        place a figure computed from hidden references is opened."""
+        found = self.disclosure(track, hidden.figure, hidden.team_id, hidden.items)
+        if found is Disclosure.NONE:
+            return None
+        value = hidden.reveal()
+        if found is Disclosure.ROUNDED:
+            return get_profile(track.profile).published(hidden.column, value)
+        return value
+
+    def disclosed(self, track: Track, sealed: dict[str, Hidden]) -> dict[str, float]:
+        """Column -> value of the ``sealed`` figures this viewer may read."""
+        opened = {column: self.disclose(track, hidden) for column, hidden in sealed.items()}
+        return {column: value for column, value in opened.items() if value is not None}
+
     def sees_scores_of(self, track: Track, system: System) -> bool:
-        """Development phase: everyone. Test phase: organisers; the team itself unless the
-        organisers hide its own scores too; everyone once the results are published."""
-        if self.is_organiser or track.scores_public:
-            return True
-        return (
-            system.team_id is not None
-            and system.team_id == self.team_id
-            and not track.hide_own_scores
-        )
+        """A system's headline scores. Development phase: everyone. Test phase: organisers;
+        the team itself (rounded) unless the organisers hide its own scores too; everyone
+        once the results are published."""
+        found = self.disclosure(track, Figure.HEADLINE, system.team_id)
+        return found is not Disclosure.NONE
 
     def sees_item_figures_of(self, track: Track) -> bool:
         """Per-item figures computed against the hidden references (DIST, chrF, slot errors):
         each one is an oracle on its reference (DIST's edit distance rebuilds a sentence in a
         few dozen uploads), so teams get them only once the test results are published."""
-        return self._working_view or track.outputs_public
+        return self.disclosure(track, Figure.ITEM) is not Disclosure.NONE
+
+    def sees_significance_of(self, track: Track) -> bool:
+        """p-values, significance groups and ranks: a team comparing its own systems in the
+        test phase would learn how they differ item by item."""
+        return self.disclosure(track, Figure.SIGNIFICANCE) is not Disclosure.NONE
 
     def sees_every_score_of(self, track: Track) -> bool:
         """Every team's scores on the track: organisers, or everyone once they are public."""
-        return self.is_organiser or track.scores_public
+        return self.disclosure(track, Figure.HEADLINE) is not Disclosure.NONE
 
     def sees_campaign(self, campaign: Campaign) -> bool:
         """A human evaluation's results: once published; before, its organisers' working view
@@ -63,23 +104,17 @@ class Viewer:
         return self._working_view or (own and self.sees_item_figures_of(track))
 
     def sees_subset_scores_of(self, track: Track, items: int) -> bool:
-        """A subset's scores on top of ``sees_scores_of``: an aggregate like the headline from
-        ``MIN_SUBSET_ITEMS`` items; on fewer, figures of a handful of references, with the
-        rule of per-item figures."""
-        return items >= MIN_SUBSET_ITEMS or self.sees_item_figures_of(track)
+        """A subset's or bucket's scores on top of ``sees_scores_of``: never before a test
+        phase's publication (a bucket, or a subset and its complement, isolates a few probes);
+        otherwise an aggregate like the headline from ``MIN_SUBSET_ITEMS`` items, and on
+        fewer, figures of a handful of references, with the rule of per-item figures."""
+        return self.disclosure(track, Figure.SUBSET, items=items) is not Disclosure.NONE
 
     def sees_exact_scores_of(self, track: Track) -> bool:
-        """In the test phase, until the results are published, a team gets its scores as the
-        published table prints them (``Profile.published``), not a float's every digit: with
-        the daily quota, that bounds what its uploads learn of the hidden references."""
-        return self._working_view or track.scores_public
-
-    def shown_scores(self, track: Track, scores: dict[str, float]) -> dict[str, float]:
-        """``scores`` (column -> value) as this viewer may read them."""
-        if self.sees_exact_scores_of(track):
-            return scores
-        profile = get_profile(track.profile)
-        return {column: profile.published(column, value) for column, value in scores.items()}
+        """Scores to every digit and their intervals. In the test phase, until the results are
+        published, a team gets its scores as the published table prints them
+        (``Profile.published``): with the daily quota, that bounds what its uploads learn."""
+        return self.disclosure(track, Figure.INTERVAL) is Disclosure.EXACT
 
     def sees_system(self, track: Track, system: System) -> bool:
         """A system's page (its name, team and submission times): to its own team (even
@@ -98,7 +133,7 @@ class Viewer:
     def sees_reference_statistics(self, track: Track) -> bool:
         """Figures computed from a track's hidden references as a whole (their lengths,
         vocabulary, D-levels): to organisers, and to everyone once the scores are public."""
-        return self.is_organiser or track.scores_public
+        return self.disclosure(track, Figure.REFERENCE) is not Disclosure.NONE
 
     def sees_names_of(self, system: System) -> bool:
         return self._working_view or not system.is_anonymous

@@ -60,6 +60,7 @@ def create_app(
     app.extensions["nlgboard.queue"] = queue
     track_kinds.install(settings.database_url)
 
+    _guard_outputs(app)
     login_manager.init_app(app)
     csrf.init_app(app)
     app.teardown_appcontext(close_db)
@@ -105,6 +106,24 @@ def _register_pages(app: Flask, csrf: Any) -> None:
     app.add_template_filter(markdown_text, "markdown_text")
     app.add_template_filter(p_value_text, "p_value")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
+
+
+def _guard_outputs(app: Flask) -> None:
+    """The ways values leave the board as pages and JSON refuse a figure still sealed by the
+    disclosure rule (``app.data.disclosure.Hidden``): a view that forgot ``Viewer.disclose``
+    fails instead of printing it. (CSV cells, LaTeX and plots format numbers, which a sealed
+    figure refuses by itself.)"""
+    from flask.json.provider import DefaultJSONProvider
+
+    from app.data.disclosure import refuse_hidden
+
+    class GuardedJSON(DefaultJSONProvider):
+        @staticmethod
+        def default(o: Any) -> Any:
+            return DefaultJSONProvider.default(refuse_hidden(o))
+
+    app.json = GuardedJSON(app)
+    app.jinja_env.finalize = refuse_hidden
 
 
 def p_value_text(p_value: float) -> str:

@@ -98,7 +98,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
     sort_key = sort or default_sort or (metrics[0] if metrics else None)
     if sort_key:
-        assign_rank_groups(db(), found, rows, sort_key, file_cache())
+        assign_rank_groups(db(), found, rows, sort_key, viewer, file_cache())
     reference_rows = reference_statistics(db(), found, language, viewer=viewer) if rows else {}
     challenge_sets, other_subsets = (
         subset_tables(db(), found, metrics, rows, language) if rows else ([], [])

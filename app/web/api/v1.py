@@ -6,6 +6,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.utils import secure_filename
 
+from app.data.disclosure import Figure, seal
 from app.data.models import Submission, TestSet, Track, User
 from app.data.visibility import Viewer
 from app.web.api.openapi import openapi_document
@@ -108,8 +109,9 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     shown = can_see_scores(db(), user, submission)
     headline = ordered_scores(submission) if shown else []
     track = submission.system.track
-    values = viewer_of(db(), user, track.challenge_id).shown_scores(
-        track, {score.metric: score.value for score in headline}
+    values = viewer_of(db(), user, track.challenge_id).disclosed(
+        track,
+        seal({s.metric: s.value for s in headline}, Figure.HEADLINE, submission.system.team_id),
     )
     return jsonify(
         {

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.disclosure import Figure, Hidden, seal
 from app.data.models import Output, SubmissionStatistics, TestSet, Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
@@ -29,7 +30,12 @@ from app.web.services import DomainError
 from app.web.services.access import Viewer
 from app.web.services.csv_cells import csv_cell
 from app.web.services.file_cache import FileCache
-from app.web.services.leaderboard import LeaderboardRow, default_language, leaderboard
+from app.web.services.leaderboard import (
+    LeaderboardRow,
+    default_language,
+    leaderboard,
+    team_ids,
+)
 from scorer.compare.breakdown import Bucket, breakdown, buckets
 from scorer.compare.significance import SAMPLES, SEED
 from scorer.kinds import Profile, get_profile
@@ -95,13 +101,14 @@ def track_breakdown(
     intervals = viewer.sees_exact_scores_of(track)
     profile = get_profile(track.profile)
     stored = stored_statistics(session, [row.submission_id for row in rows])
+    teams = team_ids(session, rows)
     result = []
     for row in rows:
         found = BreakdownRow(row)
         if row.submission_id in stored and shown:
             figures = cached_breakdown(profile, stored[row.submission_id], shown, cache)
             found.buckets = {
-                value: _cells(viewer, track, bucket, metrics, intervals)
+                value: _cells(viewer, track, bucket, metrics, teams[row.system_id])
                 for value, bucket in figures.items()
             }
         result.append(found)
@@ -123,13 +130,21 @@ def _test_set(track: Track, language: str | None) -> TestSet:
 
 
 def _cells(
-    viewer: Viewer, track: Track, bucket: Bucket, metrics: list[str], intervals: bool
+    viewer: Viewer, track: Track, bucket: Bucket, metrics: list[str], team: int | None
 ) -> dict[str, Cell]:
-    values = viewer.shown_scores(track, {m: v for m, v in bucket.values.items() if m in metrics})
-    return {
-        m: Cell(value, *(bucket.intervals.get(m, (None, None)) if intervals else (None, None)))
-        for m, value in values.items()
-    }
+    """A bucket's figures as the disclosure rule lets ``viewer`` read them."""
+    sealed = seal(
+        {m: v for m, v in bucket.values.items() if m in metrics}, Figure.SUBSET, team, bucket.items
+    )
+    cells = {}
+    for metric, value in viewer.disclosed(track, sealed).items():
+        low, high = bucket.intervals.get(metric, (None, None))
+        ends = [
+            None if end is None else viewer.disclose(track, Hidden(end, Figure.INTERVAL, metric))
+            for end in (low, high)
+        ]
+        cells[metric] = Cell(value, *ends)
+    return cells
 
 
 def stored_statistics(session: Session, submission_ids: Sequence[int]) -> dict[int, bytes]:

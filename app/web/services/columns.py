@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from app.data.disclosure import Figure, seal
 from app.data.models import Campaign, Method, Score, Submission, Track
 from app.web.services.access import Viewer
 from app.web.services.campaigns import track_campaigns
@@ -170,5 +171,10 @@ def headline_scores(submission: Submission, viewer: Viewer) -> list[tuple[str, f
     track = submission.system.track
     profile = get_profile(track.profile)
     scores = ordered_scores(submission)
-    values = viewer.shown_scores(track, {s.metric: s.value for s in scores})
-    return [(s.metric, values[s.metric], profile.higher_is_better(s.metric)) for s in scores]
+    sealed = seal({s.metric: s.value for s in scores}, Figure.HEADLINE, submission.system.team_id)
+    values = viewer.disclosed(track, sealed)
+    return [
+        (s.metric, values[s.metric], profile.higher_is_better(s.metric))
+        for s in scores
+        if s.metric in values
+    ]

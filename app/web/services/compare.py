@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from sqlalchemy.orm import Session
 
+from app.data.disclosure import Figure, Hidden
 from app.data.models import Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import LoadedTestSet, load_attributes, load_test_set
@@ -30,6 +31,7 @@ from app.web.services.leaderboard import (
     default_language,
     leaderboard,
     outputs_by_item,
+    team_ids,
 )
 from scorer.compare.breakdown import buckets
 from scorer.compare.significance import SAMPLES, SEED, Comparison, paired_bootstrap
@@ -60,14 +62,16 @@ class Difference:
     metric: str
     a: float
     b: float
-    difference: float
-    p_value: float
+    difference: float | None
+    """None, like ``p_value``, where the viewer may not see significance (a team's own
+    systems before publication: the exact difference of two rounded scores is a probe)."""
+    p_value: float | None
     low: float | None = None
     high: float | None = None
 
     @property
     def significant(self) -> bool:
-        return self.p_value < 0.05
+        return self.p_value is not None and self.p_value < 0.05
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class SystemComparison:
     b: LeaderboardRow
     metrics: list[Difference]
     intervals: bool
+    significance: bool = True
+    """Whether the viewer sees differences and p-values (``Viewer.sees_significance_of``)."""
     attribute: str | None = None
     choices: list[str] = field(default_factory=list)
     buckets: list[tuple[str, int, list[Difference]]] = field(default_factory=list)
@@ -138,12 +144,16 @@ def compare_systems(
     loaded = load_test_set(session, test_set.id)
     shown = [*a.scores]
     intervals = viewer.sees_exact_scores_of(track)
-    result = SystemComparison(a, b, [], intervals, which=which)
+    result = SystemComparison(
+        a, b, [], intervals, significance=viewer.sees_significance_of(track), which=which
+    )
     headline = {"": loaded.subsets[""]}
     found = _cached_comparisons(
         profile, (packed_a, packed_b), headline, cache, statistics_a, statistics_b
     )
-    result.metrics = _shown(viewer, track, found[""], shown, intervals)
+    teams_of = team_ids(session, [a, b])
+    teams = (teams_of[system_a], teams_of[system_b])
+    result.metrics = _shown(viewer, track, found[""], shown, teams)
     result.choices = breakdown_choices(track, viewer)
     attributes = load_attributes(session, test_set, loaded)
     if attribute:
@@ -159,7 +169,11 @@ def compare_systems(
         )
         result.attribute = attribute
         result.buckets = [
-            (value, len(positions), _shown(viewer, track, by_bucket[value], shown, intervals))
+            (
+                value,
+                len(positions),
+                _shown(viewer, track, by_bucket[value], shown, teams, positions),
+            )
             for value, positions in visible.items()
         ]
         result.hidden_buckets = [value for value in groups if value not in visible]
@@ -174,19 +188,35 @@ def compare_systems(
 
 
 def _shown(
-    viewer: Viewer, track: Track, found: list[Comparison], shown: list[str], intervals: bool
+    viewer: Viewer,
+    track: Track,
+    found: list[Comparison],
+    shown: list[str],
+    teams: tuple[int | None, int | None],
+    positions: list[int] | None = None,
 ) -> list[Difference]:
-    """The comparisons of the columns the leaderboard shows, rounded as it rounds them."""
+    """The comparisons of the columns the leaderboard shows, each figure as the disclosure
+    rule lets ``viewer`` read it (on the whole test set, or on a bucket's ``positions``)."""
+    figure = Figure.HEADLINE if positions is None else Figure.SUBSET
+    items = None if positions is None else len(positions)
     differences = []
     for c in found:
         if c.metric not in shown:
             continue
-        a, b, difference = (
-            viewer.shown_scores(track, {c.metric: value})[c.metric]
-            for value in (c.score_a, c.score_b, c.difference)
-        )
-        ends = (c.low, c.high) if intervals else (None, None)
-        differences.append(Difference(c.metric, a, b, difference, c.p_value, *ends))
+        a = viewer.disclose(track, Hidden(c.score_a, figure, c.metric, teams[0], items))
+        b = viewer.disclose(track, Hidden(c.score_b, figure, c.metric, teams[1], items))
+        if a is None or b is None:
+            continue
+        opened = [
+            viewer.disclose(track, Hidden(value, kind, c.metric, None, items))
+            for value, kind in (
+                (c.difference, Figure.SIGNIFICANCE),
+                (c.p_value, Figure.SIGNIFICANCE),
+                (c.low, Figure.INTERVAL),
+                (c.high, Figure.INTERVAL),
+            )
+        ]
+        differences.append(Difference(c.metric, a, b, *opened))
     return differences
 
 

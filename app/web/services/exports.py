@@ -58,7 +58,7 @@ def track_table(
     )
     profile = get_profile(track.profile)
     if profile.primary_metric in metrics:
-        assign_rank_groups(session, track, rows, profile.primary_metric)
+        assign_rank_groups(session, track, rows, profile.primary_metric, viewer.for_publication())
     signatures = {
         metric: sorted({row.signatures[metric] for row in rows if metric in row.signatures})
         for metric in metrics

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from app.data.disclosure import Figure, seal
 from app.data.models import (
     DESCRIBED,
     Item,
@@ -138,13 +139,15 @@ def leaderboard(
         if system.id in latest
     ]
     sizes = scored_subset_sizes(session, track, language) if any(r.subsets for r in rows) else {}
+    teams = {system.id: system.team_id for system in shown}
     for row in rows:
-        row.scores = viewer.shown_scores(track, row.scores)
-        row.subsets = {
-            name: viewer.shown_scores(track, values)
+        team = teams[row.system_id]
+        row.scores = viewer.disclosed(track, seal(row.scores, Figure.HEADLINE, team))
+        subsets = {
+            name: viewer.disclosed(track, seal(values, Figure.SUBSET, team, sizes.get(name, 0)))
             for name, values in row.subsets.items()
-            if viewer.sees_subset_scores_of(track, sizes.get(name, 0))
         }
+        row.subsets = {name: values for name, values in subsets.items() if values}
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -154,8 +157,16 @@ def leaderboard(
         absent = [row for row in rows if key not in row.scores]
         scored.sort(key=lambda row: row.scores[key], reverse=descending)
         rows = scored + absent
-        assign_ranks(rows, key)
+        if viewer.sees_significance_of(track):  # a rank among one's own systems compares them
+            assign_ranks(rows, key)
     return metrics, rows
+
+
+def team_ids(session: Session, rows: list[LeaderboardRow]) -> dict[int, int | None]:
+    """System id -> its team's id (None: a baseline), for sealing the rows' figures."""
+    ids = [row.system_id for row in rows]
+    found = session.execute(select(System.id, System.team_id).where(System.id.in_(ids)))
+    return {system_id: team_id for system_id, team_id in found}
 
 
 def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select, true
 from sqlalchemy.orm import Session, selectinload
 
+from app.data.disclosure import Figure, Hidden
 from app.data.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.kinds import get_profile
@@ -82,7 +83,11 @@ def overview(
         score = next((s for s in submission.scores if s.metric == metric and not s.subset), None)
         if score is None:
             continue
-        value = viewer.shown_scores(system.track, {score.metric: score.value})[score.metric]
+        value = viewer.disclose(
+            system.track, Hidden(score.value, Figure.HEADLINE, score.metric, system.team_id)
+        )
+        if value is None:
+            continue
         signatures.add(score.signature)
         if not viewer.sees_names_of(system):
             label = ANONYMOUS

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.data.models import SubmissionStatistics, Track
 from app.data.statistics import unpack_statistics
+from app.data.visibility import Viewer
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import LeaderboardRow
 from scorer.compare.significance import SAMPLES, SEED, resample_weights
@@ -129,9 +130,13 @@ def assign_rank_groups(
     track: Track,
     rows: list[LeaderboardRow],
     column: str,
+    viewer: Viewer,
     cache: FileCache | None = None,
 ) -> None:
-    """Set ``rank_group`` on the rows (None where a submission has no stored statistics)."""
+    """Set ``rank_group`` on the rows (None where a submission has no stored statistics, or
+    where ``viewer`` may not see significance: a team's own systems before publication)."""
+    if not viewer.sees_significance_of(track):
+        return
     profile = get_profile(track.profile)
     resampled = resampled_rows(session, profile, rows, column, cache)
     ranked = [row for row in rows if row.submission_id in resampled and column in row.scores]

@@ -89,6 +89,7 @@ MATRIX = [
     Case("api_v1.get_overview", "GET", "/api/v1/challenges/x/overview", every(OK), api=True),
     Case("api_v1.openapi", "GET", "/api/v1/openapi.json", every(OK), api=True),
     Case("api_v1.get_inputs", "GET", f"{API}/inputs", every(OK), api=True),
+    Case("api_v1.get_kind", "GET", f"{API}/kind", every(OK), api=True),
     Case("api_v1.get_leaderboard", "GET", f"{API}/leaderboard", every(OK), api=True),
     Case(
         "api_v1.get_submission",

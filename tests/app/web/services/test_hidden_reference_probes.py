@@ -196,18 +196,25 @@ def test_organisers_read_a_tiny_subsets_scores_before_publication(app, client, s
     assert 'id="challenge-polarity"' in page and 'id="challenge-tense"' in page
 
 
-def test_a_subset_of_enough_items_is_an_aggregate_like_the_headline(app, settings):
-    """Thirty items or more: the team reads its subset scores in the test phase, rounded as
-    the headline."""
+def test_before_publication_a_team_reads_no_subset_of_any_size(app, settings):
+    """A subset of 30 items or more was an aggregate like the headline, until the attack: the
+    whole minus its complement gives a 12-item bucket exactly ((630 x whole - 618 x rest) /
+    12). Before publication a team reads its headline only; after, subsets of 30 items or more
+    are open and smaller ones wait, in the development phase, for the test results."""
+    from app.data.disclosure import Disclosure, Figure
     from app.web.services.access import MIN_SUBSET_ITEMS, Viewer
 
     track = Track(phase="test", is_published=False, hide_own_scores=False, profile="drs")
     team = Viewer(team_id=1)
     assert not team.sees_subset_scores_of(track, MIN_SUBSET_ITEMS - 1)
-    assert team.sees_subset_scores_of(track, MIN_SUBSET_ITEMS)
+    assert not team.sees_subset_scores_of(track, 630)
+    assert team.disclosure(track, Figure.HEADLINE, team_id=1) is Disclosure.ROUNDED
     assert Viewer(is_organiser=True).sees_subset_scores_of(track, 1)
     track.is_published = True
     assert team.sees_subset_scores_of(track, 1)
+    development = Track(phase="development", is_published=False, profile="drs")
+    assert team.sees_subset_scores_of(development, MIN_SUBSET_ITEMS)
+    assert not team.sees_subset_scores_of(development, MIN_SUBSET_ITEMS - 1)
 
 
 def test_a_test_phase_bar_chart_draws_no_bootstrap_interval(app, client, settings, monkeypatch):
