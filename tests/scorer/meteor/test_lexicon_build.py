@@ -4,7 +4,10 @@ a text stream, every line tidied into its StringTokenizer tokens (about 20 s for
 table, against about 4 s now). Checked on samples of the real table and on made-up tables with
 everything the fast path must notice (tabs, runs of spaces, CR line ends, a source phrase run
 cut by a block's end, an entry cut short), read in blocks small enough to cut every run; the
-whole table is compared row by row in a slow test."""
+whole table is compared row by row in a slow test.
+
+And the first build on a machine says what it builds, where and roughly how long it takes,
+once: a process that finds the file built says nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer import cache
 from scorer.java.jars import coco_file
 from scorer.meteor import resources
 from scorer.meteor.normalizer import java_tokens
@@ -150,3 +154,41 @@ def test_the_whole_built_lexicon_holds_the_replaced_builds_rows(tmp_path):
         found = dict(connection.execute("SELECT phrase, targets FROM paraphrase"))
     assert len(found) == len(expected) == 438_644
     assert found == expected
+
+
+def test_the_first_build_says_what_it_builds_where_and_how_long_it_takes(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))
+    source = tmp_path / "resource.txt"
+    source.write_text("data")
+
+    def build(target: Path) -> None:
+        target.write_text("built")
+
+    first = cache.built_file("thing", [source], ".bin", build, "the thing's table", 4)
+    assert capsys.readouterr().err == (
+        f"nlgboard: building the thing's table in {tmp_path} "
+        "(first run on this machine, about 4 s)...\n"
+    )
+    assert cache.built_file("thing", [source], ".bin", build, "the thing's table", 4) == first
+    assert capsys.readouterr().err == ""  # built: nothing to say
+    cache.built_file("quick", [source], ".bin", build)
+    assert capsys.readouterr().err == ""  # not worth a line
+
+
+def test_the_lexicon_announces_itself(monkeypatch):
+    announced = {}
+    path = resources.lexicon().path
+
+    def built_file(name, sources, suffix, build, what=None, seconds=None):
+        announced.update(what=what, seconds=seconds)
+        return path
+
+    monkeypatch.setattr(resources, "built_file", built_file)
+    resources.lexicon.cache_clear()
+    try:
+        resources.lexicon()
+    finally:
+        resources.lexicon.cache_clear()
+    assert "METEOR" in announced["what"] and 1 <= announced["seconds"] <= 10
