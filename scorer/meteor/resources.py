@@ -178,7 +178,7 @@ def _runs(lines: list[str], final: bool) -> tuple[list[tuple[str, str]], list[st
     ``final``, those from the last run's start on (the next block may continue it)."""
     sources, targets = lines[1::3], lines[2::3]
     starts = _run_starts(sources)
-    joined = "\n".join(sources[start] for start in starts)
+    joined = "\n".join(map(sources.__getitem__, starts))
     if any(mark in joined for mark in _UNTIDY) or joined.startswith(" ") or joined.endswith(" "):
         sources = [" ".join(java_tokens(source)) for source in sources]
         starts = _run_starts(sources)
@@ -196,7 +196,7 @@ def _run_starts(sources: list[str]) -> list[int]:
     million entries would cost seconds)."""
     if not sources:
         return []
-    changes = map(operator.ne, sources[1:], sources[:-1])
+    changes = map(operator.ne, itertools.islice(sources, 1, None), sources)
     return [0, *itertools.compress(range(1, len(sources)), changes)]
 
 
