@@ -91,8 +91,14 @@ def built_file(
 
 
 def announce_build(what: str, folder: Path, seconds: float | None) -> None:
-    """One line on stderr: what is built, where, and roughly how long it takes."""
-    about = f", about {seconds:.0f} s" if seconds is not None else ""
+    """One line on stderr: what is built, where, and roughly how long it takes: ``seconds`` on
+    an idle machine, stretched by the load when there are more runnable processes than cores
+    (the build runs on one core: at a load of 5 on 2 cores it took about twice as long)."""
+    about = ""
+    if seconds is not None:
+        with contextlib.suppress(OSError, AttributeError):  # no load average (Windows)
+            seconds *= max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+        about = f", about {seconds:.0f} s"
     print(
         f"nlgboard: building {what} in {folder} (first run on this machine{about})...",
         file=sys.stderr,

@@ -273,7 +273,8 @@ class Lexicon:
 
 
 LEXICON_SECONDS = 5
-"""About how long building the lexicon takes on two cores (said when it starts)."""
+"""About how long building the lexicon takes on an idle machine (4-5 s on the project's
+2-core machine at a load below 2; said when it starts, stretched by the load)."""
 
 
 @cache

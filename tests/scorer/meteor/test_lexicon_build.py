@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import os
 import sqlite3
 from pathlib import Path
 
@@ -162,6 +163,8 @@ def test_the_first_build_says_what_it_builds_where_and_how_long_it_takes(
     tmp_path, monkeypatch, capsys
 ):
     monkeypatch.setenv("NLGBOARD_CACHE", str(tmp_path))
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     source = tmp_path / "resource.txt"
     source.write_text("data")
 
@@ -177,6 +180,13 @@ def test_the_first_build_says_what_it_builds_where_and_how_long_it_takes(
     assert capsys.readouterr().err == ""  # built: nothing to say
     cache.built_file("quick", [source], ".bin", build)
     assert capsys.readouterr().err == ""  # not worth a line
+
+
+def test_the_time_said_is_stretched_by_the_load(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 4.0, 3.0))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    cache.announce_build("the thing's table", tmp_path, 4)
+    assert "(first run on this machine, about 10 s)..." in capsys.readouterr().err
 
 
 def test_the_lexicon_announces_itself(monkeypatch):
