@@ -58,8 +58,19 @@ def resource_hash(path: Path) -> str:
     return str(memo[key])
 
 
-def built_file(name: str, sources: list[Path], suffix: str, build: Callable[[Path], None]) -> Path:
-    """The cached file ``name-<hashes>.suffix``, built by ``build(path)`` when missing."""
+def built_file(
+    name: str,
+    sources: list[Path],
+    suffix: str,
+    build: Callable[[Path], None],
+    what: str | None = None,
+    seconds: float | None = None,
+) -> Path:
+    """The cached file ``name-<hashes>.suffix``, built by ``build(path)`` when missing.
+
+    A build that takes long enough to be noticed (``what`` it makes, and about how many
+    ``seconds`` on two cores) is announced on stderr when it really starts, so that a first run
+    that pauses says why (a process waiting for another's build says nothing)."""
     key = "-".join(resource_hash(source) for source in sources)
     target = cache_folder() / f"{name}-v{BUILD_FORMAT}-{key}{suffix}"
     if not target.exists():
@@ -68,6 +79,8 @@ def built_file(name: str, sources: list[Path], suffix: str, build: Callable[[Pat
             with open(target.with_name(target.name + ".lock"), "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 if not target.exists():
+                    if what is not None:
+                        announce_build(what, target.parent, seconds)
                     write_atomically(target, build)
         except OSError as error:
             raise RuntimeError(
@@ -75,6 +88,22 @@ def built_file(name: str, sources: list[Path], suffix: str, build: Callable[[Pat
                 "NLGBOARD_CACHE at a writable folder"
             ) from error
     return target
+
+
+def announce_build(what: str, folder: Path, seconds: float | None) -> None:
+    """One line on stderr: what is built, where, and roughly how long it takes: ``seconds`` on
+    an idle machine, stretched by the load when there are more runnable processes than cores
+    (the build runs on one core: at a load of 5 on 2 cores it took about twice as long)."""
+    about = ""
+    if seconds is not None:
+        with contextlib.suppress(OSError, AttributeError):  # no load average (Windows)
+            seconds *= max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+        about = f", about {seconds:.0f} s"
+    print(
+        f"nlgboard: building {what} in {folder} (first run on this machine{about})...",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def write_atomically(target: Path, write: Callable[[Path], object]) -> None:

@@ -30,7 +30,7 @@ def never(*_args: object) -> object:
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    resources.lexicon()  # METEOR's tables stay in the real cache folder (built once, ~20 s)
+    resources.lexicon()  # METEOR's tables stay in the real cache folder (built once, ~5 s)
     monkeypatch.setattr(cache, "cache_folder", lambda: tmp_path)
     return tmp_path
 
