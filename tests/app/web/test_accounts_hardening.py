@@ -160,3 +160,33 @@ def test_a_lost_database_connection_answers_503_with_retry_after(client, monkeyp
     assert answer.status_code == 503, answer.data[:300]
     assert answer.headers["Retry-After"].isdigit()
     assert "server closed" not in answer.text and "database" in answer.text
+
+
+def _reset_tokens(session) -> list[str]:
+    from sqlalchemy import select
+
+    from app.data.models import Mail
+
+    bodies = session.scalars(select(Mail.body).where(Mail.kind == "reset").order_by(Mail.id))
+    return [body.split("/password/reset/")[1].split()[0] for body in bodies]
+
+
+def test_a_newer_reset_link_voids_the_older_ones(session, monkeypatch):
+    """Finding 2: an older reset link still worked after a newer one was sent."""
+    from datetime import timedelta
+
+    from app.web.services import DomainError, account_mail
+    from app.web.services.accounts import create_user
+
+    create_user(session, "a@x.org", "old password 123")
+    session.commit()
+    monkeypatch.setattr(account_mail, "RESEND_WAIT", timedelta(0))
+    for _ in range(2):
+        assert account_mail.request_password_reset(session, "s", "a@x.org", "https://b.example")
+    older, newer = _reset_tokens(session)
+    with pytest.raises(DomainError, match="used or replaced"):
+        account_mail.user_for_reset(session, "s", older)
+    assert account_mail.user_for_reset(session, "s", newer).email == "a@x.org"
+    account_mail.reset_password(session, "s", newer, "new password 456", False)
+    with pytest.raises(DomainError, match="used or replaced"):
+        account_mail.user_for_reset(session, "s", newer)
