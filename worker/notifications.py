@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.disclosure import Figure, seal
+from app.data.mail.messages import one_line
 from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_participants, team_members
 from app.data.models import Challenge, Submission, SubmissionStatus, Track, utcnow
@@ -55,10 +56,10 @@ def _submission_mails(session: Session, submission_id: int, base_url: str) -> li
         return []
     system, track = submission.system, submission.system.track
     if submission.status == SubmissionStatus.SCORED:
-        kind, subject = "scored", f"{system.name} on {track.title}: scored"
+        kind, subject = "scored", f"{one_line(system.name)} on {one_line(track.title)}: scored"
         lines = _scored_lines(submission, Viewer(team_id=team_id))
     elif submission.status == SubmissionStatus.FAILED:
-        kind, subject = "failed", f"{system.name} on {track.title}: failed"
+        kind, subject = "failed", f"{one_line(system.name)} on {one_line(track.title)}: failed"
         lines = [
             f"Your file {submission.filename} could not be scored:",
             "",
@@ -157,7 +158,7 @@ def _deadline_mails(session: Session, track_id: int, base_url: str) -> list[int]
             _footer(base_url),
         ]
     )
-    subject = f"{track.title}: deadline {when}"
+    subject = f"{one_line(track.title)}: deadline {when}"
     mails = [
         add_mail(session, kind="deadline", to=user.email, subject=subject, body=body, user=user)
         for user in challenge_participants(session, challenge.id, "deadlines")

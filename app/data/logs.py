@@ -71,31 +71,49 @@ class JsonFormatter(logging.Formatter):
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in entry:
                 entry[key] = value if isinstance(value, (int, float, str, bool)) else str(value)
-        if record.exc_info:
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        elif record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
 
 
 class RedactTokens(logging.Filter):
-    """Access-log lines lose the secret part of one-time links: whoever reads the log could
-    otherwise do the annotation HIT, or make themselves the board's first administrator (the
-    token is in the URL path, or in a ``next=`` on the way to logging in)."""
+    """Log lines lose the secret part of links: whoever reads the log could otherwise do the
+    annotation HIT, make themselves the board's first administrator, choose an account's new
+    password (a reset link works for hours) or confirm its address (the token is in the URL
+    path, or in a ``next=`` on the way to logging in). On the access loggers and on the root
+    handler, so an application line ("Exception on /password/reset/... [GET]") and its
+    traceback lose it too."""
 
     PATTERN = re.compile(
-        r"((?:/|%2F)(?:annotate(?:/|%2F)link|setup(?:/|%2F)admin)(?:/|%2F))[^\s/?&\"%]+",
+        r"((?:/|%2F)(?:annotate(?:/|%2F)link|setup(?:/|%2F)admin|password(?:/|%2F)reset|verify)"
+        r"(?:/|%2F))[^\s/?&\"'%]+",
         re.IGNORECASE,
     )
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        redacted = self.PATTERN.sub(r"\1[redacted]", message)
+        redacted = redact(message)
         if redacted != message:
             record.msg, record.args = redacted, ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
         return True
+
+
+def redact(text: str) -> str:
+    """``text`` with the secret part of every one-time link replaced by ``[redacted]``."""
+    return RedactTokens.PATTERN.sub(r"\1[redacted]", text)
 
 
 ACCESS_LOGGERS = ("werkzeug", "gunicorn.access")
 """The development server's and gunicorn's request logs."""
+SERVER_LOGGERS = (*ACCESS_LOGGERS, "gunicorn.error")
+"""Loggers with handlers of their own (gunicorn's): the root handler's filter misses them.
+gunicorn.error logs "Error handling request /password/reset/...", traceback and all."""
 
 
 def configure_logging(level: int = logging.INFO) -> None:
@@ -106,10 +124,11 @@ def configure_logging(level: int = logging.INFO) -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     else:
         handler.setFormatter(JsonFormatter())
+    handler.addFilter(RedactTokens())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for name in ACCESS_LOGGERS:
+    for name in SERVER_LOGGERS:
         access = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in access.filters):
             access.addFilter(RedactTokens())

@@ -7,9 +7,15 @@ import logging
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from app.web.services import DomainError
+
 log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 30
+"""What a client is told to wait when the database cannot be reached (a restart, a failover)."""
 
 
 def register(app: Flask) -> None:
@@ -31,6 +37,29 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         return _render(exc.code or 500, exc.description or exc.name)
+
+    @app.errorhandler(DomainError)
+    def refused(exc: DomainError) -> ResponseReturnValue:
+        """A rule a view did not catch itself: the person is told which, not a 500."""
+        return _render(400, f"Refused: {exc}. Nothing was changed.")
+
+    @app.errorhandler(DBAPIError)
+    def database_error(exc: DBAPIError) -> ResponseReturnValue:
+        """A connection lost or refused (PostgreSQL restarting) is the board's passing state,
+        not a bug: 503 with Retry-After, and the driver's message stays in the log."""
+        if not (isinstance(exc, OperationalError) or exc.connection_invalidated):
+            return internal_error(exc)
+        log.warning("database unavailable on %s %s: %s", request.method, request.path, exc.orig)
+        seconds = RETRY_AFTER_SECONDS
+        answer = app.make_response(
+            _render(
+                503,
+                "The board cannot reach its database just now (a restart, most likely); "
+                f"nothing was changed. Try again in {seconds} seconds.",
+            )
+        )
+        answer.headers["Retry-After"] = str(seconds)
+        return answer
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> ResponseReturnValue:

@@ -153,9 +153,13 @@ def challenge(slug: str) -> ResponseReturnValue:
     form = ChallengeForm(prefix="edit", obj=found)
     upload = TrackUploadForm(prefix="track")
     if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
-        edit_challenge(db(), current_user, found, form.title.data, form.description.data or "")
-        flash("Challenge saved.", "info")
-        return redirect(url_for("organise.challenge", slug=slug))
+        try:
+            edit_challenge(db(), current_user, found, form.title.data, form.description.data or "")
+        except DomainError as error:
+            form.title.errors.append(f"Refused: {error}.")
+        else:
+            flash("Challenge saved.", "info")
+            return redirect(url_for("organise.challenge", slug=slug))
     if request.method == "POST" and request.form.get("action") == "track" and upload.validate():
         try:
             test_set, report = import_track(

@@ -40,6 +40,13 @@ def check_address(address: str, what: str = "e-mail address", local: bool = Fals
     return address
 
 
+def one_line(text: str, longest: int = SUBJECT_MAX // 2) -> str:
+    """A stored title or name as it may go into a subject: control characters (a CR/LF kept
+    from before titles were checked) become spaces, runs of spaces one, cut to ``longest``."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= longest else flat[: longest - 1] + "…"
+
+
 def check_header_text(text: str, what: str, longest: int = SUBJECT_MAX) -> str:
     """A subject or display name on one line: a line break would start a header of the
     sender's choosing (``Bcc:``), so any control character is refused, not dropped."""

@@ -62,6 +62,16 @@ class Deadline(click.ParamType):
                 param,
                 ctx,
             )
-        if moment.tzinfo is None:
-            return moment.replace(tzinfo=UTC)
-        return moment.astimezone(UTC)
+        from app.web.services import DomainError
+        from app.web.services.tracks import DEADLINE_YEARS, check_deadline
+
+        try:
+            moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+            return check_deadline(moment) or moment
+        except (OverflowError, DomainError):
+            self.fail(
+                f"{value!r} is out of range: give a deadline between {DEADLINE_YEARS[0]} and "
+                f"{DEADLINE_YEARS[1]} (UTC)",
+                param,
+                ctx,
+            )

@@ -24,10 +24,10 @@ def action(session: Session) -> Iterator[Session]:
     whole when a rule refuses it (or anything fails), so nothing is half-stored."""
     try:
         yield session
+        session.commit()  # its flush checks too (names.py): a refusal there rolls back as well
     except BaseException:
         session.rollback()
         raise
-    session.commit()
 
 
 P = ParamSpec("P")

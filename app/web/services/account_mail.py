@@ -2,8 +2,8 @@
 notifications; and the administrator's rule on uploads from unverified addresses.
 
 Links carry tokens signed with the board's secret key (itsdangerous) and expire. A reset token
-names the account and a digest of its password hash, so it stops working once the password
-changes: it is good for one reset. Mails are written to the outbox in the caller's
+names the account, a digest of its password hash and the outbox row of its mail, so it stops
+working once the password changes (it is good for one reset) or a newer reset link is mailed. Mails are written to the outbox in the caller's
 transaction; the caller commits, then posts them to the queue (``app.data.mail.outbox.post``).
 """
 
@@ -57,18 +57,20 @@ def request_password_reset(session: Session, secret: str, email: str, base_url: 
     user = session.scalar(select(User).where(User.email == email.strip().lower()))
     if user is None or _recently_mailed(session, user, "reset"):
         return []
-    token = _signer(secret, "reset").dumps({"u": user.id, "p": _password_digest(user)})
-    body = (
-        f"Someone (we hope you) asked to reset the password of {user.email} on the NLG "
-        f"shared-task board.\n\nChoose a new password here within {RESET_HOURS} hours:\n\n"
-        f"{base_url}/password/reset/{token}\n\nThe link works once. If you did not ask, "
-        "ignore this mail: your password stays as it is."
-    )
     mail = add_mail(
-        session, kind="reset", to=user.email, subject="Reset your password", body=body,
+        session, kind="reset", to=user.email, subject="Reset your password", body="",
         user=user, secret=True,
     )  # fmt: skip
-    session.flush()
+    session.flush()  # the mail's id goes into the link: a newer mail voids the older links
+    token = _signer(secret, "reset").dumps(
+        {"u": user.id, "p": _password_digest(user), "m": mail.id}
+    )
+    mail.body = (
+        f"Someone (we hope you) asked to reset the password of {user.email} on the NLG "
+        f"shared-task board.\n\nChoose a new password here within {RESET_HOURS} hours:\n\n"
+        f"{base_url}/password/reset/{token}\n\nThe link works once, and only while it is the "
+        "newest one we sent. If you did not ask, ignore this mail: your password stays as it is."
+    )
     return [mail]
 
 
@@ -81,9 +83,22 @@ def user_for_reset(session: Session, secret: str, token: str) -> User:
             "this reset link has expired or is not valid; ask for a new one"
         ) from None
     user = session.get(User, claims.get("u")) if isinstance(claims, dict) else None
-    if user is None or claims.get("p") != _password_digest(user):
+    mail_id = claims.get("m") if isinstance(claims, dict) else None
+    if (
+        user is None
+        or claims.get("p") != _password_digest(user)
+        or not isinstance(mail_id, int)
+        or _newer_reset_mail(session, user, mail_id)
+    ):
         raise DomainError("this reset link has been used or replaced; ask for a new one")
     return user
+
+
+def _newer_reset_mail(session: Session, user: User, mail_id: int) -> bool:
+    """Whether a reset link was mailed to ``user`` after the one in mail ``mail_id`` (the
+    outbox keeps its rows, the links' text erased once sent)."""
+    newer = select(Mail.id).where(Mail.user_id == user.id, Mail.kind == "reset", Mail.id > mail_id)
+    return session.scalar(newer.limit(1)) is not None
 
 
 @committed

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app.data.mail.messages import MailError, check_header_text
+from app.data.mail.messages import MailError, check_header_text, one_line
 from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_annotators, track_participants
 from app.data.models import Campaign, Mail, Track, User
@@ -31,7 +31,7 @@ def notify_published(session: Session, track: Track, base_url: str) -> list[Mail
         f"The organisers of {track.challenge.title} published the results of {track.title}."
         f"\n\nLeaderboard: {link}" + _footer(base_url)
     )
-    subject = f"{track.title}: results published"
+    subject = f"{one_line(track.title)}: results published"
     mails = [
         add_mail(session, kind="published", to=u.email, subject=subject, body=body, user=u)
         for u in track_participants(session, track.id, "results")
@@ -48,7 +48,7 @@ def notify_campaign_open(session: Session, campaign: Campaign, base_url: str) ->
         "on your annotation page (a campaign that shows the references opens once the "
         f"track's deadline has passed).\n\nYour campaigns: {base_url}/annotate" + _footer(base_url)
     )
-    subject = f"New annotation campaign: {campaign.name}"
+    subject = f"New annotation campaign: {one_line(campaign.name)}"
     mails = [
         add_mail(session, kind="annotation", to=u.email, subject=subject, body=body, user=u)
         for u in challenge_annotators(session, track.challenge_id, "annotation")

@@ -32,7 +32,7 @@ from app.web.services.audit import record
 from app.web.services.csv_cells import csv_cell
 from app.web.services.notifications import notify_published
 from app.web.services.submissions import submit_output
-from app.web.services.tracks import create_challenge
+from app.web.services.tracks import check_deadline, create_challenge
 
 
 def organised_challenges(session: Session, user: User) -> list[Challenge]:
@@ -118,7 +118,7 @@ def update_track(track: Track, settings: TrackSettings) -> None:
         raise DomainError("the track needs a title")
     track.title = settings.title.strip()
     track.phase = settings.phase
-    track.deadline = settings.deadline
+    track.deadline = check_deadline(settings.deadline)
     track.daily_limit = settings.daily_limit
     track.max_systems = settings.max_systems
     track.max_primary = settings.max_primary

@@ -21,6 +21,7 @@ from app.data.models import (
 )
 from app.data.testsets import load_references, load_subsets, stamp_content
 from app.web.services import DomainError, add_unique
+from app.web.services.names import check_text
 from scorer.errors import InputError
 from scorer.io import conllu, e2e, sr18
 from scorer.kinds import TRACK_KINDS, build_profile, get_profile
@@ -53,8 +54,24 @@ def check_slug(slug: str, what: str) -> str:
     return slug
 
 
+DEADLINE_YEARS = (1970, 9998)
+"""Deadlines a track may have: reminders and "late" marks compute a day around them, which
+year 1 or 9999 overflows (and no shared task runs then)."""
+
+
+def check_deadline(moment: datetime | None) -> datetime | None:
+    """The deadline, or a DomainError saying it is out of range and what is allowed."""
+    if moment is not None and not DEADLINE_YEARS[0] <= moment.year <= DEADLINE_YEARS[1]:
+        raise DomainError(
+            f"the deadline {moment:%Y-%m-%dT%H:%M} is out of range: give one between "
+            f"{DEADLINE_YEARS[0]} and {DEADLINE_YEARS[1]} (UTC)"
+        )
+    return moment
+
+
 def create_challenge(session: Session, slug: str, title: str, description: str = "") -> Challenge:
     check_slug(slug, "challenge")
+    check_text(title, "challenge title")
     challenge = Challenge(slug=slug, title=title, description=description)
     add_unique(session, challenge, duplicate=f"a challenge with the slug {slug!r} already exists")
     return challenge

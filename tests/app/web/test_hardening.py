@@ -232,10 +232,10 @@ def test_annotation_tokens_are_redacted_in_access_logs():
 def test_the_servers_access_loggers_carry_the_redaction():
     import logging
 
-    from app.data.logs import ACCESS_LOGGERS, RedactTokens, configure_logging
+    from app.data.logs import SERVER_LOGGERS, RedactTokens, configure_logging
 
     configure_logging()
-    for name in ACCESS_LOGGERS:
+    for name in SERVER_LOGGERS:
         assert any(isinstance(f, RedactTokens) for f in logging.getLogger(name).filters)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.data.db import session_scope
 from app.data.models import System, Team
@@ -87,9 +87,9 @@ def test_names_stored_before_the_rule_do_not_break_the_exports(app, client, sett
     token = participant(settings, "a@x.org", team="A")
     assert upload(client, token, "marlin").status_code == 202
     run_queue(app)
-    with session_scope(settings.database_url) as session:
-        session.scalars(select(System)).one().name = "mar\x00lin\n\u202eevil"
-        session.scalars(select(Team)).one().name = "A\x00\u2066"
+    with session_scope(settings.database_url) as session:  # bypassing the ORM's check
+        session.execute(update(System).values(name="mar\x00lin\n\u202eevil"))
+        session.execute(update(Team).values(name="A\x00\u2066"))
     latex = client.get(f"{TRACK}/export.tex")
     assert latex.status_code == 200
     row = next(line for line in latex.get_data(as_text=True).splitlines() if "marlin" in line)
