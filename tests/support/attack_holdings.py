@@ -106,10 +106,11 @@ def read_holdings(database_url: str, secret_key: str, instance_path: str) -> Hol
         campaigns: dict[int, list[str]] = {}
         for r in rows("SELECT track_id, name FROM campaigns"):
             campaigns.setdefault(r.track_id, []).append(r.name)
+        buckets, bucket_items = _bucket_scores(db, systems)
         found = Holdings(
             tracks=tracks,
             systems=systems,
-            scores=_scores(rows, systems),
+            scores=_scores(rows, systems) + buckets,
             references=_references(rows),
             annotations=_annotations(rows),
             item_metrics={track.id: _item_metric_names(track.profile) for track in tracks.values()},
@@ -128,7 +129,7 @@ def read_holdings(database_url: str, secret_key: str, instance_path: str) -> Hol
             campaign_ids=[r.id for r in rows("SELECT id FROM campaigns ORDER BY id")],
             campaigns=campaigns,
             track_submissions={track: frozenset(ids) for track, ids in by_track.items()},
-            subset_items=_subset_items(rows),
+            subset_items=_subset_items(rows) | bucket_items,
             submission_systems={r.id: r.system_id for r in submissions},
         )
     engine.dispose()
@@ -244,6 +245,45 @@ def _reference_campaign_tracks(rows: Rows, tracks: dict[int, TrackState]) -> set
         )
         if tracks[r.track_id].deadline_passed
     }
+
+
+def _bucket_scores(
+    connection: Any, systems: dict[int, SystemState]
+) -> tuple[list[ScoreState], dict[tuple[int, str], int]]:
+    """Every scored submission's figures on each bucket of each attribute its kind breaks
+    down by (``bucket:ATTR=VALUE``), computed from its stored per-item statistics as any
+    breakdown, comparison or export would be: they are not stored, so a page that shows one
+    shows a number no Score row holds. With each bucket's item count."""
+    from sqlalchemy.orm import Session
+
+    from app.data.models import Submission, SubmissionStatistics
+    from app.data.statistics import unpack_statistics
+    from app.data.testsets import load_attributes
+    from scorer.compare.breakdown import breakdown, buckets
+    from scorer.kinds import get_profile
+
+    scores: list[ScoreState] = []
+    items: dict[tuple[int, str], int] = {}
+    with Session(bind=connection) as session:
+        for stored in session.query(SubmissionStatistics):
+            submission = session.get(Submission, stored.submission_id)
+            system = systems.get(submission.system_id) if submission else None
+            track = submission.system.track if submission else None
+            test_set = track.test_set_for(submission.language) if track and submission else None
+            if system is None or test_set is None:
+                continue
+            profile = get_profile(track.profile)
+            attributes = load_attributes(session, test_set)
+            statistics = unpack_statistics(stored.data)
+            for attribute in profile.breakdown_attributes:
+                groups = buckets(attributes, attribute)
+                for value, bucket in breakdown(profile, statistics, groups).items():
+                    if bucket.items == len(attributes):  # the whole test set: the headline
+                        continue
+                    subset = f"bucket:{attribute}={value}"
+                    items[(system.track.id, subset)] = bucket.items
+                    scores += [ScoreState(system, m, v, subset) for m, v in bucket.values.items()]
+    return scores, items
 
 
 def _subset_items(rows: Rows) -> dict[tuple[int, str], int]:

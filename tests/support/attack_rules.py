@@ -6,8 +6,11 @@ imported from ``app/web/services/access.py``, so that a wrong rule there is caug
 - hidden references: only the organisers of their challenge (and the annotators of a campaign
   that shows them, once the track's deadline has passed);
 - scores: everyone in the development phase and once published; before, in the test phase,
-  organisers, and the system's own team (rounded as published, 4 decimals, SR'18/DRS 2) unless
-  the track hides own scores; baselines are no exception;
+  organisers, and the system's own team (its whole-test-set scores only, rounded as published,
+  4 decimals, SR'18/DRS 2) unless the track hides own scores; baselines are no exception; no
+  subset, challenge set or breakdown bucket of any size, no p-value or difference of two
+  systems, no rank among one's own systems (they are not stored: the buckets are computed here
+  from the stored per-item statistics);
 - per-item figures (slot findings, DIST, chrF, scores of subsets of a few items, bootstrap
   intervals of rounded scores): organisers, and everyone once the test results are published;
 - names: an anonymised system is "anonymous" to all but its team and the organisers, and in
@@ -111,6 +114,10 @@ class Forbidden:
     """A number as it may be printed (``0.65432``, ``65.43``) -> what hidden score it gives
     away; renderings the viewer may read otherwise (a public score that prints the same)
     are left out."""
+    track_numbers: dict[str, dict[str, str]]
+    """The same for breakdown buckets, per track path (``/challenges/C/tracks/T``): looked for
+    only in that track's pages, since a demo's buckets of a few items print as many other
+    tracks' public figures."""
 
 
 PRINTED_DIGITS = range(0, 9)
@@ -125,7 +132,15 @@ def forbidden(viewer: Who, holdings: Holdings, publication: bool) -> Forbidden:
         *_name_needles(viewer, holdings, publication),
         *_secret_needles(viewer, holdings),
     ]
-    return Forbidden(needles, _score_numbers(viewer, holdings, publication))
+    numbers = _score_numbers(viewer, holdings, publication)
+    scoped: dict[str, dict[str, str]] = {}
+    for what_is_shown, what in list(numbers.items()):
+        if "[bucket:" in what:
+            del numbers[what_is_shown]
+            where = what.rsplit("(", 1)[1].rstrip(")")
+            challenge, slug = where.split("/")
+            scoped.setdefault(f"/challenges/{challenge}/tracks/{slug}", {})[what_is_shown] = what
+    return Forbidden(needles, numbers, scoped)
 
 
 def _reference_needles(viewer: Who, holdings: Holdings) -> Iterator[Needle]:
@@ -152,6 +167,10 @@ def _item_needles(viewer: Who, holdings: Holdings) -> Iterator[Needle]:
         where = f"/challenges/{track.challenge}/tracks/{track.slug}"
         if not track.scores_public:  # exact resamples of a score shown rounded
             yield Needle("precise score", "bootstrap interval,", track=f"{where}/plots")
+            # a comparison of two systems before publication: no difference, p or interval
+            yield Needle("significance", 'scope="col">p</th>', track=where)
+            yield Needle("significance", "p_value", track=where)
+            yield Needle("significance", '<section id="breakdown"', track=where)
         for (track_id, name), items in holdings.subset_items.items():
             if track_id == track.id and items < ITEM_LIKE and ":" not in name:
                 yield Needle("item figure", f'id="challenge-{name}"', track=where)
@@ -199,13 +218,18 @@ def _hidden_digits(
     """The decimals of ``score`` the viewer may not read (an empty range: none) and why."""
     system, track = score.system, score.system.track
     organiser = viewer.organiser_of(track)
-    every = range(2, PRINTED_DIGITS.stop)
+    # buckets from 4 decimals, as the breakdown tables print them: the demo's buckets of a few
+    # items are many, and to 2 or 3 decimals they print as other public figures (the breakdown
+    # section itself is a needle before publication)
+    every = range(4 if score.subset.startswith("bucket:") else 2, PRINTED_DIGITS.stop)
     items = holdings.subset_items.get((track.id, score.subset), ITEM_LIKE)
     tiny = score.subset not in ("", DESCRIBED) and items < ITEM_LIKE
     if tiny and not ((organiser and not publication) or (track.published and track.test)):
         return every, "item figure"
     if organiser or track.scores_public:
         return range(0), ""
+    if score.subset not in ("", DESCRIBED):  # a subset, challenge set or breakdown bucket
+        return every, "sub-test-set figure"
     own = system.team_id is not None and system.team_id == viewer.team_id
     if own and not track.hide_own:
         if score.subset == DESCRIBED:  # the outputs' own statistics, no reference in them
@@ -318,6 +342,10 @@ def leaks(url: str, answer: Answer, hidden: Forbidden) -> list[tuple[str, str]]:
         if len(match.group(1)) >= PRINTED_DIGITS.stop:
             shown = f"{float(shown):.{PRINTED_DIGITS.stop - 1}f}"
         what = hidden.numbers.get(shown)
+        path = url.split("?")[0].replace("/api/v1", "")
+        for where, numbers in hidden.track_numbers.items():
+            if what is None and (path == where or path.startswith(where + "/")):
+                what = numbers.get(shown)
         if what is not None:
             kind, _, label = what.partition(": ")
             found.append((kind, f"{match.group(0)} = {label}"))

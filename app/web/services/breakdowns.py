@@ -3,10 +3,11 @@ sentence length...): every ranking metric per bucket with its item count and a 9
 interval, from the stored per-item statistics (no re-scoring), for the rows and with the
 figures the leaderboard gives the same viewer.
 
-Visibility on top of the leaderboard's: a bucket of fewer than ``MIN_SUBSET_ITEMS`` items is a
-subset (``Viewer.sees_subset_scores_of``); an attribute computed from the hidden references is
-a reference statistic (``Viewer.sees_reference_statistics``); intervals only where the scores
-are shown exactly (``Viewer.sees_exact_scores_of``), as the leaderboard's bar plot.
+Visibility on top of the leaderboard's, by the one disclosure rule (``app.data.disclosure``):
+no bucket at all before a test phase's publication but to the organisers; after, a bucket of
+fewer than ``MIN_SUBSET_ITEMS`` items is a per-item figure; an attribute computed from the
+hidden references is a reference statistic; intervals only where the scores are shown exactly.
+Each figure is sealed where it is computed and opened by ``Viewer.disclose``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from app.data.models import Output, SubmissionStatistics, TestSet, Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
 from app.web.services import DomainError
-from app.web.services.access import Viewer
+from app.web.services.access import MIN_SUBSET_ITEMS, Viewer
 from app.web.services.csv_cells import csv_cell
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import (
@@ -68,7 +69,10 @@ class TrackBreakdown:
 
 
 def breakdown_choices(track: Track, viewer: Viewer) -> list[str]:
-    """The attributes ``viewer`` may break the track's leaderboard down by."""
+    """The attributes ``viewer`` may break the track's leaderboard down by: none before a
+    test phase's publication, but for the organisers (no bucket of any size is disclosed)."""
+    if not viewer.sees_subset_scores_of(track, MIN_SUBSET_ITEMS):
+        return []
     profile = get_profile(track.profile)
     hidden = set() if viewer.sees_reference_statistics(track) else profile.reference_attributes
     return [name for name in profile.breakdown_attributes if name not in hidden]

@@ -359,6 +359,10 @@ def _matches(item: ItemRow, which: str) -> bool:
     return True
 
 
+WITHHELD = ("low", "high", "difference", "p_value")
+"""Keys the API leaves out where the viewer may not see them (before publication)."""
+
+
 def comparison_json(found: SystemComparison) -> dict:
     """The comparison as the API gives it (``items`` null while per-item figures are hidden)."""
 
@@ -368,8 +372,7 @@ def comparison_json(found: SystemComparison) -> dict:
 
     def differences(rows: list[Difference]) -> list[dict]:
         return [
-            {k: v for k, v in asdict(d).items() if v is not None or k not in ("low", "high")}
-            for d in rows
+            {k: v for k, v in asdict(d).items() if v is not None or k not in WITHHELD} for d in rows
         ]
 
     return {
