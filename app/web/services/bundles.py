@@ -40,6 +40,7 @@ from app.data.models import (
     Submission,
     SubmissionStatus,
     System,
+    Team,
     TestSet,
     Track,
     User,
@@ -48,7 +49,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.data.testsets import stamp_content
 from app.web.services import DomainError
-from app.web.services.accounts import find_or_create_team
+from app.web.services.accounts import TEAM_NAME_MAX
 from app.web.services.audit import record
 from app.web.services.drs import import_challenge_set
 from app.web.services.names import check_name
@@ -228,12 +229,18 @@ class ImportReport:
     tracks: list[str] = field(default_factory=list)
     items: int = 0
     submissions: list[int] = field(default_factory=list)
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Teams the bundle names that the board has already: name -> the new team's name."""
 
     def summary(self) -> str:
+        renamed = "".join(
+            f"; team {old!r} is another team on this board: created as {new!r}"
+            for old, new in self.renamed.items()
+        )
         return (
             f"challenge {self.challenge}: {len(self.tracks)} track(s) "
             f"({', '.join(self.tracks)}), {self.items} items, "
-            f"{len(self.submissions)} submission(s) queued for scoring"
+            f"{len(self.submissions)} submission(s) queued for scoring{renamed}"
         )
 
 
@@ -283,10 +290,12 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
         report.tracks.append(track.slug)
         report.items += sum(len(test_set.items) for test_set in track.test_sets)
     files: list[bytes] = []
+    teams: dict[str, Team] = {}
     for entry in root.items("systems"):
-        submissions, data = _import_system(session, bundle, challenge, entry)
+        submissions, data = _import_system(session, bundle, challenge, entry, teams)
         report.submissions.extend(submissions)
         files.extend(data)
+    report.renamed = {name: team.name for name, team in teams.items() if team.name != name}
     root.done()
     if not report.tracks:
         raise BundleError(f"{DEFINITION}: tracks: the challenge needs at least one track")
@@ -609,8 +618,39 @@ def _apply_settings(track: Track, settings: _Reader) -> None:
     settings.done()
 
 
+def _bundle_team(
+    session: Session, challenge: Challenge, name: str, where: str, teams: dict[str, Team]
+) -> Team:
+    """The team a bundle's ``team:`` names: always one this import creates (memberless), never
+    a team already on the board, whose members would otherwise see the system as theirs and get
+    its mails. Systems naming the same team share it; a name taken on the board gets the
+    challenge's slug: ``Team A (slug)``."""
+    name = _refusing(where, lambda: check_name(name, "team name", TEAM_NAME_MAX))
+    if name in teams:
+        return teams[name]
+    chosen = name
+    if session.scalar(select(Team.id).where(Team.name == chosen)) is not None:
+        chosen = f"{name} ({challenge.slug})"
+        if len(chosen) > TEAM_NAME_MAX or session.scalar(
+            select(Team.id).where(Team.name == chosen)
+        ):
+            raise BundleError(
+                f"{DEFINITION}: {where}: the board has teams named {name!r} and {chosen!r}; "
+                "a bundle creates its own teams: rename it"
+            )
+    team = Team(name=chosen)
+    session.add(team)
+    session.flush()
+    teams[name] = team
+    return team
+
+
 def _import_system(
-    session: Session, bundle: Bundle, challenge: Challenge, entry: _Reader
+    session: Session,
+    bundle: Bundle,
+    challenge: Challenge,
+    entry: _Reader,
+    teams: dict[str, Team],
 ) -> tuple[list[int], list[bytes]]:
     track_slug = entry.get("track", str)
     track = next((t for t in challenge.tracks if t.slug == track_slug), None)
@@ -619,7 +659,9 @@ def _import_system(
     team_name = entry.get("team", str, None)
     system = System(
         track=track,
-        team=find_or_create_team(session, team_name) if team_name else None,
+        team=_bundle_team(session, challenge, team_name, entry.key("team"), teams)
+        if team_name
+        else None,
         name=check_name(entry.get("name", str), "system name", SYSTEM_NAME_MAX),
         description=entry.get("description", str, ""),
         architecture=entry.get("architecture", str, ""),

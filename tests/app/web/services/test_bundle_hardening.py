@@ -1,0 +1,76 @@
+"""Bundles an organiser may not turn against the board (issue 42): teams they did not create,
+files outside the bundle, hostile file names, exhaustion, out-of-range metric options and
+options of the wrong type, each refused with a message naming the file and the key."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from sqlalchemy import func, select
+
+from app.data.db import session_scope
+from app.data.models import Challenge, Membership, Submission, System, Team
+from app.data.storage import storage_for
+from app.web.services.bundles import Bundle, BundleError, import_bundle
+from tests.support.factories import demo_track, participant
+from tests.support.paths import DEMO_DATA
+
+OUTPUTS = b"\n".join(b"output %d" % n for n in range(10)) + b"\n"
+
+
+def _bundle(definition: dict | None = None, **files: bytes) -> Bundle:
+    base = {
+        "format": 1,
+        "challenge": {"slug": "b", "title": "B"},
+        "tracks": [
+            {"slug": "t", "kind": "e2e", "test_sets": [{"language": "en", "references": "r.csv"}]}
+        ],
+    }
+    base.update(definition or {})
+    return Bundle(
+        {
+            "challenge.yaml": yaml.safe_dump(base).encode(),
+            "r.csv": (DEMO_DATA / "references.csv").read_bytes(),
+            **files,
+        }
+    )
+
+
+def _import(app, settings, bundle: Bundle):
+    with session_scope(settings.database_url) as session:
+        return import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), bundle
+        )
+
+
+def _refused(app, settings, bundle: Bundle) -> str:
+    with pytest.raises(BundleError) as refused:
+        _import(app, settings, bundle)
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count(Challenge.id).where(Challenge.slug == "b"))) == 0
+    return str(refused.value)
+
+
+# --- 1. a bundle never joins a team it did not create ----------------------------------------
+
+
+def test_a_bundle_naming_another_challenges_team_gets_a_new_team_not_that_one(app, settings):
+    demo_track(settings, challenge="a")
+    participant(settings, "member@a.org", team="Team A")
+    system = {"track": "t", "name": "Planted", "team": "Team A",
+              "submissions": [{"language": "en", "file": "out.txt"}]}  # fmt: skip
+    other = {"track": "t", "name": "Second", "team": "Team A", "submissions": []}
+    _import(app, settings, _bundle({"systems": [system, other]}, **{"out.txt": OUTPUTS}))
+    with session_scope(settings.database_url) as session:
+        original = session.scalars(select(Team).where(Team.name == "Team A")).one()
+        planted = session.scalars(select(System).where(System.name == "Planted")).one()
+        second = session.scalars(select(System).where(System.name == "Second")).one()
+        assert planted.team is not None and planted.team.id != original.id
+        assert planted.team.name == "Team A (b)" and second.team_id == planted.team_id
+        assert (
+            session.scalar(
+                select(func.count(Membership.id)).where(Membership.team_id == planted.team_id)
+            )
+            == 0
+        )
+        assert session.scalars(select(Submission)).one().system.team_id != original.id
