@@ -66,13 +66,7 @@ def _read_bundle(path: Path) -> Bundle:
     from app.web.services.bundles import Bundle
 
     if path.is_dir():
-        return Bundle(
-            {
-                str(file.relative_to(path).as_posix()): file.read_bytes()
-                for file in sorted(path.rglob("*"))
-                if file.is_file()
-            }
-        )
+        return Bundle.from_folder(path)
     return Bundle.from_zip(path.read_bytes(), path.name)
 
 

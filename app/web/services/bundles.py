@@ -18,11 +18,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import stat
 import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -96,6 +98,42 @@ class Bundle:
         except InputError as error:
             raise BundleError(str(error)) from None
         return cls(_strip_common_folder(files))
+
+    @classmethod
+    def from_folder(cls, root: Path, max_bytes: int = MAX_BUNDLE_BYTES) -> Bundle:
+        """A bundle's folder: its regular files only. A symbolic link (to a file or a folder),
+        or anything else that is not a plain file inside the folder, is refused naming it, so
+        a bundle cannot make a file of the machine (the instance's secret key) a reference."""
+        base = root.resolve()
+        files: dict[str, bytes] = {}
+        total = 0
+        for folder, subfolders, names in os.walk(base, followlinks=False):
+            for name in sorted([*subfolders, *names]):
+                path = Path(folder, name)
+                inside = path.relative_to(base).as_posix()
+                mode = path.lstat().st_mode
+                if stat.S_ISLNK(mode):
+                    raise BundleError(
+                        f"{inside}: is a symbolic link; a bundle's folder holds its own files"
+                    )
+                if stat.S_ISDIR(mode):
+                    continue
+                if not stat.S_ISREG(mode) or not path.resolve().is_relative_to(base):
+                    raise BundleError(f"{inside}: not a plain file inside the bundle's folder")
+                if len(files) >= MAX_ENTRIES:
+                    raise BundleError(f"the bundle has more than {MAX_ENTRIES:,} files")
+                with path.open("rb") as handle:
+                    data = handle.read(max_bytes - total + 1)
+                total += len(data)
+                if total > max_bytes:
+                    raise BundleError(
+                        f"{inside}: the bundle holds more than {max_bytes:,} bytes "
+                        "(at most that much is read)"
+                    )
+                files[inside] = data
+        if DEFINITION not in files:
+            raise BundleError(f"the bundle has no {DEFINITION} at its top")
+        return cls(files)
 
     def folder(self, path: str) -> dict[str, bytes]:
         """The files under the folder ``path`` (by their path inside it, in the release's

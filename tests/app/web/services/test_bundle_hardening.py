@@ -74,3 +74,37 @@ def test_a_bundle_naming_another_challenges_team_gets_a_new_team_not_that_one(ap
             == 0
         )
         assert session.scalars(select(Submission)).one().system.team_id != original.id
+
+
+# --- 2. a folder bundle holds its own files: no links, nothing outside it -----------------------
+
+
+def _folder(tmp_path, bundle: Bundle):
+    folder = tmp_path / "bundle"
+    for name, data in bundle.files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_a_folder_bundle_refuses_a_file_linked_outside_it_naming_the_file(
+    app, runner, settings, tmp_path
+):
+    secret = tmp_path / "secret_key"
+    secret.write_bytes((DEMO_DATA / "references.csv").read_bytes())
+    folder = _folder(tmp_path, _bundle())
+    (folder / "r.csv").unlink()
+    (folder / "r.csv").symlink_to(secret)
+    result = runner.invoke(args=["challenge", "import", str(folder)])
+    assert result.exit_code != 0
+    assert "r.csv" in result.output and "symbolic link" in result.output
+    (folder / "r.csv").unlink()
+    (folder / "data").symlink_to(tmp_path, target_is_directory=True)  # a linked folder
+    (folder / "r.csv").write_bytes(secret.read_bytes())
+    result = runner.invoke(args=["challenge", "import", str(folder)])
+    assert result.exit_code != 0 and "data" in result.output and "symbolic link" in result.output
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count(Challenge.id))) == 0
+    (folder / "data").unlink()
+    result = runner.invoke(args=["challenge", "import", str(folder)])
+    assert result.exit_code == 0, result.output
