@@ -31,6 +31,7 @@ import yaml
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.config import BUNDLE_MAX_BYTES
 from app.data.models import (
     DEFAULT_DAILY_LIMIT,
     Challenge,
@@ -74,9 +75,15 @@ DEFINITION = "challenge.yaml"
 FORMAT = 1
 """The bundle format's version: a board refuses a bundle newer than it knows."""
 
-MAX_BUNDLE_BYTES = 1 << 30
+MAX_BUNDLE_BYTES = BUNDLE_MAX_BYTES
+"""What a bundle may unpack to by default (the board's ``NLGBOARD_BUNDLE_MAX_BYTES``), checked
+from the zip's headers before anything is inflated and again while reading (headers can lie)."""
 MAX_ENTRIES = 100_000
 """A finished challenge's bundle holds every submission file: thousands, not an upload's 64."""
+DEFINITION_MAX_BYTES = 2 * 1024 * 1024
+"""``challenge.yaml``'s cap, checked before it is parsed: a finished challenge's definition with
+every submission and its scores is about 1 KB per submission (2,000 of them fit; libyaml reads
+it in about a second)."""
 
 
 class BundleError(DomainError):
@@ -90,11 +97,23 @@ class Bundle:
     files: dict[str, bytes]
 
     @classmethod
-    def from_zip(cls, data: bytes, filename: str = "bundle.zip") -> Bundle:
+    def from_zip(
+        cls, data: bytes, filename: str = "bundle.zip", max_bytes: int = MAX_BUNDLE_BYTES
+    ) -> Bundle:
+        """The zip's files, refused before inflating anything when its headers add up to more
+        than ``max_bytes``; the reading is capped too, whatever the headers say."""
         try:
-            files = read_zip(
-                data, filename, MAX_BUNDLE_BYTES, keep_folders=True, max_entries=MAX_ENTRIES
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                declared = sum(info.file_size for info in archive.infolist())
+        except (zipfile.BadZipFile, ValueError, OSError):
+            declared = 0  # read_zip names what is wrong with it
+        if declared > max_bytes:
+            raise BundleError(
+                f"{filename}: unpacks to {declared:,} bytes; a bundle may unpack to at most "
+                f"{max_bytes:,} bytes"
             )
+        try:
+            files = read_zip(data, filename, max_bytes, keep_folders=True, max_entries=MAX_ENTRIES)
         except InputError as error:
             raise BundleError(str(error)) from None
         return cls(_strip_common_folder(files))
@@ -215,9 +234,31 @@ def _type_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _types(kind))
 
 
+_YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _without_aliases(text: str) -> None:
+    """Refuse anchors and aliases: a few hundred bytes of them expand into megabytes (stored
+    with a defined kind, read by every process), and a bundle never needs them."""
+    for event in yaml.parse(text, Loader=_YamlLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise BundleError(
+                f"{DEFINITION} line {event.start_mark.line + 1}: YAML anchors and aliases "
+                f"(&{event.anchor}, *{event.anchor}) are not accepted; write the value out"
+            )
+
+
 def load_definition(bundle: Bundle) -> _Reader:
+    raw = bundle.files[DEFINITION]
+    if len(raw) > DEFINITION_MAX_BYTES:
+        raise BundleError(
+            f"{DEFINITION}: {len(raw):,} bytes; a definition may hold at most "
+            f"{DEFINITION_MAX_BYTES:,} bytes"
+        )
     try:
-        data = yaml.safe_load(bundle.files[DEFINITION].decode("utf-8"))
+        text = raw.decode("utf-8")
+        _without_aliases(text)
+        data = yaml.load(text, Loader=_YamlLoader)  # CSafeLoader or SafeLoader
     except UnicodeDecodeError:
         raise BundleError(f"{DEFINITION}: not UTF-8 text") from None
     except yaml.YAMLError as error:
@@ -782,13 +823,22 @@ def export_bundle(
     definition["tracks"] = tracks
     if with_submissions:
         definition["systems"] = _systems(session, storage, challenge, files)
-    text = yaml.safe_dump(definition, sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.dump(
+        definition, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(DEFINITION, text)
         for name, data in files.items():
             archive.writestr(name, data)
     return buffer.getvalue()
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Values written out each time (an import refuses aliases)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _items_file(test_set: TestSet) -> bytes:

@@ -47,7 +47,7 @@ def _refused(app, settings, bundle: Bundle) -> str:
     with pytest.raises(BundleError) as refused:
         _import(app, settings, bundle)
     with session_scope(settings.database_url) as session:
-        assert session.scalar(select(func.count(Challenge.id).where(Challenge.slug == "b"))) == 0
+        assert session.scalar(select(func.count(Challenge.id)).where(Challenge.slug == "b")) == 0
     return str(refused.value)
 
 
@@ -108,3 +108,73 @@ def test_a_folder_bundle_refuses_a_file_linked_outside_it_naming_the_file(
     (folder / "data").unlink()
     result = runner.invoke(args=["challenge", "import", str(folder)])
     assert result.exit_code == 0, result.output
+
+
+# --- 4. no exhaustion: YAML aliases, a huge definition, a zip that inflates too far ---------------
+
+ALIAS_BOMB = b"""format: 1
+a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+challenge: {slug: b, title: B}
+"""
+
+
+def test_a_definition_with_yaml_aliases_is_refused_naming_the_line(app, settings):
+    message = _refused(app, settings, Bundle({"challenge.yaml": ALIAS_BOMB}))
+    assert "challenge.yaml line 2" in message and "anchors and aliases" in message
+
+
+def test_a_definition_past_its_size_cap_is_refused_before_it_is_parsed(app, settings):
+    from app.web.services.bundles import DEFINITION_MAX_BYTES
+
+    base = _bundle()
+    padding = b"# " + b"x" * 1000 + b"\n"
+    text = base.files["challenge.yaml"] + padding * (DEFINITION_MAX_BYTES // len(padding) + 1)
+    message = _refused(app, settings, Bundle({**base.files, "challenge.yaml": text}))
+    assert "challenge.yaml" in message and f"{DEFINITION_MAX_BYTES:,} bytes" in message
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_zip_bundle_inflating_past_the_boards_cap_is_refused_on_the_web(tmp_path):
+    import io
+
+    from app.web.services.accounts import create_user
+    from tests.conftest import make_app, make_settings
+    from tests.support.factories import login
+
+    settings = make_settings(tmp_path / "board", bundle_max_bytes=200_000)
+    app = make_app(settings, WTF_CSRF_ENABLED=False)
+    client = app.test_client()
+    with session_scope(settings.database_url) as session:
+        from app.data.models import Role
+
+        create_user(session, "org@x.org", "password123", Role.ORGANISER)
+    login(client, "org@x.org")
+    files = {**_bundle().files, "padding.txt": b"\0" * 1_000_000}
+    data = _zip(files)
+    assert len(data) < 10_000
+    upload = {"bundle-bundle": (io.BytesIO(data), "b.zip")}
+    page = client.post("/organise/bundle", data=upload, follow_redirects=True)
+    assert "Bundle refused, nothing stored" in page.text and "200,000 bytes" in page.text
+    del files["padding.txt"]
+    upload = {"bundle-bundle": (io.BytesIO(_zip(files)), "b.zip")}
+    page = client.post("/organise/bundle", data=upload, follow_redirects=True)
+    assert "Imported challenge b" in page.text
+
+
+def test_the_default_inflate_cap_is_well_under_a_workers_memory():
+    from app.data.config import Settings
+
+    assert Settings.from_env({}).bundle_max_bytes == 200 * 1024 * 1024
+    assert Settings.from_env({"NLGBOARD_BUNDLE_MAX_BYTES": "1000"}).bundle_max_bytes == 1000
