@@ -258,6 +258,9 @@ def _reader(value: Any, where: str) -> tuple[Reader, dict[str, Any]]:
             f"{where}.{unknown[0]}: not an option of {value} "
             f"(its options: {', '.join(reader.options) or 'none'})"
         )
+    for key, chosen in options.items():
+        if not reader.options[key].fits(chosen):
+            raise KindError(f"{where}.{key}: expected {reader.options[key].what}, got {chosen!r}")
     return reader, options
 
 

@@ -178,3 +178,49 @@ def test_the_default_inflate_cap_is_well_under_a_workers_memory():
 
     assert Settings.from_env({}).bundle_max_bytes == 200 * 1024 * 1024
     assert Settings.from_env({"NLGBOARD_BUNDLE_MAX_BYTES": "1000"}).bundle_max_bytes == 1000
+
+
+# --- 6. a reader option of the wrong type is a refusal naming the key, never a 500 ----------------
+
+
+def _defined(reader: dict) -> Bundle:
+    kind = {"name": "mine", "reader": reader, "metrics": ["BLEU"]}
+    track = {"slug": "t", "kind": "mine",
+             "test_sets": [{"language": "en", "references": "r.jsonl"}]}  # fmt: skip
+    return _bundle(
+        {"kinds": [kind], "tracks": [track]},
+        **{"r.jsonl": b'{"input": "a", "references": ["b"]}\n'},
+    )
+
+
+WRONG_READER_OPTIONS = [
+    ({"name": "jsonl", "input": 3}, "kinds[0].reader.input: expected a field name"),
+    ({"name": "jsonl", "attributes": "category"}, "kinds[0].reader.attributes: expected a list"),
+    ({"name": "csv", "delimiter": ["tab"]}, "kinds[0].reader.delimiter: expected comma or tab"),
+    ({"name": "webnlg-xml", "seen_categories": 5}, "kinds[0].reader.seen_categories: expected"),
+    ({"name": "webnlg-xml", "language": {"en": 1}}, "kinds[0].reader.language: expected"),
+]
+
+
+@pytest.mark.parametrize(("reader", "message"), WRONG_READER_OPTIONS)
+def test_a_reader_option_of_the_wrong_type_is_refused_naming_the_key(
+    app, settings, reader, message
+):
+    assert message in _refused(app, settings, _defined(reader))
+
+
+def test_a_reader_option_of_the_wrong_type_is_refused_on_the_web_not_a_500(app, client, settings):
+    import io
+
+    from app.data.models import Role
+    from app.web.services.accounts import create_user
+    from tests.support.factories import login
+
+    with session_scope(settings.database_url) as session:
+        create_user(session, "org@x.org", "password123", Role.ORGANISER)
+    login(client, "org@x.org")
+    for reader, message in WRONG_READER_OPTIONS:
+        upload = {"bundle-bundle": (io.BytesIO(_zip(_defined(reader).files)), "b.zip")}
+        page = client.post("/organise/bundle", data=upload, follow_redirects=True)
+        assert page.status_code == 200 and "Bundle refused, nothing stored" in page.text
+        assert message in page.text.replace("&#39;", "'")
