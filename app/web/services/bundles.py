@@ -20,6 +20,7 @@ import io
 import json
 import os
 import stat
+import unicodedata
 import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -697,6 +698,27 @@ def _apply_settings(track: Track, settings: _Reader) -> None:
     settings.done()
 
 
+FILENAME_MAX = 255
+
+
+def _filename(name: str, where: str) -> str:
+    """A submission's file name as uploaded: a plain name (exports write it into a path)."""
+    problem = (
+        "is empty"
+        if not name
+        else f"is longer than {FILENAME_MAX} characters"
+        if len(name) > FILENAME_MAX
+        else "holds a path separator or is . or .."
+        if "/" in name or "\\" in name or name in (".", "..")
+        else "holds a control character"
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name)
+        else None
+    )
+    if problem:
+        raise BundleError(f"{DEFINITION}: {where}: {name!r} {problem}; a plain file name")
+    return name
+
+
 def _bundle_team(
     session: Session, challenge: Challenge, name: str, where: str, teams: dict[str, Team]
 ) -> Team:
@@ -761,7 +783,10 @@ def _import_system(
         submission = Submission(
             system=system,
             language=language,
-            filename=upload.get("filename", str, PurePosixPath(upload.get("file", str)).name),
+            filename=_filename(
+                upload.get("filename", str, PurePosixPath(upload.get("file", str)).name),
+                upload.key("filename"),
+            ),
             file_sha256=hashlib.sha256(data).hexdigest(),
             status=SubmissionStatus.QUEUED,
             is_late=upload.get("late", bool, False),

@@ -224,3 +224,17 @@ def test_a_reader_option_of_the_wrong_type_is_refused_on_the_web_not_a_500(app, 
         page = client.post("/organise/bundle", data=upload, follow_redirects=True)
         assert page.status_code == 200 and "Bundle refused, nothing stored" in page.text
         assert message in page.text.replace("&#39;", "'")
+
+
+# --- 3. a submission's filename from a bundle is a plain file name ---------------------------------
+
+
+@pytest.mark.parametrize("filename", ["../../../etc/passwd", "a/b.txt", "a\\b.txt", "..", "x\x00y",
+                                      "out\n.txt", "x" * 256])  # fmt: skip
+def test_a_submissions_filename_with_a_path_or_control_character_is_refused(
+    app, settings, filename
+):
+    system = {"track": "t", "name": "S", "team": None,
+              "submissions": [{"language": "en", "file": "out.txt", "filename": filename}]}  # fmt: skip
+    message = _refused(app, settings, _bundle({"systems": [system]}, **{"out.txt": OUTPUTS}))
+    assert "challenge.yaml: systems[0].submissions[0].filename:" in message
