@@ -24,6 +24,10 @@ RECOVERY_INTERVAL_SECONDS = 60
 QUEUED_GRACE_SECONDS = 30
 """A queued submission younger than this is left alone: its web request may still be enqueuing."""
 
+BUNDLE_MAX_BYTES = 200 * 1024 * 1024
+"""``NLGBOARD_BUNDLE_MAX_BYTES``: what a challenge bundle may unpack to in the process that
+imports it (the web's, on /organise): its files are held in memory while they are checked."""
+
 
 TLS_MODES = ("none", "starttls", "ssl")
 
@@ -97,6 +101,7 @@ class Settings:
     s3_endpoint_url: str | None = None
     """``NLGBOARD_S3_ENDPOINT_URL``: an S3-compatible store other than AWS (MinIO, Ceph...)."""
     mail: MailSettings = MailSettings()
+    bundle_max_bytes: int = BUNDLE_MAX_BYTES
 
     @property
     def outbox_path(self) -> Path:
@@ -131,6 +136,7 @@ class Settings:
             storage_url=env.get("NLGBOARD_STORAGE") or None,
             s3_endpoint_url=env.get("NLGBOARD_S3_ENDPOINT_URL") or None,
             mail=MailSettings.from_env(env),
+            bundle_max_bytes=int(env.get("NLGBOARD_BUNDLE_MAX_BYTES") or BUNDLE_MAX_BYTES),
         )
 
 

@@ -137,7 +137,11 @@ def import_challenge_bundle() -> ResponseReturnValue:
         return redirect(url_for("organise.index"))
     upload = _file(form.bundle)
     try:
-        bundle = Bundle.from_zip(upload[0] if upload else b"", upload[1] if upload else "bundle")
+        bundle = Bundle.from_zip(
+            upload[0] if upload else b"",
+            upload[1] if upload else "bundle",
+            settings().bundle_max_bytes,
+        )
         report = import_bundle(db(), submission_queue(), storage(), bundle, by=current_user)
     except (DomainError, InputError) as error:
         flash(f"Bundle refused, nothing stored: {error}", "error")

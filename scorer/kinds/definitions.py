@@ -20,7 +20,13 @@ from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
 from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
-from scorer.metrics import UnknownMetric, get_metric, metric_options, register_preset
+from scorer.metrics import (
+    UnknownMetric,
+    get_metric,
+    metric_options,
+    option_problem,
+    register_preset,
+)
 from scorer.metrics import normalised_average as norm_avg
 from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
 
@@ -252,6 +258,9 @@ def _reader(value: Any, where: str) -> tuple[Reader, dict[str, Any]]:
             f"{where}.{unknown[0]}: not an option of {value} "
             f"(its options: {', '.join(reader.options) or 'none'})"
         )
+    for key, chosen in options.items():
+        if not reader.options[key].fits(chosen):
+            raise KindError(f"{where}.{key}: expected {reader.options[key].what}, got {chosen!r}")
     return reader, options
 
 
@@ -288,6 +297,10 @@ def _metrics(
                 f"{at}.options.{unknown[0]}: not an option of {metric} "
                 f"(its options: {', '.join(allowed) or 'none'})"
             )
+        for option, chosen in options.items():
+            problem = option_problem(str(metric), str(option), chosen)
+            if problem:
+                raise KindError(f"{at}.options.{option}: {problem}")
         metric_id = str(metric)
         if options:
             metric_id = f"{prefix}/{metric}"

@@ -6,8 +6,8 @@ branch on a kind's name elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
@@ -35,6 +35,23 @@ Outputs = Callable[[bytes, Sequence[str] | None, str], list[str]]
 
 
 @dataclass(frozen=True)
+class ReaderOption:
+    """What a reader's option must be: ``what`` says it in a refusal, ``fits`` checks it."""
+
+    what: str
+    fits: Callable[[Any], bool]
+
+
+FIELD = ReaderOption("a field name (text)", lambda value: isinstance(value, str) and bool(value))
+NAMES = ReaderOption(
+    "a list of names",
+    lambda value: isinstance(value, list) and all(isinstance(v, str) and v for v in value),
+)
+LANGUAGE = ReaderOption("a language code (text)", lambda v: isinstance(v, str) and bool(v))
+DELIMITER = ReaderOption("comma or tab", lambda v: isinstance(v, str) and v in records.DELIMITERS)
+
+
+@dataclass(frozen=True)
 class Reader:
     """How a kind's files are read: the references file (each item's input, references and
     attributes), the inputs file teams get (checked against it), an output file, a training
@@ -46,7 +63,8 @@ class Reader:
     training_texts: Callable[..., list[str]]
     inputs_file: Callable[..., InputsFile]
     inputs: Callable[..., list[str]] | None = None
-    options: tuple[str, ...] = ()
+    options: Mapping[str, ReaderOption] = field(default_factory=dict)
+    """The keys a definition may set and what each must be (checked before any file is read)."""
     seen_in: Callable[[bytes, str], dict[str, Any]] | None = None
     """The reader's options that a training file sets (WebNLG: which categories are seen)."""
     folder_suffix: str | None = None
@@ -231,7 +249,7 @@ READERS: dict[str, Reader] = {
         reference_texts(webnlg_references, "language"),
         blocks_file("txt"),
         webnlg_inputs,
-        options=("seen_categories", "language"),
+        options={"seen_categories": NAMES, "language": LANGUAGE},
         seen_in=webnlg_seen_in,
         folder_suffix=".xml",
     ),
@@ -256,7 +274,7 @@ READERS: dict[str, Reader] = {
         reference_texts(jsonl_references, "input", "references"),
         jsonl_file,
         jsonl_inputs,
-        options=("input", "references", "attributes"),
+        options={"input": FIELD, "references": FIELD, "attributes": NAMES},
     ),
     "csv": Reader(
         csv_references,
@@ -264,7 +282,7 @@ READERS: dict[str, Reader] = {
         reference_texts(csv_references, "input", "references", "delimiter"),
         csv_file,
         csv_inputs,
-        options=("input", "references", "attributes", "delimiter"),
+        options={"input": FIELD, "references": FIELD, "attributes": NAMES, "delimiter": DELIMITER},
     ),
 }
 """Readers by name. References files: ``e2e-csv`` the E2E ``mr,ref`` table; ``conllu`` SR'18

@@ -12,6 +12,12 @@ can have an id of its own, for profiles that list metrics by id
 (``register_preset("BLEU-webnlg2017", "BLEU-multibleu", lowercase=True, references=3)``);
 a preset's options are fixed. Every metric's signature spells out its options, so two scores
 computed with different options never pass for comparable.
+
+Bounds. Every option declares its type and range where the metric registers
+(``@register("chrF++", char_order=Bound(int, 1, 10), ...)``; registering a factory with an
+option left undeclared is an error): an option is checked against it before the metric is
+built, so a kind definition cannot make the worker every challenge shares compute n-grams of
+order 30,000 or hold 200,000 references (``option_problem``; a definition names the key).
 """
 
 from __future__ import annotations
@@ -19,12 +25,53 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.metrics.base import Metric
 
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
 _PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """An option's type (``int``, ``float``: any number, ``bool``) and, for numbers, its range
+    (inclusive); ``none``: ``None`` is accepted too (``references: None``, all of them)."""
+
+    kind: type
+    low: float = 0
+    high: float = 0
+    none: bool = False
+
+    def describe(self) -> str:
+        if self.kind is bool:
+            return "true or false"
+        what = "an integer" if self.kind is int else "a number"
+        return f"{what} from {self.low:g} to {self.high:g}"
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value``, or None."""
+        if value is None and self.none:
+            return None
+        if self.kind is bool:
+            fits = isinstance(value, bool)
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (self.kind is int and not isinstance(value, int))
+        ):
+            fits = False
+        else:
+            fits = self.low <= value <= self.high  # NaN fits nowhere
+        return None if fits else f"expected {self.describe()}, got {value!r}"
+
+
+FLAG = Bound(bool)
+REFERENCES = Bound(int, 1, 100, none=True)
+"""How many of an item's references count: the shared tasks have up to a few dozen."""
+
+_BOUNDS: dict[str, dict[str, Bound]] = {}
 
 BUILT_IN: dict[str, str] = {
     **dict.fromkeys(["BLEU"], "bleu"),
@@ -65,11 +112,18 @@ class UnknownMetric(KeyError):
         return str(self.args[0])
 
 
-def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metric]]:
-    """Register a metric factory under its id; its keyword-only arguments are its options."""
+def register(
+    name: str, **bounds: Bound
+) -> Callable[[Callable[..., Metric]], Callable[..., Metric]]:
+    """Register a metric factory under its id; its keyword-only arguments are its options,
+    each with its ``Bound`` given here."""
 
     def decorate(factory: Callable[..., Metric]) -> Callable[..., Metric]:
+        options = set(_keyword_options(factory))
+        if options != set(bounds):
+            raise TypeError(f"metric {name}: declare the bounds of exactly its options {options}")
         _FACTORIES[name] = factory
+        _BOUNDS[name] = dict(bounds)
         return factory
 
     return decorate
@@ -97,7 +151,23 @@ def get_metric(name: str, **options: Any) -> Metric:
             f"metric {name} has no option {', '.join(unknown)}; "
             f"options: {', '.join(accepted) or 'none'}"
         )
+    for option, value in options.items():
+        problem = option_problem(name, option, value)
+        if problem:
+            raise ValueError(f"metric {name}: option {option}: {problem}")
     return _FACTORIES[name](**options)
+
+
+def metric_bounds(name: str) -> dict[str, Bound]:
+    """Each option of ``name`` and its bound (a preset has none left to choose)."""
+    metric_options(name)
+    return {} if name in _PRESETS else dict(_BOUNDS[name])
+
+
+def option_problem(name: str, option: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for the option ``option`` of ``name`` (a known option),
+    e.g. ``expected an integer from 1 to 10, got 30000``; None when it is within bounds."""
+    return metric_bounds(name)[option].problem(value)
 
 
 def metric_options(name: str) -> dict[str, Any]:
@@ -111,6 +181,10 @@ def metric_options(name: str) -> dict[str, Any]:
         raise UnknownMetric(
             f"unknown metric {name!r}; known: {', '.join(known_metrics())}"
         ) from None
+    return _keyword_options(factory)
+
+
+def _keyword_options(factory: Callable[..., Metric]) -> dict[str, Any]:
     return {
         parameter.name: parameter.default
         for parameter in inspect.signature(factory).parameters.values()

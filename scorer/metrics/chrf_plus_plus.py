@@ -33,7 +33,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import Bound, register
 from scorer.metrics.base import Metric
 from scorer.references import PreparedCache, ReferenceSet
 
@@ -162,7 +162,12 @@ def _sum_f(row: Sequence[float], factor: float, only_matched: bool) -> float:
 _CACHES: dict[tuple[int, int], PreparedCache] = {}
 
 
-@register("chrF++")
+@register(
+    "chrF++",
+    char_order=Bound(int, 1, 10),
+    word_order=Bound(int, 0, 10),
+    beta=Bound(float, 0, 10),
+)
 def make_chrf_plus_plus(
     *, char_order: int = 6, word_order: int = 2, beta: float = 2.0
 ) -> ChrFPlusPlus:

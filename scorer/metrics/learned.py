@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import Bound, register
 from scorer.metrics.base import Metric
 from scorer.references import LastResult, ReferenceSet
 
@@ -150,6 +150,6 @@ def make_bertscore_f1() -> BERTScore:
     return BERTScore("F1")
 
 
-@register("BLEURT")
+@register("BLEURT", references=Bound(int, 1, 100))
 def make_bleurt(*, references: int = 4) -> BLEURT:
     return BLEURT(references)

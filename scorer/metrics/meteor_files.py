@@ -35,7 +35,7 @@ from scorer.meteor.jar import (
     meteor_from_totals,
     parse_stats,
 )
-from scorer.metrics import register
+from scorer.metrics import REFERENCES, register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
 
@@ -107,6 +107,6 @@ def jar_statistics(
     return [parse_stats(line) for line in out]
 
 
-@register("METEOR-files")
+@register("METEOR-files", references=REFERENCES)
 def make_meteor_files(*, references: int | None = None) -> MeteorFiles:
     return MeteorFiles(references=references)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import FLAG, REFERENCES, register
 from scorer.metrics.base import Metric
 from scorer.references import PreparedCache, ReferenceSet
 
@@ -181,6 +181,6 @@ def _cache(*options: object) -> PreparedCache:
     return _CACHES.setdefault(options, PreparedCache())
 
 
-@register("BLEU-multibleu")
+@register("BLEU-multibleu", lowercase=FLAG, references=REFERENCES)
 def make_multibleu(*, lowercase: bool = False, references: int | None = None) -> MultiBLEU:
     return MultiBLEU(lowercase=lowercase, references=references)

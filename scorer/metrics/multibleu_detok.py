@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from scorer.metrics import register
+from scorer.metrics import FLAG, REFERENCES, register
 from scorer.metrics.multibleu import MultiBLEU, perl_lc, perl_split
 
 _RULES = (
@@ -60,7 +60,7 @@ class MultiBLEUDetok(MultiBLEU):
         return perl_split(perl_lc(tokens) if self.lowercase else tokens)
 
 
-@register("BLEU-multibleu-detok")
+@register("BLEU-multibleu-detok", lowercase=FLAG, references=REFERENCES)
 def make_multibleu_detok(
     *, lowercase: bool = False, references: int | None = None
 ) -> MultiBLEUDetok:

@@ -29,7 +29,7 @@ from typing import Any
 
 from scorer import __version__
 from scorer.extras import require
-from scorer.metrics import register
+from scorer.metrics import FLAG, register
 from scorer.metrics.base import MeanOfSegments
 from scorer.references import ReferenceSet
 
@@ -79,21 +79,21 @@ class GoogleRouge(MeanOfSegments):
         ]
 
 
-@register("ROUGE-1")
+@register("ROUGE-1", use_stemmer=FLAG)
 def make_rouge_1(*, use_stemmer: bool = False) -> GoogleRouge:
     return GoogleRouge("ROUGE-1", use_stemmer=use_stemmer)
 
 
-@register("ROUGE-2")
+@register("ROUGE-2", use_stemmer=FLAG)
 def make_rouge_2(*, use_stemmer: bool = False) -> GoogleRouge:
     return GoogleRouge("ROUGE-2", use_stemmer=use_stemmer)
 
 
-@register("ROUGE-L")
+@register("ROUGE-L", use_stemmer=FLAG)
 def make_rouge_l(*, use_stemmer: bool = False) -> GoogleRouge:
     return GoogleRouge("ROUGE-L", use_stemmer=use_stemmer)
 
 
-@register("ROUGE-Lsum")
+@register("ROUGE-Lsum", use_stemmer=FLAG)
 def make_rouge_lsum(*, use_stemmer: bool = False) -> GoogleRouge:
     return GoogleRouge("ROUGE-Lsum", use_stemmer=use_stemmer)

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
-from scorer.metrics import register
+from scorer.metrics import REFERENCES, register
 from scorer.metrics.base import MeanOfSegments
 from scorer.metrics.multibleu import files_view
 from scorer.references import ReferenceSet
@@ -105,6 +105,6 @@ class PyterTER(MeanOfSegments):
         ]
 
 
-@register("TER-pyter")
+@register("TER-pyter", references=REFERENCES)
 def make_pyter_ter(*, references: int | None = None) -> PyterTER:
     return PyterTER(references=references)

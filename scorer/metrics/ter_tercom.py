@@ -29,7 +29,7 @@ import sacrebleu
 from sacrebleu.metrics import TER as SacreTER
 
 from scorer import __version__, parallel
-from scorer.metrics import register
+from scorer.metrics import FLAG, register
 from scorer.metrics.base import Metric
 from scorer.metrics.tercom_search import translation_edit_rate
 from scorer.references import ReferenceSet
@@ -110,7 +110,7 @@ def segment_rows(work: list[Work]) -> list[list[float]]:
     return rows
 
 
-@register("TER")
+@register("TER", case_sensitive=FLAG, normalized=FLAG, no_punct=FLAG, asian_support=FLAG)
 def make_tercom_ter(
     *,
     case_sensitive: bool = False,

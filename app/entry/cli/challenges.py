@@ -51,7 +51,7 @@ def challenge_import(bundle_path: Path) -> None:
     settings = board_settings()
     queue = current_app.extensions["nlgboard.queue"]
     try:
-        bundle = _read_bundle(bundle_path)
+        bundle = _read_bundle(bundle_path, settings.bundle_max_bytes)
         with session_scope(settings.database_url) as session:
             report = import_bundle(session, queue, storage_for(settings), bundle)
     except (DomainError, InputError) as error:
@@ -62,18 +62,12 @@ def challenge_import(bundle_path: Path) -> None:
         click.echo(f"submissions: {', '.join(sorted(set(outcomes)))}")
 
 
-def _read_bundle(path: Path) -> Bundle:
+def _read_bundle(path: Path, max_bytes: int) -> Bundle:
     from app.web.services.bundles import Bundle
 
     if path.is_dir():
-        return Bundle(
-            {
-                str(file.relative_to(path).as_posix()): file.read_bytes()
-                for file in sorted(path.rglob("*"))
-                if file.is_file()
-            }
-        )
-    return Bundle.from_zip(path.read_bytes(), path.name)
+        return Bundle.from_folder(path, max_bytes)
+    return Bundle.from_zip(path.read_bytes(), path.name, max_bytes)
 
 
 @challenge.command("export")

@@ -18,17 +18,21 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import stat
+import unicodedata
 import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.config import BUNDLE_MAX_BYTES
 from app.data.models import (
     DEFAULT_DAILY_LIMIT,
     Challenge,
@@ -40,6 +44,7 @@ from app.data.models import (
     Submission,
     SubmissionStatus,
     System,
+    Team,
     TestSet,
     Track,
     User,
@@ -48,7 +53,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.data.testsets import stamp_content
 from app.web.services import DomainError
-from app.web.services.accounts import find_or_create_team
+from app.web.services.accounts import TEAM_NAME_MAX
 from app.web.services.audit import record
 from app.web.services.drs import import_challenge_set
 from app.web.services.names import check_name
@@ -71,9 +76,15 @@ DEFINITION = "challenge.yaml"
 FORMAT = 1
 """The bundle format's version: a board refuses a bundle newer than it knows."""
 
-MAX_BUNDLE_BYTES = 1 << 30
+MAX_BUNDLE_BYTES = BUNDLE_MAX_BYTES
+"""What a bundle may unpack to by default (the board's ``NLGBOARD_BUNDLE_MAX_BYTES``), checked
+from the zip's headers before anything is inflated and again while reading (headers can lie)."""
 MAX_ENTRIES = 100_000
 """A finished challenge's bundle holds every submission file: thousands, not an upload's 64."""
+DEFINITION_MAX_BYTES = 2 * 1024 * 1024
+"""``challenge.yaml``'s cap, checked before it is parsed: a finished challenge's definition with
+every submission and its scores is about 1 KB per submission (2,000 of them fit; libyaml reads
+it in about a second)."""
 
 
 class BundleError(DomainError):
@@ -87,14 +98,62 @@ class Bundle:
     files: dict[str, bytes]
 
     @classmethod
-    def from_zip(cls, data: bytes, filename: str = "bundle.zip") -> Bundle:
+    def from_zip(
+        cls, data: bytes, filename: str = "bundle.zip", max_bytes: int = MAX_BUNDLE_BYTES
+    ) -> Bundle:
+        """The zip's files, refused before inflating anything when its headers add up to more
+        than ``max_bytes``; the reading is capped too, whatever the headers say."""
         try:
-            files = read_zip(
-                data, filename, MAX_BUNDLE_BYTES, keep_folders=True, max_entries=MAX_ENTRIES
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                declared = sum(info.file_size for info in archive.infolist())
+        except (zipfile.BadZipFile, ValueError, OSError):
+            declared = 0  # read_zip names what is wrong with it
+        if declared > max_bytes:
+            raise BundleError(
+                f"{filename}: unpacks to {declared:,} bytes; a bundle may unpack to at most "
+                f"{max_bytes:,} bytes"
             )
+        try:
+            files = read_zip(data, filename, max_bytes, keep_folders=True, max_entries=MAX_ENTRIES)
         except InputError as error:
             raise BundleError(str(error)) from None
         return cls(_strip_common_folder(files))
+
+    @classmethod
+    def from_folder(cls, root: Path, max_bytes: int = MAX_BUNDLE_BYTES) -> Bundle:
+        """A bundle's folder: its regular files only. A symbolic link (to a file or a folder),
+        or anything else that is not a plain file inside the folder, is refused naming it, so
+        a bundle cannot make a file of the machine (the instance's secret key) a reference."""
+        base = root.resolve()
+        files: dict[str, bytes] = {}
+        total = 0
+        for folder, subfolders, names in os.walk(base, followlinks=False):
+            for name in sorted([*subfolders, *names]):
+                path = Path(folder, name)
+                inside = path.relative_to(base).as_posix()
+                mode = path.lstat().st_mode
+                if stat.S_ISLNK(mode):
+                    raise BundleError(
+                        f"{inside}: is a symbolic link; a bundle's folder holds its own files"
+                    )
+                if stat.S_ISDIR(mode):
+                    continue
+                if not stat.S_ISREG(mode) or not path.resolve().is_relative_to(base):
+                    raise BundleError(f"{inside}: not a plain file inside the bundle's folder")
+                if len(files) >= MAX_ENTRIES:
+                    raise BundleError(f"the bundle has more than {MAX_ENTRIES:,} files")
+                with path.open("rb") as handle:
+                    data = handle.read(max_bytes - total + 1)
+                total += len(data)
+                if total > max_bytes:
+                    raise BundleError(
+                        f"{inside}: the bundle holds more than {max_bytes:,} bytes "
+                        "(at most that much is read)"
+                    )
+                files[inside] = data
+        if DEFINITION not in files:
+            raise BundleError(f"the bundle has no {DEFINITION} at its top")
+        return cls(files)
 
     def folder(self, path: str) -> dict[str, bytes]:
         """The files under the folder ``path`` (by their path inside it, in the release's
@@ -176,9 +235,31 @@ def _type_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _types(kind))
 
 
+_YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _without_aliases(text: str) -> None:
+    """Refuse anchors and aliases: a few hundred bytes of them expand into megabytes (stored
+    with a defined kind, read by every process), and a bundle never needs them."""
+    for event in yaml.parse(text, Loader=_YamlLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise BundleError(
+                f"{DEFINITION} line {event.start_mark.line + 1}: YAML anchors and aliases "
+                f"(&{event.anchor}, *{event.anchor}) are not accepted; write the value out"
+            )
+
+
 def load_definition(bundle: Bundle) -> _Reader:
+    raw = bundle.files[DEFINITION]
+    if len(raw) > DEFINITION_MAX_BYTES:
+        raise BundleError(
+            f"{DEFINITION}: {len(raw):,} bytes; a definition may hold at most "
+            f"{DEFINITION_MAX_BYTES:,} bytes"
+        )
     try:
-        data = yaml.safe_load(bundle.files[DEFINITION].decode("utf-8"))
+        text = raw.decode("utf-8")
+        _without_aliases(text)
+        data = yaml.load(text, Loader=_YamlLoader)  # CSafeLoader or SafeLoader
     except UnicodeDecodeError:
         raise BundleError(f"{DEFINITION}: not UTF-8 text") from None
     except yaml.YAMLError as error:
@@ -228,12 +309,18 @@ class ImportReport:
     tracks: list[str] = field(default_factory=list)
     items: int = 0
     submissions: list[int] = field(default_factory=list)
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Teams the bundle names that the board has already: name -> the new team's name."""
 
     def summary(self) -> str:
+        renamed = "".join(
+            f"; team {old!r} is another team on this board: created as {new!r}"
+            for old, new in self.renamed.items()
+        )
         return (
             f"challenge {self.challenge}: {len(self.tracks)} track(s) "
             f"({', '.join(self.tracks)}), {self.items} items, "
-            f"{len(self.submissions)} submission(s) queued for scoring"
+            f"{len(self.submissions)} submission(s) queued for scoring{renamed}"
         )
 
 
@@ -283,10 +370,12 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
         report.tracks.append(track.slug)
         report.items += sum(len(test_set.items) for test_set in track.test_sets)
     files: list[bytes] = []
+    teams: dict[str, Team] = {}
     for entry in root.items("systems"):
-        submissions, data = _import_system(session, bundle, challenge, entry)
+        submissions, data = _import_system(session, bundle, challenge, entry, teams)
         report.submissions.extend(submissions)
         files.extend(data)
+    report.renamed = {name: team.name for name, team in teams.items() if team.name != name}
     root.done()
     if not report.tracks:
         raise BundleError(f"{DEFINITION}: tracks: the challenge needs at least one track")
@@ -609,8 +698,60 @@ def _apply_settings(track: Track, settings: _Reader) -> None:
     settings.done()
 
 
+FILENAME_MAX = 255
+
+
+def _filename(name: str, where: str) -> str:
+    """A submission's file name as uploaded: a plain name (exports write it into a path)."""
+    problem = (
+        "is empty"
+        if not name
+        else f"is longer than {FILENAME_MAX} characters"
+        if len(name) > FILENAME_MAX
+        else "holds a path separator or is . or .."
+        if "/" in name or "\\" in name or name in (".", "..")
+        else "holds a control character"
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name)
+        else None
+    )
+    if problem:
+        raise BundleError(f"{DEFINITION}: {where}: {name!r} {problem}; a plain file name")
+    return name
+
+
+def _bundle_team(
+    session: Session, challenge: Challenge, name: str, where: str, teams: dict[str, Team]
+) -> Team:
+    """The team a bundle's ``team:`` names: always one this import creates (memberless), never
+    a team already on the board, whose members would otherwise see the system as theirs and get
+    its mails. Systems naming the same team share it; a name taken on the board gets the
+    challenge's slug: ``Team A (slug)``."""
+    name = _refusing(where, lambda: check_name(name, "team name", TEAM_NAME_MAX))
+    if name in teams:
+        return teams[name]
+    chosen = name
+    if session.scalar(select(Team.id).where(Team.name == chosen)) is not None:
+        chosen = f"{name} ({challenge.slug})"
+        if len(chosen) > TEAM_NAME_MAX or session.scalar(
+            select(Team.id).where(Team.name == chosen)
+        ):
+            raise BundleError(
+                f"{DEFINITION}: {where}: the board has teams named {name!r} and {chosen!r}; "
+                "a bundle creates its own teams: rename it"
+            )
+    team = Team(name=chosen)
+    session.add(team)
+    session.flush()
+    teams[name] = team
+    return team
+
+
 def _import_system(
-    session: Session, bundle: Bundle, challenge: Challenge, entry: _Reader
+    session: Session,
+    bundle: Bundle,
+    challenge: Challenge,
+    entry: _Reader,
+    teams: dict[str, Team],
 ) -> tuple[list[int], list[bytes]]:
     track_slug = entry.get("track", str)
     track = next((t for t in challenge.tracks if t.slug == track_slug), None)
@@ -619,7 +760,9 @@ def _import_system(
     team_name = entry.get("team", str, None)
     system = System(
         track=track,
-        team=find_or_create_team(session, team_name) if team_name else None,
+        team=_bundle_team(session, challenge, team_name, entry.key("team"), teams)
+        if team_name
+        else None,
         name=check_name(entry.get("name", str), "system name", SYSTEM_NAME_MAX),
         description=entry.get("description", str, ""),
         architecture=entry.get("architecture", str, ""),
@@ -640,7 +783,10 @@ def _import_system(
         submission = Submission(
             system=system,
             language=language,
-            filename=upload.get("filename", str, PurePosixPath(upload.get("file", str)).name),
+            filename=_filename(
+                upload.get("filename", str, PurePosixPath(upload.get("file", str)).name),
+                upload.key("filename"),
+            ),
             file_sha256=hashlib.sha256(data).hexdigest(),
             status=SubmissionStatus.QUEUED,
             is_late=upload.get("late", bool, False),
@@ -702,13 +848,22 @@ def export_bundle(
     definition["tracks"] = tracks
     if with_submissions:
         definition["systems"] = _systems(session, storage, challenge, files)
-    text = yaml.safe_dump(definition, sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.dump(
+        definition, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(DEFINITION, text)
         for name, data in files.items():
             archive.writestr(name, data)
     return buffer.getvalue()
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Values written out each time (an import refuses aliases)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _items_file(test_set: TestSet) -> bytes:

@@ -16,9 +16,9 @@ from scorer import metrics
 where = {}
 register, register_preset = metrics.register, metrics.register_preset
 
-def recording_register(name):
+def recording_register(name, **bounds):
     where[name] = sys._getframe(1).f_globals["__name__"].removeprefix("scorer.metrics.")
-    return register(name)
+    return register(name, **bounds)
 
 def recording_preset(name, base, **options):
     where[name] = sys._getframe(1).f_globals["__name__"].removeprefix("scorer.metrics.")

@@ -153,7 +153,7 @@ def test_options_are_checked_listed_and_part_of_the_signature():
         get_metric("BLEU-webnlg2017", lowercase=False)
     with pytest.raises(UnknownMetric, match="unknown metric 'BLEU-nope'"):
         get_metric("BLEU-nope")
-    with pytest.raises(ValueError, match="references must be a positive number"):
+    with pytest.raises(ValueError, match="option references: expected an integer from 1 to 100"):
         get_metric("METEOR-files", references=0)
     preset = get_metric("BLEU-webnlg2017").signature
     assert preset == get_metric("BLEU-multibleu", lowercase=True, references=3).signature
