@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from app.data.db import session_scope
 from app.data.models import Submission, System
+from app.web.services import DomainError
 from app.web.services.access import ORGANISERS, PUBLIC, Viewer
 from app.web.services.breakdowns import track_breakdown
 from app.web.services.tracks import get_track
@@ -143,18 +144,14 @@ def test_an_anonymised_system_stays_anonymous_in_a_comparison(client, settings, 
 
 
 def test_small_buckets_wait_for_publication_and_organisers_see_them(app, settings, two_teams):
-    """The demo set has 10 items: every bucket is under 30, a probe like a tiny subset."""
+    """Before publication a team breaks down by nothing (a bucket of any size is a probe);
+    after, the demo set's 10 items make every bucket one under 30, shown as published."""
     set_track(settings, phase="test")
     team_a = Viewer(team_id=_team_of(settings, "marlin"))
     with session_scope(settings.database_url) as session:
         track = get_track(session, "demo", "main")
-        hidden = track_breakdown(session, track, "slots", team_a)
-        assert (
-            hidden.buckets == []
-            and hidden.hidden
-            and [r.row.system for r in hidden.rows] == ["marlin"]
-        )
-        assert all(not r.buckets for r in hidden.rows)
+        with pytest.raises(DomainError, match="breaks down by nothing"):
+            track_breakdown(session, track, "slots", team_a)
         shown = track_breakdown(session, track, "slots", ORGANISERS)
         assert sum(items for _, items in shown.buckets) == 10 and shown.intervals
         row = shown.rows[0].buckets[shown.buckets[0][0]]
