@@ -10,6 +10,9 @@ Any figure on fewer items than the test set, or that crafted outputs can isolate
 subset and its complement, a paired difference's p-value), is an oracle on the references.
 In the development phase and once the results are published every figure is open, except
 per-item figures (and subsets too small to be anything else), which wait for the test results.
+An organiser may declare a public part of the test set (Kaggle's public leaderboard): every
+team's scores on it, their intervals and significance are open to everyone in the test phase;
+the headline on every item stays hidden until publication and is the final ranking.
 
 ``Hidden`` has no ``float()``, ``str()``, ``format()`` or arithmetic: a template, a JSON or CSV
 writer, a plot or a mail that is handed one fails instead of printing it. Only ``reveal`` (called
@@ -49,7 +52,7 @@ class Hidden:
     teams', or a baseline's) and the items it is computed on where fewer than the test set.
     Not a dataclass: ``dataclasses.asdict`` and Flask's JSON encoder would open those."""
 
-    __slots__ = ("_value", "column", "figure", "items", "team_id")
+    __slots__ = ("_value", "column", "figure", "items", "public_part", "team_id")
 
     def __init__(
         self,
@@ -58,12 +61,15 @@ class Hidden:
         column: str = "",
         team_id: int | None = None,
         items: int | None = None,
+        public_part: bool = False,
     ) -> None:
         self._value = value
         self.figure = figure
         self.column = column
         self.team_id = team_id
         self.items = items
+        self.public_part = public_part
+        """Computed on the test set's declared public part alone (``testsets.PUBLIC_PART``)."""
 
     def reveal(self) -> float:
         """The number: for ``Viewer.disclose`` only (the rule is applied there)."""
@@ -88,9 +94,13 @@ def seal(
     figure: Figure,
     team_id: int | None = None,
     items: int | None = None,
+    public_part: bool = False,
 ) -> dict[str, Hidden]:
     """Column -> value, each sealed as ``figure``."""
-    return {column: Hidden(v, figure, column, team_id, items) for column, v in values.items()}
+    return {
+        column: Hidden(v, figure, column, team_id, items, public_part)
+        for column, v in values.items()
+    }
 
 
 def refuse_hidden(value: Any) -> Any:

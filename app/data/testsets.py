@@ -38,6 +38,10 @@ ORIG, CHAL = ":orig", ":chal"
 HEADLINE_SUBSET = "standard"
 """When items carry this tag, the headline scores are over them alone (a DRS test set with its
 challenge sets appended is ranked on its standard items, as the papers do)."""
+PUBLIC_PART = "public"
+"""The items an organiser declared the test set's public part (Kaggle's public leaderboard):
+scored as a subset, and open to everyone in the test phase (``app.data.disclosure``); the
+headline, on every item, stays the final ranking."""
 
 
 def load_subsets(session: Session, test_set_id: int, item_ids: list[int]) -> dict[str, list[int]]:

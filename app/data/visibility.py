@@ -37,6 +37,7 @@ class Viewer:
         figure: Figure,
         team_id: int | None = None,
         items: int | None = None,
+        public_part: bool = False,
     ) -> Disclosure:
         """The one disclosure rule (``app.data.disclosure``): how much of ``figure``, computed
         from ``track``'s hidden references on the outputs of ``team_id`` (None: several
@@ -44,6 +45,8 @@ class Viewer:
         may read. Every other ``sees_*`` here is this rule asked for one figure."""
         if self.is_organiser and not (self.publication and figure is Figure.ITEM):
             return Disclosure.EXACT
+        if public_part and figure in (Figure.SUBSET, Figure.INTERVAL, Figure.SIGNIFICANCE):
+            return Disclosure.EXACT  # the organisers declared it public
         if track.phase == TEST and not track.is_published:
             own = team_id is not None and team_id == self.team_id
             if figure is Figure.HEADLINE and own and not track.hide_own_scores:
@@ -57,7 +60,9 @@ class Viewer:
     def disclose(self, track: Track, hidden: Hidden) -> float | None:
         """The number ``hidden`` holds as this viewer may read it (None: not at all): the one
         place a figure computed from hidden references is opened."""
-        found = self.disclosure(track, hidden.figure, hidden.team_id, hidden.items)
+        found = self.disclosure(
+            track, hidden.figure, hidden.team_id, hidden.items, hidden.public_part
+        )
         if found is Disclosure.NONE:
             return None
         value = hidden.reveal()

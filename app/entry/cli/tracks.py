@@ -21,6 +21,7 @@ from app.web.services.bundled import register_bundled_runs
 from app.web.services.drs import import_challenge_set
 from app.web.services.leaderboard import default_language, leaderboard_outputs
 from app.web.services.organising import LIMIT_MAX
+from app.web.services.public_part import declare_public_part
 from app.web.services.track_imports import import_track
 from app.web.services.tracks import (
     TRACK_KINDS,
@@ -189,6 +190,27 @@ def track_challenge_set(
     except (DomainError, InputError) as error:
         fail(error)
     click.echo(report.describe())
+
+
+@track.command("public-part")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.option("--language", required=True, help="The test set to declare a public part of.")
+@click.option("--share", type=float, required=True, help="Share of its items, e.g. 0.3.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Which items are drawn.")
+def track_public_part(
+    challenge_slug: str, track_slug: str, language: str, share: float, seed: int
+) -> None:
+    """Declare a random share of a test set's items its public part (a public leaderboard in
+    the test phase, as Kaggle's); the final ranking stays on every item, hidden until the
+    results are published. Only before the first upload."""
+    try:
+        with session_scope(board_settings().database_url) as session:
+            track = get_track(session, challenge_slug, track_slug)
+            count = declare_public_part(session, track, language, share, seed)
+    except DomainError as error:
+        fail(error)
+    click.echo(f"{count} items of {track_slug} ({language}) are its public part")
 
 
 @track.command("split-report")

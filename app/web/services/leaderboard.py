@@ -19,7 +19,7 @@ from app.data.models import (
     System,
     Track,
 )
-from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, load_references
+from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, PUBLIC_PART, load_references
 from app.web.services import DomainError
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.java.implementation import comparable
@@ -119,11 +119,12 @@ def leaderboard(
     names = display_names(list(systems), viewer)
     profile = get_profile(track.profile)
     current = current_signatures(profile)
+    public = _has_public_part(session, track, language)
     shown = [
         system
         for system in systems
         if (system.is_primary or system.is_baseline or include_secondary)
-        and viewer.sees_scores_of(track, system)
+        and (public or viewer.sees_scores_of(track, system))
     ]
     latest = _latest_scored(session, [s.id for s in shown], language, viewer.sees_withdrawn)
     scores = _scores_of(session, [submission.id for submission in latest.values()])
@@ -140,14 +141,20 @@ def leaderboard(
     ]
     sizes = scored_subset_sizes(session, track, language) if any(r.subsets for r in rows) else {}
     teams = {system.id: system.team_id for system in shown}
+    own_shown = {system.id for system in shown if viewer.sees_scores_of(track, system)}
     for row in rows:
         team = teams[row.system_id]
         row.scores = viewer.disclosed(track, seal(row.scores, Figure.HEADLINE, team))
         subsets = {
-            name: viewer.disclosed(track, seal(values, Figure.SUBSET, team, sizes.get(name, 0)))
+            name: viewer.disclosed(
+                track,
+                seal(values, Figure.SUBSET, team, sizes.get(name, 0), name == PUBLIC_PART),
+            )
             for name, values in row.subsets.items()
         }
         row.subsets = {name: values for name, values in subsets.items() if values}
+    # a system listed for the public part alone shows up only with its score there
+    rows = [row for row in rows if row.scores or row.subsets or row.system_id in own_shown]
     present = {metric for row in rows for metric in row.scores}
     metrics = [m for m in profile.columns if m in present] + sorted(present - set(profile.columns))
     default = profile.primary_metric if profile.primary_metric in metrics else None
@@ -160,6 +167,18 @@ def leaderboard(
         if viewer.sees_significance_of(track):  # a rank among one's own systems compares them
             assign_ranks(rows, key)
     return metrics, rows
+
+
+def _has_public_part(session: Session, track: Track, language: str | None) -> bool:
+    test_set = track.test_set_for(language) if language else None
+    if test_set is None:
+        return False
+    found = (
+        select(ItemSubset.id)
+        .join(Item)
+        .where(Item.test_set_id == test_set.id, ItemSubset.name == PUBLIC_PART)
+    )
+    return session.scalar(found.limit(1)) is not None
 
 
 def team_ids(session: Session, rows: list[LeaderboardRow]) -> dict[int, int | None]:
