@@ -94,8 +94,14 @@ def _triple(text: str) -> Triple:
 def read_entries(data: bytes, filename: str, *, language: str | None = None) -> list[Entry]:
     """Every entry of a WebNLG XML file, in natural ``eid`` order. ``language`` keeps only the
     ``<lex>`` elements in that language (2020: ``lang="en"``/``"ru"``; a ``<lex>`` without
-    ``lang`` counts as any)."""
-    entries = _Parser(filename, language).parse(data)
+    ``lang`` counts as any, one with ``lang=""``, as the 2020 English release has them, as
+    English)."""
+    return _read(data, filename, language)[0]
+
+
+def _read(data: bytes, filename: str, language: str | None) -> tuple[list[Entry], _Parser]:
+    parser = _Parser(filename, language)
+    entries = parser.parse(data)
     seen: dict[str, int] = {}
     for entry in entries:
         if entry.eid in seen:
@@ -108,7 +114,7 @@ def read_entries(data: bytes, filename: str, *, language: str | None = None) -> 
         seen[entry.eid] = entry.line
     if not entries:
         raise InputError("has no <entry> elements", filename=filename)
-    return sorted(entries, key=lambda entry: natural_key(entry.eid))
+    return sorted(entries, key=lambda entry: natural_key(entry.eid)), parser
 
 
 def read_inputs(data: bytes, filename: str) -> list[Entry]:
@@ -116,19 +122,53 @@ def read_inputs(data: bytes, filename: str) -> list[Entry]:
     return read_entries(data, filename)
 
 
+ENGLISH_RELEASE = 'lang="" (as in WebNLG 2020\'s English release) is read as English'
+
+
 def read_references(data: bytes, filename: str, *, language: str | None = None) -> list[Entry]:
     """A references file (``testdata_with_lex.xml``, train, dev): every entry needs a
-    ``<lex>`` (the organisers' reader drops one without, which shifts every later output)."""
-    entries = read_entries(data, filename, language=language)
+    ``<lex>`` (the organisers' reader drops one without, which shifts every later output).
+
+    A file is refused when it was not written for the language asked: without ``language``,
+    one whose ``<lex>`` are in more than one language (2020's Russian release has the English
+    text beside each Russian one: read as is, both would be references); with ``language``,
+    one with ``<lex>`` in a language other than it and English (the bilingual releases' source
+    language), e.g. the Russian release read as English."""
+    entries, parser = _read(data, filename, language)
+    languages = {_language(lang): line for lang, line in parser.languages.items()}
+    if language is None and len(languages) > 1:
+        raise InputError(
+            f"has <lex> references in {len(languages)} languages "
+            f"({', '.join(sorted(languages))}): the kind must say which are its references "
+            "(the webnlg-xml reader's option language)",
+            filename=filename,
+            line=max(languages.values()),
+        )
+    others = sorted(set(languages) - {language, "en"}) if language is not None else []
+    if others:
+        raise InputError(
+            f"has <lex lang={others[0]!r}> references: a file of the {others[0]!r} task, "
+            f"not of the kind's language {language!r} (the webnlg-xml reader's option language)",
+            filename=filename,
+            line=languages[others[0]],
+        )
     for entry in entries:
         if not entry.references:
             wanted = f" in language {language!r}" if language else ""
+            found = ""
+            if language and languages:
+                found = f" (the file's <lex> are in: {', '.join(sorted(languages))}"
+                found += f"; {ENGLISH_RELEASE})" if "" in parser.languages else ")"
             raise InputError(
-                f"entry eid={entry.eid!r} has no <lex> reference{wanted}",
+                f"entry eid={entry.eid!r} has no <lex> reference{wanted}{found}",
                 filename=filename,
                 line=entry.line,
             )
     return entries
+
+
+def _language(lang: str) -> str:
+    return lang or "en"
 
 
 def categories(data: bytes, filename: str) -> frozenset[str]:
@@ -173,6 +213,8 @@ class _Parser:
         self.filename = filename
         self.language = language
         self.entries: list[Entry] = []
+        self.languages: dict[str, int] = {}
+        """Each ``lang`` of an entry's ``<lex>`` and the line it is first met on."""
         self._parser = expat.ParserCreate()
         self._stack: list[str] = []
         self._entry: _OpenEntry | None = None
@@ -232,7 +274,11 @@ class _Parser:
             return parent == "modifiedtripleset"
         if name != "lex" or parent != "entry":
             return False
-        return self.language is None or attributes.get("lang", self.language) == self.language
+        lang = attributes.get("lang")
+        if lang is None:
+            return True
+        self.languages.setdefault(lang, self._parser.CurrentLineNumber)
+        return self.language is None or _language(lang) == self.language
 
     def _characters(self, text: str) -> None:
         if self._text is not None and not self._text_closed:

@@ -309,8 +309,48 @@ def _nltk_tokenizer() -> Any:
     return NLTKWordTokenizer()
 
 
-TOKENISERS: dict[str, Callable[[str], str]] = {"nltk": nltk_words}
-"""Per-metric tokens: ``nltk`` is NLTK's word tokeniser (its Treebank rules) on the whole text,
-as ``nltk.word_tokenize`` without punkt's sentence split (its data is not installed here)."""
+@lru_cache(maxsize=1 << 16)
+def nltk_punkt_untrained_words(text: str) -> str:
+    """``nltk.word_tokenize(text)`` with punkt's algorithm untrained: its sentences (NLTK's
+    ``PunktSentenceTokenizer`` with default parameters: no abbreviation, collocation or
+    sentence-starter lists, no orthographic statistics), then NLTK's word tokeniser on each."""
+    words = _nltk_tokenizer()
+    return " ".join(
+        token
+        for sentence in _punkt_untrained().tokenize(text)
+        for token in words.tokenize(sentence)
+    )
+
+
+@lru_cache(maxsize=1)
+def _punkt_untrained() -> Any:
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    return PunktSentenceTokenizer()
+
+
+@lru_cache(maxsize=1 << 16)
+def razdel_words(text: str) -> str:
+    """razdel's tokens (``razdel.tokenize``), as WebNLG+ 2020's eval.py makes Russian ones."""
+    from razdel import tokenize
+
+    return " ".join(token.text for token in tokenize(text))
+
+
+TOKENISERS: dict[str, Callable[[str], str]] = {
+    "nltk": nltk_words,
+    "nltk-punkt": nltk_punkt_untrained_words,
+    "razdel": razdel_words,
+}
+"""Per-metric tokens, named in a score's signature by their function (``tokens:nltk_words``):
+
+- ``nltk``: NLTK's word tokeniser (its Treebank rules) on the whole text, as
+  ``nltk.word_tokenize(text, preserve_line=True)``: no sentence split, so a full stop inside a
+  text stays on its word (kept as it was: stored scores name it);
+- ``nltk-punkt``: ``nltk.word_tokenize(text)``, sentences first, with punkt's algorithm but not
+  its trained English parameters (NLTK's data, which cannot be installed here): WebNLG+ 2020's
+  English tokens but where a trained abbreviation or collocation keeps a sentence together
+  (``St. Louis``, ``U.S. Navy``); the README measures what that changes;
+- ``razdel``: razdel's ``tokenize`` (WebNLG+ 2020's Russian tokens)."""
 
 UNCHANGED = Normalisation("none", lambda text: text, lambda text: text)

@@ -36,17 +36,23 @@ _PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
 
 @dataclass(frozen=True)
 class Bound:
-    """An option's type (``int``, ``float``: any number, ``bool``) and, for numbers, its range
-    (inclusive); ``none``: ``None`` is accepted too (``references: None``, all of them)."""
+    """An option's type (``int``, ``float``: any number, ``bool``, ``str``) and, for numbers,
+    its range (inclusive); for text, the ``choices`` it may be and, in ``missing``, values
+    known but not to be had here with the reason (METEOR's ``language: ru``: its paraphrase
+    table); ``none``: ``None`` is accepted too (``references: None``, all of them)."""
 
     kind: type
     low: float = 0
     high: float = 0
     none: bool = False
+    choices: tuple[str, ...] = ()
+    missing: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         if self.kind is bool:
             return "true or false"
+        if self.kind is str:
+            return f"one of {', '.join(self.choices)}"
         what = "an integer" if self.kind is int else "a number"
         return f"{what} from {self.low:g} to {self.high:g}"
 
@@ -56,6 +62,13 @@ class Bound:
             return None
         if self.kind is bool:
             fits = isinstance(value, bool)
+        elif self.kind is str:
+            why = dict(self.missing).get(value) if isinstance(value, str) else None
+            if why is not None:
+                return (
+                    f"{value!r} cannot be scored here: {why} (available: {', '.join(self.choices)})"
+                )
+            fits = value in self.choices
         elif (
             isinstance(value, bool)
             or not isinstance(value, int | float)

@@ -9,7 +9,13 @@ item's references are never chosen and ``references=N`` amounts to "the first N"
 runs the jar itself on files, in its plain-text mode with ``-ssOut``); the corpus figure is
 the jar's "Final score", computed from the summed statistics as ``scorer.metrics.meteor``
 explains (a perfect item adds no chunk). Unlike the COCO-style ``METEOR``, no PTB tokenisation:
-the text is the track's normalised text.
+the text is the track's normalised text (or a kind's per-metric tokens).
+
+``language`` is the jar's ``-l``: English only, the one language whose resources are here
+(pycocoevalcap ships the English paraphrase table; the jar holds WordNet's English synonyms).
+The jar's other ``-norm`` languages need their paraphrase tables (Russian, WebNLG+ 2020's
+``-l ru``: ``exact stem paraphrase`` with ``paraphrase-ru.gz``), which are not to be had here:
+they are refused, naming the missing file, rather than scored as English.
 
 Citation: Denkowski & Lavie (2014), Meteor Universal: Language specific translation evaluation
 for any target language, WMT.
@@ -35,7 +41,7 @@ from scorer.meteor.jar import (
     meteor_from_totals,
     parse_stats,
 )
-from scorer.metrics import REFERENCES, register
+from scorer.metrics import REFERENCES, Bound, register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
 
@@ -43,12 +49,16 @@ from scorer.references import ReferenceSet
 class MeteorFiles(Metric):
     name = "METEOR"
 
-    def __init__(self, *, references: int | None = None) -> None:
+    def __init__(self, *, references: int | None = None, language: str = "en") -> None:
         if references is not None and (not isinstance(references, int) or references < 1):
             raise ValueError(f"references must be a positive number (-r N), not {references!r}")
+        problem = LANGUAGE.problem(language)
+        if problem:
+            raise ValueError(f"language: {problem}")
         self.references = references
+        self.language = language
         self.signature = (
-            f"METEOR|meteor-1.5|l:en|norm|r:{references or 'var'}|files"
+            f"METEOR|meteor-1.5|l:{language}|norm|r:{references or 'var'}|files"
             f"|{implementation.signature_part()}|nlgboard:{__version__}"
         )
 
@@ -64,7 +74,7 @@ class MeteorFiles(Metric):
         selected = self._selected(references)
         if implementation.uses_jar():
             background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jvm-metric")
-            future = background.submit(jar_statistics, list(hypotheses), selected)
+            future = background.submit(jar_statistics, list(hypotheses), selected, self.language)
             background.shutdown(wait=False)
             return lambda: _rows(future.result())
         from scorer.meteor.scoring import start_scoring_segments
@@ -82,7 +92,7 @@ def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
 
 
 def jar_statistics(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], language: str = "en"
 ) -> list[list[float]]:
     """The jar's per-item statistics in its plain-text mode (``-ssOut``), on files laid out as
     the WebNLG scripts write them: N reference lines per output, empty ones for the missing."""
@@ -96,7 +106,7 @@ def jar_statistics(
         lines = [line for refs in references for line in [*refs, *[""] * (count - len(refs))]]
         ref_file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
         command = [java_binary(), *JVM_OPTIONS, "-jar", str(jar), str(hyp_file), str(ref_file)]
-        command += ["-l", "en", "-norm", "-r", str(count), "-ssOut"]
+        command += ["-l", language, "-norm", "-r", str(count), "-ssOut"]
         result = subprocess.run(command, capture_output=True, cwd=jar.parent, check=False)
     out = result.stdout.decode().splitlines()
     if result.returncode != 0 or len(out) != len(hypotheses):
@@ -107,6 +117,29 @@ def jar_statistics(
     return [parse_stats(line) for line in out]
 
 
-@register("METEOR-files", references=REFERENCES)
-def make_meteor_files(*, references: int | None = None) -> MeteorFiles:
-    return MeteorFiles(references=references)
+def _paraphrases_missing(language: str, modules: str) -> str:
+    return (
+        f"METEOR 1.5's {language} ({modules}) needs its paraphrase table "
+        f"paraphrase-{_CODES[language]}.gz, which pycocoevalcap does not ship"
+    )
+
+
+_CODES = {"Russian": "ru", "German": "de", "Spanish": "es", "French": "fr", "Czech": "cz"}
+LANGUAGE = Bound(
+    str,
+    choices=("en",),
+    missing=(
+        ("ru", _paraphrases_missing("Russian", "exact stem paraphrase")),
+        ("de", _paraphrases_missing("German", "exact stem paraphrase")),
+        ("es", _paraphrases_missing("Spanish", "exact stem paraphrase")),
+        ("fr", _paraphrases_missing("French", "exact stem paraphrase")),
+        ("cz", _paraphrases_missing("Czech", "exact paraphrase")),
+    ),
+)
+"""The jar's ``-l``: what the jar loads for each with ``-norm`` (tried on the wheel's jar: the
+others have no normaliser, ``No normalizer for language``)."""
+
+
+@register("METEOR-files", references=REFERENCES, language=LANGUAGE)
+def make_meteor_files(*, references: int | None = None, language: str = "en") -> MeteorFiles:
+    return MeteorFiles(references=references, language=language)

@@ -33,6 +33,7 @@ CORE = {
     "unidecode",
     "pyyaml",
     "nltk",
+    "razdel",
 }
 """The participants' install (``pip install .``: ~240 MB with numpy and pycocoevalcap's jars
 and paraphrase table). A package added here should be small or needed by a leaderboard metric,

@@ -65,7 +65,50 @@ def test_language_keeps_the_lex_elements_in_that_language_and_those_without_one(
     assert webnlg.read_references(benchmark(text), "x.xml", language="ru")[0].references == (
         "Текст.",
     )
-    assert len(webnlg.read_references(benchmark(text), "x.xml")[0].references) == 2
+    untagged = entry("Id2", lexes=("Untagged.",))
+    assert webnlg.read_references(benchmark(untagged), "x.xml", language="ru")[0].references == (
+        "Untagged.",
+    )
+
+
+def russian_release() -> bytes:
+    """As WebNLG 2020's Russian files: each entry's English text beside its Russian one."""
+    lexes = '<lex lid="Id1" lang="en">An English text.</lex><lex lid="Id2" lang="ru">Текст.</lex>'
+    return benchmark(
+        entry("Id1").replace(
+            '<lex comment="good" lid="Id0">The leader of Aarhus is Jacob Bundsgaard.</lex>', lexes
+        )
+    )
+
+
+def test_a_file_in_two_languages_is_refused_unless_the_kind_says_which():
+    with pytest.raises(InputError) as refused:
+        webnlg.read_references(russian_release(), "ru.xml")
+    assert str(refused.value) == (
+        "ru.xml, line 6: has <lex> references in 2 languages (en, ru): the kind must say which "
+        "are its references (the webnlg-xml reader's option language)"
+    )
+
+
+def test_an_english_kind_refuses_the_russian_release():
+    with pytest.raises(InputError) as refused:
+        webnlg.read_references(russian_release(), "ru.xml", language="en")
+    assert str(refused.value) == (
+        "ru.xml, line 6: has <lex lang='ru'> references: a file of the 'ru' task, not of the "
+        "kind's language 'en' (the webnlg-xml reader's option language)"
+    )
+
+
+def test_an_empty_lang_is_english_as_in_the_2020_english_release():
+    data = benchmark(entry("Id1").replace('<lex comment="good"', '<lex comment="good" lang=""'))
+    (read,) = webnlg.read_references(data, "en.xml", language="en")
+    assert read.references == ("The leader of Aarhus is Jacob Bundsgaard.",)
+    with pytest.raises(InputError) as refused:
+        webnlg.read_references(data, "en.xml", language="ru")
+    assert str(refused.value) == (
+        "en.xml, line 3: entry eid='Id1' has no <lex> reference in language 'ru' (the file's "
+        '<lex> are in: en; lang="" (as in WebNLG 2020\'s English release) is read as English)'
+    )
 
 
 def test_test_inputs_need_no_references_but_a_reference_file_does():

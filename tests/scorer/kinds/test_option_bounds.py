@@ -35,6 +35,14 @@ def _kind(metric: str, **options) -> dict:
         ("BLEU-multibleu", {"lowercase": "yes"}, "options.lowercase: expected true or false"),
         ("TER-pyter", {"references": 0}, "options.references: expected an integer from 1 to 100"),
         ("BLEURT", {"references": [4]}, "options.references: expected an integer from 1 to 100"),
+        ("METEOR-files", {"language": "xx"}, "options.language: expected one of en, got 'xx'"),
+        (
+            "METEOR-files",
+            {"language": "ru"},
+            "options.language: 'ru' cannot be scored here: METEOR 1.5's Russian (exact stem "
+            "paraphrase) needs its paraphrase table paraphrase-ru.gz, which pycocoevalcap does "
+            "not ship (available: en)",
+        ),
     ],
 )
 def test_an_option_out_of_range_or_of_the_wrong_type_is_refused_naming_key_and_range(
@@ -48,6 +56,8 @@ def test_an_option_out_of_range_or_of_the_wrong_type_is_refused_naming_key_and_r
 def test_options_within_their_ranges_are_accepted():
     build_profile(_kind("chrF++", char_order=10, word_order=0, beta=0.5), "kinds[0]")
     build_profile(_kind("BLEU-multibleu", references=100, lowercase=True), "kinds[0]")
+    english = build_profile(_kind("METEOR-files", language="en", references=4), "kinds[0]")
+    assert "|l:en|" in english.column_signature("METEOR")
 
 
 def test_every_metric_option_declares_its_bounds():

@@ -371,7 +371,8 @@ def test_a_webnlg_bundle_round_trips_with_identical_leaderboards(
 
 def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app, runner, settings):
     """WebNLG+ 2020's scoring as a definition: the leaderboard's figures are those of the
-    registry's metrics run on the same texts, METEOR and TER on NLTK's word tokens."""
+    registry's metrics run on the same texts, METEOR and TER on ``nltk.word_tokenize``'s tokens
+    (punkt untrained)."""
     from scorer.kinds.parts import TOKENISERS
     from scorer.metrics import get_metric
     from scorer.references import ReferenceSet
@@ -391,7 +392,7 @@ def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app,
         (webnlg / "team_output.txt").read_bytes(), [i.input for i in items], "out.txt"
     )
     refs = [list(item.references[:4]) for item in items]
-    nltk = TOKENISERS["nltk"]
+    nltk = TOKENISERS["nltk-punkt"]
     expected = {
         "BLEU": get_metric("BLEU-multibleu-detok", references=4).corpus_score(outputs, refs),
         "chrF++": get_metric("chrF++").corpus_score(outputs, refs),
@@ -483,7 +484,7 @@ def test_nlg_score_gives_a_defined_kinds_leaderboard_numbers_offline(app, runner
     assert row.scores == {k: v for k, v in expected.items() if k in row.scores}
     assert row.signatures == expected["signature"]
     assert row.subsets == expected["subsets"]
-    assert "tokens:nltk_words" in row.signatures["METEOR"]
+    assert "tokens:nltk_punkt_untrained_words" in row.signatures["METEOR"]
 
 
 def test_a_kind_on_parallel_reference_files_scores_as_multi_bleu_detok(
