@@ -1,0 +1,109 @@
+"""Who may upload (issue 42, "Accounts"). The finding: "the daily limit is per team and teams
+are free: fresh accounts with unconfirmed addresses register, make a team and upload 5 more a
+day each". Now the daily limit counts per person as well as per team."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import delete, select
+
+from app.data.db import session_scope
+from app.data.models import Membership, Submission, Team, User
+from app.data.storage import LocalStorage
+from app.web.services import DomainError
+from app.web.services.accounts import create_team
+from app.web.services.submissions import personal_allowance, submit_output
+from app.web.services.tracks import get_track
+from tests.support.board import TRACK, upload
+from tests.support.factories import (
+    GOOD_OUTPUT,
+    demo_track,
+    login,
+    participant,
+)
+
+PASSWORD = "kestrel-harbour-lantern"
+
+
+def variant(n: int) -> bytes:
+    return GOOD_OUTPUT.replace(b"\n", f" v{n}\n".encode(), 1)
+
+
+def send(app, settings, session, email: str, system: str, n: int) -> list[Submission]:
+    user = session.scalar(select(User).where(User.email == email))
+    return submit_output(
+        session,
+        app.extensions["nlgboard.queue"],
+        LocalStorage(settings.instance_path / "uploads"),
+        user=user,
+        team=user.team,
+        track=get_track(session, "demo", "main"),
+        system_name=system,
+        filename="out.txt",
+        data=variant(n),
+        max_bytes=10_000_000,
+    )
+
+
+def switch_team(session, email: str, team: str) -> None:
+    """What an administrator's move (or any way out of a team) does: the person is in another
+    team, with a fresh allowance for it."""
+    user = session.scalar(select(User).where(User.email == email))
+    session.execute(delete(Membership).where(Membership.user_id == user.id))
+    session.commit()
+    session.expire_all()
+    create_team(session, user, team)
+
+
+# -- 2. the daily limit per person -------------------------------------------------------------
+
+
+def test_a_person_who_changes_teams_gets_no_more_uploads_a_day(app, settings, session):
+    demo_track(settings, daily_limit=2)
+    participant(settings, "p@x.org", team="A")
+    for n in range(2):
+        send(app, settings, session, "p@x.org", "first", n)
+    switch_team(session, "p@x.org", "B")
+    with pytest.raises(DomainError, match="limit of 2 a day is per person as well as per team"):
+        send(app, settings, session, "p@x.org", "second", 2)
+    track = get_track(session, "demo", "main")
+    user = session.scalar(select(User).where(User.email == "p@x.org"))
+    allowance = personal_allowance(session, track, user, "en")
+    assert allowance is not None and (allowance.used, allowance.remaining) == (2, 0)
+    assert session.scalar(select(Team).where(Team.name == "B")) is not None
+    assert len(session.scalars(select(Submission)).all()) == 2
+
+
+def test_the_personal_count_leaves_the_team_mates_and_failed_uploads_alone(app, settings, session):
+    from app.data.models import SubmissionStatus
+
+    demo_track(settings, daily_limit=2)
+    participant(settings, "p@x.org", team="A")
+    participant(settings, "q@x.org", team="B")
+    first = send(app, settings, session, "p@x.org", "s", 0)
+    send(app, settings, session, "p@x.org", "s", 1)
+    send(app, settings, session, "q@x.org", "t", 2)  # another person's uploads are theirs
+    first[0].status = SubmissionStatus.FAILED
+    session.commit()
+    switch_team(session, "p@x.org", "C")
+    send(app, settings, session, "p@x.org", "u", 3)  # the failed one does not count
+    with pytest.raises(DomainError, match="per person"):
+        send(app, settings, session, "p@x.org", "u", 4)
+
+
+def test_regression_one_person_two_teams_through_the_api_stops_at_the_limit(app, client, settings):
+    """The finding, through the API: a person's second team does not buy a second quota (on
+    the code before, the third upload was accepted)."""
+    demo_track(settings, daily_limit=2)
+    token = participant(settings, "p@x.org", team="A")
+    assert upload(client, token, "one", variant(0)).status_code == 202
+    assert upload(client, token, "one", variant(1)).status_code == 202
+    with session_scope(settings.database_url) as session:
+        switch_team(session, "p@x.org", "B")
+    refused = upload(client, token, "two", variant(2))
+    assert refused.status_code == 400, refused.json
+    assert "per person as well as per team" in refused.json["error"]
+    assert "used its" not in refused.json["error"]  # not the team's limit: team B has 2 left
+    login(client, "p@x.org")
+    page = client.get(f"{TRACK}/submit").get_data(as_text=True)
+    assert "<strong>0</strong> of 2 left" in page and "as many per person" in page
