@@ -215,6 +215,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
                     max_systems=form.max_systems.data,
                     max_primary=form.max_primary.data,
                     hide_own_scores=form.hide_own_scores.data,
+                    confirmed_only_in_test=form.confirmed_only_in_test.data,
                 ),
             )
         except DomainError as error:

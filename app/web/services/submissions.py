@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.data.models import (
     HUMAN_SYSTEM,
+    TEST,
     Submission,
     SubmissionStatus,
     System,
@@ -82,6 +83,8 @@ def submit_output(
         raise DomainError("create or join a team before submitting")
     if not is_baseline and user is not None:
         check_may_upload(session, user)
+    if not is_baseline:
+        check_upload_gates(session, user, team, track)
     files = split_upload(track, filename, data, language, max_bytes)
     profile = get_profile(track.profile)
     for output in files:
@@ -204,6 +207,26 @@ def _recent_duplicates(
             return []
         found.append(match)
     return found
+
+
+def check_upload_gates(
+    session: Session, user: User | None, team: Team | None, track: Track
+) -> None:
+    """Who may upload to ``track`` at all, asked before the file is read: in the test phase an
+    account whose e-mail address is confirmed (``Track.confirmed_only_in_test``, on unless
+    the organisers switch it off). Accounts and teams cost nothing to make; each test-phase
+    upload is a probe of the hidden references."""
+    if (
+        user is not None
+        and track.phase == TEST
+        and track.confirmed_only_in_test
+        and not user.email_verified
+    ):
+        raise DomainError(
+            f"track {track.slug!r} is in its test phase, where only accounts with a confirmed "
+            f"e-mail address upload: confirm {user.email} by opening the link we mailed to it "
+            '(for a new link, press "Send the link again" on your Team page, /team)'
+        )
 
 
 def split_upload(

@@ -1,24 +1,29 @@
 """Who may upload (issue 42, "Accounts"). The finding: "the daily limit is per team and teams
 are free: fresh accounts with unconfirmed addresses register, make a team and upload 5 more a
-day each". Now the daily limit counts per person as well as per team."""
+day each". Now a test-phase upload needs a confirmed address, and the daily limit counts
+per person as well as per team."""
 
 from __future__ import annotations
+
+import io
+import re
 
 import pytest
 from sqlalchemy import delete, select
 
 from app.data.db import session_scope
-from app.data.models import Membership, Submission, Team, User
+from app.data.models import TEST, AuditEvent, Membership, Submission, Team, User
 from app.data.storage import LocalStorage
 from app.web.services import DomainError
-from app.web.services.accounts import create_team
+from app.web.services.accounts import create_team, create_user
 from app.web.services.submissions import personal_allowance, submit_output
 from app.web.services.tracks import get_track
-from tests.support.board import TRACK, upload
+from tests.support.board import TRACK, set_track, upload
 from tests.support.factories import (
     GOOD_OUTPUT,
     demo_track,
     login,
+    organiser,
     participant,
 )
 
@@ -107,3 +112,87 @@ def test_regression_one_person_two_teams_through_the_api_stops_at_the_limit(app,
     login(client, "p@x.org")
     page = client.get(f"{TRACK}/submit").get_data(as_text=True)
     assert "<strong>0</strong> of 2 left" in page and "as many per person" in page
+
+
+# -- 1. confirmed addresses in the test phase --------------------------------------------------
+
+
+def unconfirmed(settings, email: str, team: str) -> str:
+    with session_scope(settings.database_url) as session:
+        user = create_user(session, email, "password123", verified=False)
+        session.add(Membership(user=user, team=Team(name=team)))
+        return user.new_api_token()
+
+
+def test_an_unconfirmed_account_uploads_in_development_but_not_in_the_test_phase(
+    app, client, settings
+):
+    demo_track(settings)
+    token = unconfirmed(settings, "new@x.org", "Fresh")
+    assert upload(client, token, "dev", variant(0)).status_code == 202
+    set_track(settings, phase=TEST)
+    refused = upload(client, token, "test", variant(1))
+    assert refused.status_code == 400
+    message = refused.json["error"]
+    assert "test phase" in message and "confirm new@x.org" in message
+    assert "Send the link again" in message and "/team" in message
+    with session_scope(settings.database_url) as session:
+        assert len(session.scalars(select(Submission)).all()) == 1  # nothing stored
+        user = session.scalar(select(User).where(User.email == "new@x.org"))
+        from app.data.models import utcnow
+
+        user.email_verified_at = utcnow()
+    assert upload(client, token, "test", variant(1)).status_code == 202
+
+
+def test_the_organisers_may_let_unconfirmed_accounts_upload_in_the_test_phase(
+    app, client, settings
+):
+    demo_track(settings)
+    set_track(settings, phase=TEST, confirmed_only_in_test=False)
+    token = unconfirmed(settings, "new@x.org", "Fresh")
+    assert upload(client, token, "test", variant(0)).status_code == 202
+
+
+def test_a_new_track_asks_for_confirmed_addresses_and_the_settings_form_keeps_it(
+    app, client, settings
+):
+    from app.data.models import Track
+
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    with session_scope(settings.database_url) as session:
+        assert session.scalars(select(Track)).one().confirmed_only_in_test is True
+    login(client, "org@x.org")
+    page = client.get("/organise/demo/tracks/main").get_data(as_text=True)
+    assert re.search(r"<input checked[^>]*settings-confirmed_only_in_test", page)
+    fields = {"settings-title": "Main", "settings-phase": "test", "settings-max_primary": "2"}
+    assert client.post("/organise/demo/tracks/main", data=fields).status_code == 302
+    with session_scope(settings.database_url) as session:
+        assert session.scalars(select(Track)).one().confirmed_only_in_test is False
+        event = session.scalars(select(AuditEvent).order_by(AuditEvent.id.desc())).first()
+        assert event.details["confirmed_only_in_test"] is False
+
+
+def test_regression_fresh_web_accounts_cannot_upload_in_the_test_phase(app, client, settings):
+    """The finding as it was run: register on the web (address not confirmed), make a team,
+    upload to a test-phase track through the form. Refused, saying what to do."""
+    demo_track(settings)
+    set_track(settings, phase=TEST)
+    for n, email in enumerate(("one@x.org", "two@x.org")):
+        client.get("/logout")
+        response = client.post(
+            "/register", data={"email": email, "password": PASSWORD, "confirm": PASSWORD}
+        )
+        assert response.status_code == 302, response.data[:300]
+        assert client.post("/team/create", data={"create-name": f"T{n}"}).status_code == 302
+        page = client.post(
+            f"{TRACK}/submit",
+            data={"system": "s", "file": (io.BytesIO(variant(n)), "out.txt")},
+            content_type="multipart/form-data",
+        )
+        text = page.get_data(as_text=True)
+        assert page.status_code == 200 and "Refused:" in text, text[:500]
+        assert "only accounts with a confirmed" in text and f"confirm {email}" in text
+    with session_scope(settings.database_url) as session:
+        assert session.scalars(select(Submission)).all() == []
