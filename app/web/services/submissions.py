@@ -38,6 +38,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.web.services import DomainError, action
 from app.web.services.account_mail import check_may_upload
+from app.web.services.approvals import team_approved
 from app.web.services.audit import record
 from app.web.services.names import check_name
 from scorer.errors import InputError
@@ -214,8 +215,9 @@ def check_upload_gates(
 ) -> None:
     """Who may upload to ``track`` at all, asked before the file is read: in the test phase an
     account whose e-mail address is confirmed (``Track.confirmed_only_in_test``, on unless
-    the organisers switch it off). Accounts and teams cost nothing to make; each test-phase
-    upload is a probe of the hidden references."""
+    the organisers switch it off), and for a challenge that approves its teams
+    (``Challenge.teams_need_approval``) a team its organisers approved. Accounts and teams
+    cost nothing to make; each test-phase upload is a probe of the hidden references."""
     if (
         user is not None
         and track.phase == TEST
@@ -226,6 +228,17 @@ def check_upload_gates(
             f"track {track.slug!r} is in its test phase, where only accounts with a confirmed "
             f"e-mail address upload: confirm {user.email} by opening the link we mailed to it "
             '(for a new link, press "Send the link again" on your Team page, /team)'
+        )
+    challenge = track.challenge
+    if (
+        team is not None
+        and challenge.teams_need_approval
+        and not team_approved(session, team, challenge)
+    ):
+        raise DomainError(
+            f"the organisers of {challenge.slug!r} approve each team before it uploads, and "
+            f"team {team.name!r} is not approved yet: ask them to approve it (on their "
+            "challenge's Teams page)"
         )
 
 

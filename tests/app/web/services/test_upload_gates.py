@@ -1,7 +1,7 @@
 """Who may upload (issue 42, "Accounts"). The finding: "the daily limit is per team and teams
 are free: fresh accounts with unconfirmed addresses register, make a team and upload 5 more a
-day each". Now a test-phase upload needs a confirmed address, and the daily limit counts
-per person as well as per team."""
+day each". Now a test-phase upload needs a confirmed address, the daily limit counts per person
+as well as per team, and a challenge may ask its organisers to approve each team first."""
 
 from __future__ import annotations
 
@@ -16,8 +16,15 @@ from app.data.models import TEST, AuditEvent, Membership, Submission, Team, User
 from app.data.storage import LocalStorage
 from app.web.services import DomainError
 from app.web.services.accounts import create_team, create_user
+from app.web.services.approvals import (
+    find_team,
+    set_team_approval,
+    set_teams_need_approval,
+    team_approved,
+    teams_for_approval,
+)
 from app.web.services.submissions import personal_allowance, submit_output
-from app.web.services.tracks import get_track
+from app.web.services.tracks import get_challenge, get_track
 from tests.support.board import TRACK, set_track, upload
 from tests.support.factories import (
     GOOD_OUTPUT,
@@ -196,3 +203,77 @@ def test_regression_fresh_web_accounts_cannot_upload_in_the_test_phase(app, clie
         assert "only accounts with a confirmed" in text and f"confirm {email}" in text
     with session_scope(settings.database_url) as session:
         assert session.scalars(select(Submission)).all() == []
+
+
+# -- 3. teams the organisers approve -----------------------------------------------------------
+
+
+def test_a_challenge_that_approves_teams_refuses_an_unapproved_ones_uploads(app, client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    with session_scope(settings.database_url) as session:
+        set_teams_need_approval(session, None, get_challenge(session, "demo"), True)
+    refused = upload(client, token, "s", variant(0))
+    assert refused.status_code == 400
+    assert "approve each team" in refused.json["error"] and "'A'" in refused.json["error"]
+    with session_scope(settings.database_url) as session:
+        challenge = get_challenge(session, "demo")
+        team = find_team(session, "a")
+        assert [s.approved_at for s in teams_for_approval(session, challenge)] == [None]
+        set_team_approval(session, None, challenge, team, True)
+        assert team_approved(session, team, challenge)
+    assert upload(client, token, "s", variant(0)).status_code == 202
+    with session_scope(settings.database_url) as session:
+        actions = [e.action for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))]
+        assert actions[-2:] == ["team approval rule", "team approve"]
+
+
+def test_only_the_challenges_organisers_approve_its_teams(app, settings, session):
+    from tests.support.factories import organiser as make_organiser
+
+    demo_track(settings)
+    demo_track(settings, challenge="other")
+    participant(settings, "a@x.org", team="A")
+    make_organiser(settings, "other-org@x.org", "other")
+    stranger = session.scalar(select(User).where(User.email == "other-org@x.org"))
+    challenge = get_challenge(session, "demo")
+    with pytest.raises(DomainError, match="only the organisers of 'demo'"):
+        set_team_approval(session, stranger, challenge, find_team(session, "A"), True)
+    with pytest.raises(DomainError, match="only the organisers"):
+        set_teams_need_approval(session, stranger, challenge, True)
+
+
+def test_the_organisers_teams_page_switches_the_rule_and_approves(app, client, settings):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    organiser(settings, "org@x.org", "demo")
+    login(client, "org@x.org")
+    url = "/organise/demo/teams"
+    assert client.post(url, data={"action": "rule", "needed": "y"}).status_code == 302
+    page = client.get(url).get_data(as_text=True)
+    assert "A" in page and "waiting" in page and "a@x.org" not in page
+    assert upload(client, token, "s", variant(0)).status_code == 400
+    with session_scope(settings.database_url) as session:
+        team_id = find_team(session, "A").id
+    done = client.post(url, data={"action": "approve", "team": str(team_id)})
+    assert done.status_code == 302
+    assert upload(client, token, "s", variant(0)).status_code == 202
+    assert client.post(url, data={"action": "unapprove", "team": str(team_id)}).status_code == 302
+    assert upload(client, token, "s", variant(1)).status_code == 400
+    audit = client.get("/organise/demo/audit").get_data(as_text=True)
+    assert "team approve" in audit and "team unapprove" in audit
+
+
+def test_the_cli_approves_a_team(app, runner, settings):
+    demo_track(settings)
+    participant(settings, "a@x.org", team="A")
+    result = runner.invoke(args=["challenge", "teams", "demo", "--need-approval"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(args=["challenge", "approve-team", "demo", "A"])
+    assert result.exit_code == 0 and "team A approved for demo" in result.output
+    with session_scope(settings.database_url) as session:
+        challenge = get_challenge(session, "demo")
+        assert challenge.teams_need_approval
+        assert team_approved(session, find_team(session, "A"), challenge)
+    result = runner.invoke(args=["challenge", "approve-team", "demo", "nobody"])
+    assert result.exit_code != 0 and "no team called 'nobody'" in result.output
