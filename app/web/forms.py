@@ -205,6 +205,9 @@ class TrackSettingsForm(BoardForm):
         validators=[DataRequired(), NumberRange(1, LIMIT_MAX)],
     )
     hide_own_scores = BooleanField("Test phase: hide a team's own scores from it too")
+    confirmed_only_in_test = BooleanField(
+        "Test phase: only accounts with a confirmed e-mail address upload", default=True
+    )
 
 
 class BaselineForm(BoardForm):

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
 from app.data.mail.outbox import post
-from app.data.models import Challenge, Role, Track, User
+from app.data.models import Challenge, Role, Team, Track, User
 from app.web.extensions import db, settings, storage, submission_queue
 from app.web.forms import (
     ActionForm,
@@ -35,11 +35,17 @@ from app.web.forms import (
     TrackUploadForm,
     UploadRuleForm,
 )
+from app.web.security import form_id
 from app.web.services import DomainError
 from app.web.services.access import is_organiser_of
 from app.web.services.account_mail import set_unverified_may_upload, unverified_may_upload
 from app.web.services.accounts import grant_role
 from app.web.services.admin_setup import has_admin
+from app.web.services.approvals import (
+    set_team_approval,
+    set_teams_need_approval,
+    teams_for_approval,
+)
 from app.web.services.audit import challenge_events
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
@@ -215,6 +221,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
                     max_systems=form.max_systems.data,
                     max_primary=form.max_primary.data,
                     hide_own_scores=form.hide_own_scores.data,
+                    confirmed_only_in_test=form.confirmed_only_in_test.data,
                 ),
             )
         except DomainError as error:
@@ -313,6 +320,45 @@ def archive(slug: str, track_slug: str) -> ResponseReturnValue:
 def _check_action() -> None:
     if not ActionForm().validate_on_submit():
         abort(400)
+
+
+@bp.route(CHALLENGE + "/teams", methods=["GET", "POST"])
+@login_required
+def teams(slug: str) -> ResponseReturnValue:
+    """Whether the challenge's teams need approval before they upload, and approving them
+    (each action in the audit log)."""
+    found = organised_challenge(slug)
+    if request.method == "POST":
+        _check_action()
+        chosen = request.form.get("action")
+        try:
+            if chosen == "rule":
+                needed = request.form.get("needed") == "y"
+                set_teams_need_approval(db(), current_user, found, needed)
+                flash(
+                    "Teams now need your approval before they upload."
+                    if needed
+                    else "Every team may upload now; approvals are kept.",
+                    "info",
+                )
+            elif chosen in ("approve", "unapprove"):
+                team_id = form_id(request.form.get("team"))
+                team = db().get(Team, team_id) if team_id is not None else None
+                if team is None:
+                    raise DomainError("no such team")
+                set_team_approval(db(), current_user, found, team, chosen == "approve")
+                flash(f"Team {team.name} {chosen}d.", "info")
+            else:
+                raise DomainError("say what to do: rule, approve or unapprove")
+        except DomainError as error:
+            flash(f"Refused: {error}.", "error")
+        return redirect(url_for("organise.teams", slug=slug))
+    return render_template(
+        "organise/teams.html",
+        challenge=found,
+        standings=teams_for_approval(db(), found),
+        action_form=ActionForm(),
+    )
 
 
 @bp.get(CHALLENGE + "/audit")

@@ -18,13 +18,13 @@ from app.web.services.access import can_see_scores, viewer_of
 from app.web.services.columns import headline_scores
 from app.web.services.submissions import (
     ARCHITECTURES,
-    daily_allowance,
     set_anonymous,
     set_architecture,
     set_primary,
     set_withdrawn,
     submit_output,
     until,
+    upload_allowance,
 )
 from app.web.services.tracks import get_track
 from app.web.services.waiting import standings
@@ -78,7 +78,8 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
         form=form,
         expected={ts.language: len(ts.items) for ts in track.test_sets},
         allowances={
-            language: daily_allowance(db(), track, team, language) for language in track.languages
+            language: upload_allowance(db(), track, team, current_user, language)
+            for language in track.languages
         }
         if team is not None
         else {},

@@ -64,6 +64,7 @@ PAGES = {  # name: (who looks, path with {ids} from the seeded data, what the pa
     "rescore": ("organiser", "/organise/demo-e2e/tracks/main/rescore", "form"),
     "message-participants": ("organiser", "/organise/demo-e2e/tracks/main/message", "form"),
     "audit-log": ("organiser", "/organise/demo-e2e/audit", "#audit td code"),
+    "organise-teams": ("organiser", "/organise/demo-e2e/teams", "#teams tbody tr"),
     "campaign-list": ("organiser", E2E + "/human", "table tbody tr"),
     "campaign": ("organiser", E2E + "/human/quality", "table.human tbody tr"),
     "annotate": ("organiser", "/annotate", "main h1"),

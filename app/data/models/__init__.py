@@ -14,6 +14,7 @@ from app.data.models.challenges import (
     Item,
     ItemSubset,
     Reference,
+    TeamApproval,
     TestSet,
     Track,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "SubmissionStatus",
     "System",
     "Team",
+    "TeamApproval",
     "TestSet",
     "Track",
     "UnitEntry",

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    true,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.data.models.base import Base, UTCDateTime, utcnow
@@ -18,6 +28,11 @@ class Challenge(Base):
     title: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    teams_need_approval: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false()
+    )
+    """A team uploads to this challenge's tracks only once an organiser approved it for the
+    challenge (``TeamApproval``): teams are free to make, an approval is not."""
 
     tracks: Mapped[list[Track]] = relationship(back_populates="challenge", order_by="Track.slug")
 
@@ -31,6 +46,23 @@ class ChallengeOrganiser(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class TeamApproval(Base):
+    """An organiser let a team upload to a challenge that asks for approval
+    (``Challenge.teams_need_approval``)."""
+
+    __tablename__ = "team_approvals"
+    __table_args__ = (UniqueConstraint("challenge_id", "team_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    challenge_id: Mapped[int] = mapped_column(ForeignKey("challenges.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    approved_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    """The organiser who approved (None: the server's command line, or a deleted account)."""
+    approved_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
 class ChallengeAnnotator(Base):
@@ -73,6 +105,11 @@ class Track(Base):
     is_published: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     hide_own_scores: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Test phase: hide a team's own scores from it too until publication."""
+    confirmed_only_in_test: Mapped[bool] = mapped_column(
+        Boolean, default=True, server_default=true()
+    )
+    """Test phase: only accounts whose e-mail address is confirmed upload (every test-phase
+    upload is a probe of the hidden references, and an unconfirmed account costs nothing)."""
     max_systems: Mapped[int | None] = mapped_column(Integer)
     """Systems a team may enter in this track (None: no limit)."""
     max_primary: Mapped[int] = mapped_column(Integer, default=2, server_default="2")

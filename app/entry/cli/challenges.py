@@ -92,3 +92,53 @@ def challenge_export(slug: str, out: Path, with_submissions: bool) -> None:
         fail(error)
     out.write_bytes(data)
     click.echo(f"{out}: {len(data):,} bytes")
+
+
+@challenge.command("teams")
+@click.argument("slug")
+@click.option(
+    "--need-approval/--no-need-approval",
+    "needed",
+    default=None,
+    help="Whether a team uploads only once an organiser approved it (default: off).",
+)
+def challenge_teams(slug: str, needed: bool | None) -> None:
+    """List the teams and whether each is approved for challenge SLUG; with an option, switch
+    the approval rule first (recorded in the audit log)."""
+    from app.web.services.approvals import set_teams_need_approval, teams_for_approval
+    from app.web.services.tracks import get_challenge
+
+    try:
+        with session_scope(board_settings().database_url) as session:
+            found = get_challenge(session, slug)
+            if needed is not None:
+                set_teams_need_approval(session, None, found, needed)
+            rule = "on" if found.teams_need_approval else "off"
+            click.echo(f"{slug}: teams need approval: {rule}")
+            for standing in teams_for_approval(session, found):
+                when = standing.approved_at
+                state = f"approved {when:%Y-%m-%d %H:%M} UTC" if when else "waiting"
+                click.echo(f"  {standing.team.name}\t{standing.members} members\t{state}")
+    except DomainError as error:
+        fail(error)
+
+
+@challenge.command("approve-team")
+@click.argument("slug")
+@click.argument("team")
+@click.option("--revoke", is_flag=True, help="Take the approval back (uploads made stay).")
+def challenge_approve_team(slug: str, team: str, revoke: bool) -> None:
+    """Let TEAM upload to challenge SLUG's tracks when the challenge asks for approval
+    (recorded in the audit log)."""
+    from app.web.services.approvals import find_team, set_team_approval
+    from app.web.services.tracks import get_challenge
+
+    try:
+        with session_scope(board_settings().database_url) as session:
+            found = find_team(session, team)
+            set_team_approval(session, None, get_challenge(session, slug), found, not revoke)
+            click.echo(
+                f"team {found.name} {'no longer approved' if revoke else 'approved'} for {slug}"
+            )
+    except DomainError as error:
+        fail(error)

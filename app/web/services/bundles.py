@@ -689,6 +689,7 @@ def _apply_settings(track: Track, settings: _Reader) -> None:
     track.phase = phase
     track.is_published = settings.get("published", bool, False)
     track.hide_own_scores = settings.get("hide_own_scores", bool, False)
+    track.confirmed_only_in_test = settings.get("confirmed_only_in_test", bool, True)
     track.deadline = _deadline(
         settings.get("deadline", (str, datetime), None), settings.key("deadline")
     )
@@ -889,6 +890,7 @@ def _settings(track: Track) -> dict[str, Any]:
         "phase": track.phase,
         "published": track.is_published,
         "hide_own_scores": track.hide_own_scores,
+        "confirmed_only_in_test": track.confirmed_only_in_test,
         "deadline": _iso(track.deadline),
         "daily_limit": track.daily_limit or 0,
         "max_systems": track.max_systems or 0,

@@ -73,6 +73,7 @@ class TrackSettings:
     max_systems: int | None
     max_primary: int
     hide_own_scores: bool
+    confirmed_only_in_test: bool = True
 
 
 LIMIT_MAX = 10_000
@@ -98,6 +99,7 @@ def save_track_settings(
             max_systems=track.max_systems,
             max_primary=track.max_primary,
             hide_own_scores=track.hide_own_scores,
+            confirmed_only_in_test=track.confirmed_only_in_test,
         )
 
 
@@ -123,6 +125,7 @@ def update_track(track: Track, settings: TrackSettings) -> None:
     track.max_systems = settings.max_systems
     track.max_primary = settings.max_primary
     track.hide_own_scores = settings.hide_own_scores
+    track.confirmed_only_in_test = settings.confirmed_only_in_test
     if track.phase != TEST:
         track.is_published = False
 

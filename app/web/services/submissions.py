@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.data.models import (
     HUMAN_SYSTEM,
+    TEST,
     Submission,
     SubmissionStatus,
     System,
@@ -37,6 +38,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.web.services import DomainError, action
 from app.web.services.account_mail import check_may_upload
+from app.web.services.approvals import team_approved
 from app.web.services.audit import record
 from app.web.services.names import check_name
 from scorer.errors import InputError
@@ -82,6 +84,8 @@ def submit_output(
         raise DomainError("create or join a team before submitting")
     if not is_baseline and user is not None:
         check_may_upload(session, user)
+    if not is_baseline:
+        check_upload_gates(session, user, team, track)
     files = split_upload(track, filename, data, language, max_bytes)
     profile = get_profile(track.profile)
     for output in files:
@@ -110,6 +114,8 @@ def submit_output(
             if team is not None and not is_baseline:
                 for output in files:
                     _check_daily_limit(session, track, team, output.test_set.language)
+                    if user is not None:
+                        _check_personal_limit(session, track, user, output.test_set.language)
             submissions = [
                 Submission(
                     system=system,
@@ -202,6 +208,38 @@ def _recent_duplicates(
             return []
         found.append(match)
     return found
+
+
+def check_upload_gates(
+    session: Session, user: User | None, team: Team | None, track: Track
+) -> None:
+    """Who may upload to ``track`` at all, asked before the file is read: in the test phase an
+    account whose e-mail address is confirmed (``Track.confirmed_only_in_test``, on unless
+    the organisers switch it off), and for a challenge that approves its teams
+    (``Challenge.teams_need_approval``) a team its organisers approved. Accounts and teams
+    cost nothing to make; each test-phase upload is a probe of the hidden references."""
+    if (
+        user is not None
+        and track.phase == TEST
+        and track.confirmed_only_in_test
+        and not user.email_verified
+    ):
+        raise DomainError(
+            f"track {track.slug!r} is in its test phase, where only accounts with a confirmed "
+            f"e-mail address upload: confirm {user.email} by opening the link we mailed to it "
+            '(for a new link, press "Send the link again" on your Team page, /team)'
+        )
+    challenge = track.challenge
+    if (
+        team is not None
+        and challenge.teams_need_approval
+        and not team_approved(session, team, challenge)
+    ):
+        raise DomainError(
+            f"the organisers of {challenge.slug!r} approve each team before it uploads, and "
+            f"team {team.name!r} is not approved yet: ask them to approve it (on their "
+            "challenge's Teams page)"
+        )
 
 
 def split_upload(
@@ -372,6 +410,42 @@ def daily_allowance(
 ) -> Allowance | None:
     """Per test set over the last 24 hours; failed uploads do not count, queued, running and
     scored ones do. None when the track has no daily limit."""
+    return _allowance(session, track, language, System.team_id == team.id, now)
+
+
+def personal_allowance(
+    session: Session, track: Track, user: User, language: str, now: datetime | None = None
+) -> Allowance | None:
+    """``daily_allowance`` counted per person: the uploads ``user`` made for any team (one
+    they left, or another they belong to), so changing teams buys no extra uploads. Baselines
+    (no team) do not count."""
+    return _allowance(
+        session,
+        track,
+        language,
+        (Submission.user_id == user.id) & System.team_id.is_not(None),
+        now,
+    )
+
+
+def upload_allowance(
+    session: Session, track: Track, team: Team, user: User, language: str
+) -> Allowance | None:
+    """What the Submit page shows: the tighter of the team's and the person's allowance."""
+    found = [
+        allowance
+        for allowance in (
+            daily_allowance(session, track, team, language),
+            personal_allowance(session, track, user, language),
+        )
+        if allowance is not None
+    ]
+    return min(found, key=lambda a: (a.remaining, -a.used)) if found else None
+
+
+def _allowance(
+    session: Session, track: Track, language: str, whose: ColumnElement[bool], now: datetime | None
+) -> Allowance | None:
     if not track.daily_limit:
         return None
     since = (now or utcnow()) - timedelta(days=1)
@@ -380,7 +454,7 @@ def daily_allowance(
         .join(System)
         .where(
             System.track_id == track.id,
-            System.team_id == team.id,
+            whose,
             Submission.language == language,
             Submission.created_at >= since,
             Submission.status != SubmissionStatus.FAILED,
@@ -401,6 +475,21 @@ def _check_daily_limit(session: Session, track: Track, team: Team, language: str
         + (f" ({language})" if track.is_multilingual else "")
         + " in the last 24 hours; the next one can be uploaded from "
         + (f"{when:%Y-%m-%d %H:%M} UTC ({until(when)})" if when else "tomorrow")
+    )
+
+
+def _check_personal_limit(session: Session, track: Track, user: User, language: str) -> None:
+    allowance = personal_allowance(session, track, user, language)
+    if allowance is None or allowance.remaining:
+        return
+    when = allowance.next_free
+    next_one = f"{when:%Y-%m-%d %H:%M} UTC ({until(when)})" if when else "tomorrow"
+    raise DomainError(
+        f"you have made {allowance.used} uploads for this track"
+        + (f" ({language})" if track.is_multilingual else "")
+        + " in the last 24 hours, counting every team you uploaded for: the limit of "
+        f"{allowance.limit} a day is per person as well as per team; your next upload can be "
+        f"made from {next_one}"
     )
 
 

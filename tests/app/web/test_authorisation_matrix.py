@@ -186,6 +186,14 @@ MATRIX = [
     ),
     Case("organise.challenge", "GET", "/organise/x", ORGANISERS_OF_X),
     Case("organise.audit", "GET", "/organise/x/audit", ORGANISERS_OF_X),
+    Case("organise.teams", "GET", "/organise/x/teams", ORGANISERS_OF_X),
+    Case(
+        "organise.teams",
+        "POST",
+        "/organise/x/teams",
+        ORGANISERS_OF_X,
+        {"action": "unapprove", "team": "1"},  # changes nothing: no team is approved
+    ),
     Case("organise.track", "GET", ORG, ORGANISERS_OF_X),
     Case("organise.archive", "GET", f"{ORG}/submissions.zip", ORGANISERS_OF_X),
     Case("organise.publish", "POST", f"{ORG}/publish", ORGANISERS_OF_X, {"published": "0"}),

@@ -173,6 +173,38 @@ def test_parallel_uploads_for_the_last_daily_slot_store_one_file(app, settings):
     assert stored_files(settings) == 1
 
 
+def person_in_a_second_team(app, settings) -> str:
+    """Issue 42.3: one person, daily limit 2, one upload made for team A, now in team B (whose
+    own allowance is untouched): the person has one upload left. Returns their token."""
+    from sqlalchemy import delete
+
+    from app.data.models import Membership, User
+    from app.web.services.accounts import create_team
+    from tests.support.board import set_track, upload
+    from tests.support.factories import participant
+
+    demo_track(settings)
+    set_track(settings, daily_limit=2, max_systems=5)
+    token = participant(settings, "p@x.org", team="A")
+    assert upload(app.test_client(), token, "first", variants(21)[20]).status_code == 202
+    with session_scope(settings.database_url) as session:
+        user = session.scalar(select(User).where(User.email == "p@x.org"))
+        session.execute(delete(Membership).where(Membership.user_id == user.id))
+        session.commit()
+        session.expire_all()
+        create_team(session, user, "B")
+    return token
+
+
+def test_parallel_uploads_of_one_person_in_a_second_team_take_one_personal_slot(app, settings):
+    """The per-person count runs under the same track lock as the team's: of 20 parallel
+    uploads for team B (2 free team slots), only the person's last slot is taken."""
+    token = person_in_a_second_team(app, settings)
+    codes = race(app, token, ["same"] * 20, variants(20))
+    assert sorted(codes) == [202] + [400] * 19, codes
+    assert stored_files(settings) == 2
+
+
 def test_the_sweeper_removes_old_orphans_only(app, settings):
     import os
     from datetime import timedelta
