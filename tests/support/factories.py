@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from email import parser as email_parser
+from email import policy as email_policy
 
 from sqlalchemy import select
 
@@ -144,7 +146,9 @@ def mailed_link(settings: Settings, email: str, path: str = "/verify/") -> str:
         ).one()
         body, mail_id = mail.body, mail.id
     if body is None:
-        body = (settings.outbox_path / f"{mail_id:08d}.eml").read_text()
+        raw = (settings.outbox_path / f"{mail_id:08d}.eml").read_bytes()
+        message = email_parser.BytesParser(policy=email_policy.default).parsebytes(raw)
+        body = message.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     found = re.search(rf"https?://[^/\s]+({re.escape(path)}\S+)", body)
     assert found, f"no {path} link in:\n{body}"
     return found.group(1)
