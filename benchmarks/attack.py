@@ -31,6 +31,7 @@ from pathlib import Path
 
 import requests
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import NoResultFound
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,6 +40,7 @@ from app.data.config import Settings
 from tests.support.attack_run import attack_all
 from tests.support.attack_sigkill import sigkill_runs
 from tests.support.attack_world import Answer, Board, Http, build
+from tests.support.factories import mailed_link
 
 
 class LiveHttp(Http):
@@ -89,6 +91,17 @@ def sql(statement: str) -> None:
     engine.dispose()
 
 
+def newest_link(email: str) -> str:
+    """The confirmation link mailed to ``email`` (the board's outbox table, or its instance's
+    outbox folder once sent: run the board without ``SMTP_URL``)."""
+    for _ in range(100):
+        try:
+            return mailed_link(Settings.from_env(), email)
+        except (AssertionError, FileNotFoundError, NoResultFound):
+            time.sleep(0.1)  # the mail thread is writing it
+    return mailed_link(Settings.from_env(), email)
+
+
 def wait_for_queue(base: str) -> None:
     """Until ``nlgboard status`` has nothing queued or running."""
     for _ in range(600):
@@ -111,7 +124,7 @@ def main() -> None:
             killed = sigkill_runs(Path(folder))
         print(killed.line())
         sys.exit(0 if killed.clean else 1)
-    board = Board(cli=cli, browser=lambda: LiveHttp(args.url), sql=sql)
+    board = Board(cli=cli, browser=lambda: LiveHttp(args.url), sql=sql, mailed_link=newest_link)
     world = build(board, lambda: wait_for_queue(args.url))
     settings = Settings.from_env()
     secret_key = os.environ.get("SECRET_KEY") or (settings.instance_path / "secret_key").read_text()

@@ -28,6 +28,41 @@ BUNDLE_MAX_BYTES = 200 * 1024 * 1024
 """``NLGBOARD_BUNDLE_MAX_BYTES``: what a challenge bundle may unpack to in the process that
 imports it (the web's, on /organise): its files are held in memory while they are checked."""
 
+REGISTRATIONS_PER_HOUR = 20
+"""``NLGBOARD_REGISTRATIONS_PER_HOUR``: registrations one client address may send in an hour (a
+class registering together behind one NAT fits; a script filling the table does not)."""
+
+ACCOUNT_MAILS_PER_HOUR = 20
+"""``NLGBOARD_ACCOUNT_MAILS_PER_HOUR``: password-reset and confirmation mails one client address
+may ask for in an hour, whatever the addresses."""
+
+ACCOUNT_MAILS_PER_ADDRESS = 5
+"""``NLGBOARD_ACCOUNT_MAILS_PER_ADDRESS``: mails of registration, reset and confirmation one
+e-mail address receives in an hour, whoever asks (a form cannot flood a mailbox)."""
+
+
+@dataclass(frozen=True)
+class AccountLimits:
+    """How often the forms that send mail to an address may be used (per hour)."""
+
+    registrations_per_hour: int = REGISTRATIONS_PER_HOUR
+    mails_per_hour: int = ACCOUNT_MAILS_PER_HOUR
+    mails_per_address: int = ACCOUNT_MAILS_PER_ADDRESS
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> AccountLimits:
+        return cls(
+            registrations_per_hour=int(
+                env.get("NLGBOARD_REGISTRATIONS_PER_HOUR") or REGISTRATIONS_PER_HOUR
+            ),
+            mails_per_hour=int(
+                env.get("NLGBOARD_ACCOUNT_MAILS_PER_HOUR") or ACCOUNT_MAILS_PER_HOUR
+            ),
+            mails_per_address=int(
+                env.get("NLGBOARD_ACCOUNT_MAILS_PER_ADDRESS") or ACCOUNT_MAILS_PER_ADDRESS
+            ),
+        )
+
 
 TLS_MODES = ("none", "starttls", "ssl")
 
@@ -102,6 +137,7 @@ class Settings:
     """``NLGBOARD_S3_ENDPOINT_URL``: an S3-compatible store other than AWS (MinIO, Ceph...)."""
     mail: MailSettings = MailSettings()
     bundle_max_bytes: int = BUNDLE_MAX_BYTES
+    account_limits: AccountLimits = AccountLimits()
 
     @property
     def outbox_path(self) -> Path:
@@ -137,6 +173,7 @@ class Settings:
             s3_endpoint_url=env.get("NLGBOARD_S3_ENDPOINT_URL") or None,
             mail=MailSettings.from_env(env),
             bundle_max_bytes=int(env.get("NLGBOARD_BUNDLE_MAX_BYTES") or BUNDLE_MAX_BYTES),
+            account_limits=AccountLimits.from_env(env),
         )
 
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required
+from flask_login import current_user, login_required, login_user
 
+from app.data.config import AccountLimits
 from app.data.mail.outbox import post
 from app.data.models import NOTIFICATIONS, Mail
+from app.web.auth import after_registering
 from app.web.extensions import db, settings, submission_queue
 from app.web.forms import ActionForm, ForgotPasswordForm, ResetPasswordForm
 from app.web.security import secret_page
 from app.web.services import DomainError
 from app.web.services.account_mail import (
     RESET_HOURS,
+    confirm_registration,
+    pending_registration,
     request_password_reset,
     reset_password,
     send_verification,
@@ -25,7 +29,7 @@ from app.web.services.account_mail import (
     verification_user,
     verify_address,
 )
-from app.web.services.accounts import password_problem
+from app.web.services.accounts import TooManyRequests, password_problem
 
 bp = Blueprint("account", __name__)
 
@@ -43,6 +47,15 @@ def _base_url() -> str:
     return settings().mail.base_url
 
 
+def _client() -> str:
+    """The client's address as the app sees it (behind its proxy, the one the proxy names)."""
+    return request.remote_addr or "unknown"
+
+
+def _limits() -> AccountLimits:
+    return settings().account_limits
+
+
 def post_mails(mails: list[Mail]) -> None:
     """After the commit: the queue sends them (or, if it is down, the recovery pass)."""
     post(submission_queue(), [mail.id for mail in mails])
@@ -53,7 +66,13 @@ def forgot_password() -> ResponseReturnValue:
     """The same answer whether or not the address has an account."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
-        mails = request_password_reset(db(), _secret(), form.email.data, _base_url())
+        try:
+            mails = request_password_reset(
+                db(), _secret(), form.email.data, _base_url(), _client(), _limits()
+            )
+        except TooManyRequests as error:
+            form.email.errors.append(f"Not sent: {error}.")
+            return render_template("account/forgot.html", form=form), 429
         post_mails(mails)
         flash(RESET_SENT.format(hours=RESET_HOURS), "info")
         return redirect(url_for("account.forgot_password"))
@@ -81,22 +100,32 @@ def reset(token: str) -> ResponseReturnValue:
 
 @bp.route("/verify/<token>", methods=["GET", "POST"])
 def verify(token: str) -> ResponseReturnValue:
-    """GET asks to confirm (mail scanners open links), POST confirms."""
+    """GET asks to confirm (mail scanners open links), POST confirms: an account's address, or
+    a registration, whose account is made then and logged in."""
     form = ActionForm()
     try:
-        verification_user(db(), _secret(), token)
+        pending = pending_registration(db(), _secret(), token)
+        if pending is None:
+            verification_user(db(), _secret(), token)
     except DomainError as error:
         return render_template("account/link_refused.html", reason=str(error)), 410
     if request.method == "POST":
         if not form.validate_on_submit():
             return render_template("account/link_refused.html", reason="the form expired"), 400
         try:
-            user = verify_address(db(), _secret(), token)
+            if pending is not None:
+                user = confirm_registration(db(), _secret(), token)
+            else:
+                user = verify_address(db(), _secret(), token)
         except DomainError as error:
             return render_template("account/link_refused.html", reason=str(error)), 410
+        if pending is not None:
+            login_user(user)
+            flash(f"Welcome! {user.email} is confirmed. Create or join a team to submit.", "info")
+            return redirect(after_registering())
         flash(f"Thank you: {user.email} is confirmed.", "info")
         return redirect(url_for("teams.team" if current_user.is_authenticated else "auth.login"))
-    return secret_page("account/verify.html", form=form)
+    return secret_page("account/verify.html", form=form, registering=pending is not None)
 
 
 @bp.post("/account/verify")
@@ -105,7 +134,7 @@ def resend_verification() -> ResponseReturnValue:
     if not ActionForm().validate_on_submit():
         return redirect(url_for("teams.team"))
     try:
-        mails = send_verification(db(), _secret(), current_user, _base_url())
+        mails = send_verification(db(), _secret(), current_user, _base_url(), _client(), _limits())
     except DomainError as error:
         flash(f"Not sent: {error}.", "error")
     else:

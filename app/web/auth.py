@@ -13,6 +13,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -28,6 +29,7 @@ from app.web.security import secret_page
 from app.web.services import DomainError
 from app.web.services.account_mail import register as register_account
 from app.web.services.accounts import (
+    TooManyRequests,
     authenticate,
     end_sessions,
     login_wait,
@@ -50,8 +52,15 @@ def load_user(session_id: str) -> User | None:
     return user if user is not None and nonce and user.session_nonce == nonce else None
 
 
+AFTER_REGISTERING = "after_registering"
+"""The session's page to go to once the registration's link is opened (in the same browser)."""
+
+
 @bp.route("/register", methods=["GET", "POST"])
 def register() -> ResponseReturnValue:
+    """The same answer whether or not the address has an account ("check your mail"): the
+    account is made when the mailed link is opened, which logs it in; an address with an
+    account gets a mail saying so instead."""
     form = RegisterForm()
     if form.validate_on_submit():
         problem = password_problem(form.password.data, form.email.data)
@@ -59,26 +68,26 @@ def register() -> ResponseReturnValue:
             form.password.errors.append(f"Choose another password: {problem}.")
             return render_template("auth/register.html", form=form)
         try:
-            user, mails = register_account(
+            mails = register_account(
                 db(), form.email.data, form.password.data,
                 current_app.config["SECRET_KEY"], settings().mail.base_url,
+                request.remote_addr or "unknown", settings().account_limits,
             )  # fmt: skip
-        except DomainError:
-            note_failed_login(db(), form.email.data, request.remote_addr or "unknown")
-            form.email.errors.append(
-                "This account cannot be created. If you have one, log in; otherwise use "
-                "another e-mail address."
-            )
-        else:
-            post(submission_queue(), [mail.id for mail in mails])
-            login_user(user)
-            flash(
-                f"Welcome! We mailed a link to {user.email}: open it to confirm the address. "
-                "Create or join a team to submit.",
-                "info",
-            )
-            return redirect(_safe_next(request.args.get("next")) or url_for("teams.team"))
+        except TooManyRequests as error:
+            form.email.errors.append(f"Not registered: {error}.")
+            return render_template("auth/register.html", form=form), 429
+        except DomainError as error:
+            form.email.errors.append(f"Not registered: {error}.")
+            return render_template("auth/register.html", form=form)
+        post(submission_queue(), [mail.id for mail in mails])
+        session[AFTER_REGISTERING] = _safe_next(request.args.get("next")) or url_for("teams.team")
+        return render_template("auth/registered.html", email=form.email.data.strip().lower())
     return render_template("auth/register.html", form=form)
+
+
+def after_registering() -> str:
+    """Where the browser that registered goes once its link is opened (logged in)."""
+    return _safe_next(session.pop(AFTER_REGISTERING, None)) or url_for("teams.team")
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -117,10 +117,28 @@ def width_problems(page, name: str) -> list[str]:
     return problems
 
 
-def register(page, url: str, email: str, password: str) -> None:
-    """Sign up through the register form (which signs the new account in)."""
+def register(
+    page,
+    url: str,
+    email: str,
+    password: str,
+    link: Callable[[str], str],
+    width=None,
+    shots: str = "participant-1",
+) -> None:
+    """Sign up through the register form, then open the link mailed to the address (``link``:
+    its path, read from the board's outbox or an inbox), which makes the account and signs it
+    in; with ``width``, the "check your mail" and confirmation pages are checked too."""
     page.goto(f"{url}/register")
     page.get_by_label("E-mail").fill(email)
     page.get_by_label("Password", exact=True).fill(password)
     page.get_by_label("Repeat password").fill(password)
     page.get_by_role("button", name="Register").click()
+    page.get_by_role("heading", name="Check your mail").wait_for()
+    if width is not None:
+        check_page(page, f"{shots}-check-your-mail", width)
+    page.goto(url + link(email))
+    if width is not None:
+        check_page(page, f"{shots}-confirm", width)
+    page.get_by_role("button", name="Confirm my address").click()
+    page.get_by_role("heading", name="Team").first.wait_for()

@@ -5,12 +5,14 @@ checks."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from app.data.db import session_scope
 from app.data.models import Role
 from app.web.services.accounts import create_user
 from tests.browser.conftest import check_page, register
 from tests.conftest import make_app
-from tests.support.factories import DEMO_REFS
+from tests.support.factories import DEMO_REFS, mailed_link
 from tests.support.servers import serve_app
 
 
@@ -34,7 +36,7 @@ def test_grant_the_role_create_a_challenge_import_a_track_and_publish(
     references = tmp_path / "references.csv"
     references.write_bytes(DEMO_REFS)
     with serve_app(app) as url:
-        register(page, url, "maria@uni.example", "quiet-harbour-42")
+        register(page, url, "maria@uni.example", "quiet-harbour-42", partial(mailed_link, settings))
         page.goto(f"{url}/organise")
         assert "nlgboard user role maria@uni.example organiser" in page.content()
         check_page(page, "organiser-1-not-yet", width)

@@ -5,11 +5,13 @@ of each step are kept as test artefacts."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from app.data.db import session_scope
 from app.data.models import Submission
 from tests.browser.conftest import check_page, register
 from tests.conftest import make_app
-from tests.support.factories import DEMO_DATA, demo_track
+from tests.support.factories import DEMO_DATA, demo_track, mailed_link
 from tests.support.servers import serve_app
 from tests.support.waiting import wait_until
 
@@ -33,7 +35,8 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
         check_page(page, "participant-0-challenge", width)
         page.goto(f"{url}/register")
         check_page(page, "participant-1-register", width)
-        register(page, url, "ana@uni.example", "s3cret-passphrase")
+        outbox = partial(mailed_link, settings)
+        register(page, url, "ana@uni.example", "s3cret-passphrase", outbox, width)
         page.goto(f"{url}/team")
         page.get_by_label("Team name").first.fill("Ana's lab")
         page.get_by_role("button", name="Create", exact=True).click()

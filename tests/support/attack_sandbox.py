@@ -231,6 +231,10 @@ def newcomer(attacker: Attacker, fresh: Http) -> None:
                 _post(attacker, "/register", "/register", data)
         fields["confirm"] = fields["password"]
         _post(attacker, "/register", "/register", fields)
+        link = attacker.board.mailed_link(fields["email"])
+        for value in ["/verify/forged", link + "x", link[:-3]]:
+            _post(attacker, value, value, {})
+        _post(attacker, link, link, {})  # the account is made and logged in: teams next
         for value in HOSTILE:
             _post(attacker, "/team", "/team/join", {"join-name": value, "join-join_code": value})
             _post(

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from email import parser as email_parser
+from email import policy as email_policy
+
+from sqlalchemy import select
+
 from app.data.config import Settings
 from app.data.db import session_scope
-from app.data.models import Membership, Role
+from app.data.models import Mail, Membership, Role
 from app.web.services.accounts import create_user, find_or_create_team
 from app.web.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
 from tests.support.paths import DEMO_DATA
@@ -128,3 +134,45 @@ def run_queue(app) -> None:
     queue = app.extensions["nlgboard.queue"]
     queue.start()
     queue.join()
+
+
+def mailed_link(settings: Settings, email: str, path: str = "/verify/") -> str:
+    """The path of the link under ``path`` in the newest mail to ``email``: from the outbox
+    table while it is unsent, else from the instance's outbox folder (a secret body is erased
+    from the table once sent)."""
+    with session_scope(settings.database_url) as session:
+        mail = session.scalars(
+            select(Mail).where(Mail.to_address == email).order_by(Mail.id.desc()).limit(1)
+        ).one()
+        body, mail_id = mail.body, mail.id
+    if body is None:
+        raw = (settings.outbox_path / f"{mail_id:08d}.eml").read_bytes()
+        message = email_parser.BytesParser(policy=email_policy.default).parsebytes(raw)
+        body = message.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    found = re.search(rf"https?://[^/\s]+({re.escape(path)}\S+)", body)
+    assert found, f"no {path} link in:\n{body}"
+    return found.group(1)
+
+
+CSRF = re.compile(r'name="csrf_token"[^>]*? value="([^"]+)"')
+
+
+def register(client, settings: Settings, email: str, password: str = "password123", next=""):
+    """Register through the form and open the mailed link, which logs the new account in;
+    the answer to the confirmation (a redirect). Works with CSRF on or off."""
+    page = client.get(f"/register{next and '?next=' + next}").get_data(as_text=True)
+    token = CSRF.search(page)
+    data = {"email": email, "password": password, "confirm": password}
+    answer = client.post(
+        f"/register{next and '?next=' + next}",
+        data={**data, **({"csrf_token": token.group(1)} if token else {})},
+    )
+    assert answer.status_code == 200 and "Check your mail" in answer.get_data(as_text=True), (
+        answer.get_data(as_text=True)[-800:]
+    )
+    link = mailed_link(settings, email)
+    page = client.get(link).get_data(as_text=True)
+    token = CSRF.search(page)
+    confirmed = client.post(link, data={"csrf_token": token.group(1)} if token else {})
+    assert confirmed.status_code == 302, confirmed.get_data(as_text=True)[-800:]
+    return confirmed

@@ -1,7 +1,15 @@
 """The schema, split by concept. Changed only through Alembic migrations (migrations/)."""
 
-from app.data.models.accounts import NOTIFICATIONS, Membership, Role, Team, User, hash_token
-from app.data.models.audit import AuditEvent, LoginAttempt
+from app.data.models.accounts import (
+    NOTIFICATIONS,
+    Membership,
+    PendingRegistration,
+    Role,
+    Team,
+    User,
+    hash_token,
+)
+from app.data.models.audit import AccountRequest, AuditEvent, LoginAttempt
 from app.data.models.base import Base, utcnow
 from app.data.models.challenges import (
     DEFAULT_DAILY_LIMIT,
@@ -47,6 +55,7 @@ __all__ = [
     "NOTIFICATIONS",
     "PHASES",
     "TEST",
+    "AccountRequest",
     "AnnotationLink",
     "AuditEvent",
     "Base",
@@ -66,6 +75,7 @@ __all__ = [
     "Membership",
     "Method",
     "Output",
+    "PendingRegistration",
     "Reference",
     "Role",
     "Score",

@@ -62,7 +62,7 @@ class User(UserMixin, Base):
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = hash_password(password)
         self.end_sessions()
 
     def check_password(self, password: str) -> bool:
@@ -95,6 +95,28 @@ class User(UserMixin, Base):
     @property
     def team(self) -> Team | None:
         return self.memberships[0].team if self.memberships else None
+
+
+def hash_password(password: str) -> str:
+    """The one place a password is hashed (werkzeug's scrypt): a registration costs one call
+    whether or not the address has an account."""
+    return generate_password_hash(password)
+
+
+class PendingRegistration(Base):
+    """A registration on the web waiting for its address to be confirmed: the account is made
+    only when the link mailed to the address is opened, so registering says nothing about
+    who has an account (a known address gets a mail, the form the same answer). One per
+    address: registering again replaces it (and voids the older link)."""
+
+    __tablename__ = "pending_registrations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    nonce: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_hex(16))
+    """In the mailed link: a newer registration of the address changes it."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
 def hash_token(token: str) -> str:

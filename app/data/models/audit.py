@@ -1,4 +1,4 @@
-"""What organisers did (audit log) and failed logins (rate limit)."""
+"""What organisers did (audit log), failed logins and account mails asked for (rate limits)."""
 
 from __future__ import annotations
 
@@ -41,3 +41,18 @@ class LoginAttempt(Base):
     device: Mapped[str | None] = mapped_column(String(32))
     """The browser's device id when it showed the account's device cookie (then the failure
     counts for that browser, not for its address)."""
+
+
+class AccountRequest(Base):
+    """A registration, a password-reset or an address-confirmation mail asked for, kept for
+    the rate limits' window: counted per source (the client address) and per e-mail address,
+    whether or not the address has an account (so a limit reached says nothing about that)."""
+
+    __tablename__ = "account_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``register``, ``reset`` or ``verify``."""
+    email: Mapped[str] = mapped_column(String(254))
+    address: Mapped[str] = mapped_column(String(64))

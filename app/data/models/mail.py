@@ -27,8 +27,9 @@ class Mail(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
-    """What caused it (``reset``, ``verify``, ``scored``, ``failed``, ``published``,
-    ``deadline``, ``annotation``, ``message``)."""
+    """What caused it (``reset``, ``verify``, ``registered``: someone tried to register an
+    address that has an account, ``scored``, ``failed``, ``published``, ``deadline``,
+    ``annotation``, ``message``)."""
     user_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"), index=True
     )

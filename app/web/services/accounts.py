@@ -9,7 +9,9 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash
 
+from app.data.config import AccountLimits
 from app.data.models import (
+    AccountRequest,
     Challenge,
     ChallengeAnnotator,
     ChallengeOrganiser,
@@ -175,6 +177,52 @@ def note_failed_login(
     session.add(LoginAttempt(email=email, address=address, device=device))
     session.execute(delete(LoginAttempt).where(LoginAttempt.at < utcnow() - 4 * LOGIN_WINDOW))
     session.commit()
+
+
+REQUEST_WINDOW = timedelta(hours=1)
+"""The window of the limits on registrations and account mails (``AccountLimits``)."""
+REGISTER, RESET, VERIFY = "register", "reset", "verify"
+
+
+class TooManyRequests(DomainError):
+    """A client address used up its hour of registrations or account mails. The answer is the
+    same whether or not the address asked about has an account."""
+
+
+def note_account_request(
+    session: Session, kind: str, email: str, address: str, limits: AccountLimits
+) -> bool:
+    """Count a registration (``register``) or a reset or confirmation mail asked for (``reset``,
+    ``verify``) from client ``address`` about ``email``, and say whether a mail may go to that
+    address (False once it has received its hour's share, whoever asked).
+
+    Raises ``TooManyRequests`` when ``address`` has sent its hour's registrations or asked for
+    its hour's mails (then nothing is counted, so a flood does not fill the table). Requests
+    are counted whether or not ``email`` has an account, so neither limit says which addresses
+    have one. The caller commits (with the action's other rows)."""
+    email, address = _attempt_key(email, address)
+    since = utcnow() - REQUEST_WINDOW
+    kinds, most = (
+        ([REGISTER], limits.registrations_per_hour)
+        if kind == REGISTER
+        else ([RESET, VERIFY], limits.mails_per_hour)
+    )
+    from_source = select(func.count(AccountRequest.id)).where(
+        AccountRequest.at >= since,
+        AccountRequest.address == address,
+        AccountRequest.kind.in_(kinds),
+    )
+    if (session.scalar(from_source) or 0) >= most:
+        raise TooManyRequests(
+            "too many requests from your network in the last hour; try again later"
+        )
+    to_address = select(func.count(AccountRequest.id)).where(
+        AccountRequest.at >= since, AccountRequest.email == email
+    )
+    mailed = session.scalar(to_address) or 0
+    session.add(AccountRequest(kind=kind, email=email, address=address, at=utcnow()))
+    session.execute(delete(AccountRequest).where(AccountRequest.at < since))
+    return mailed < limits.mails_per_address
 
 
 @committed

@@ -29,6 +29,7 @@ from app.data.models import (
 )
 from app.data.storage import storage_for
 from app.web.services.account_mail import set_unverified_may_upload
+from app.web.services.accounts import create_user
 from app.web.services.tracks import get_track
 from tests.conftest import make_app, make_settings
 from tests.support.board import bearer, set_track, upload
@@ -117,23 +118,52 @@ def test_the_reset_form_answers_the_same_for_an_address_without_account(mail_app
     assert [m.envelope_to for m in inbox.wait_for(1)] == [["ana@uni.example"]]
 
 
-def test_registration_mails_a_link_that_confirms_the_address(mail_app, mail_settings, inbox):
+def test_registration_mails_a_link_that_makes_the_account_and_logs_in(
+    mail_app, mail_settings, inbox
+):
+    client = mail_app.test_client()
+    data = {"email": "new@uni.example", "password": PASSWORD, "confirm": PASSWORD}
+    answer = client.post("/register", data=data)
+    assert answer.status_code == 200 and "Check your mail" in answer.get_data(as_text=True)
+    assert client.get("/team").status_code == 302  # not logged in: the address is unproven
+    refused = client.post("/login", data={"email": "new@uni.example", "password": PASSWORD})
+    assert "Wrong e-mail or password" in refused.get_data(as_text=True)  # no account yet
+    run_queue(mail_app)
+    [mail] = inbox.wait_for(1)
+    assert mail.envelope_to == ["new@uni.example"]
+    path = Inbox.link(mail, "/verify/")
+    assert client.get(path).status_code == 200
+    confirmed = client.post(path)
+    assert confirmed.status_code == 302 and confirmed.headers["Location"] == "/team"
+    assert client.get("/team").status_code == 200  # logged in
+    assert _user(mail_settings, "new@uni.example").email_verified
+    assert client.post(path).status_code == 410  # once
+    assert client.get("/verify/" + "x" * 40).status_code == 410
+    other = mail_app.test_client()
+    login(other, "new@uni.example", PASSWORD)
+
+
+def test_an_unconfirmed_account_may_not_upload_when_the_admin_says_so(
+    mail_app, mail_settings, inbox
+):
+    """Accounts registered before registration waited for the link start unconfirmed; the
+    Team page mails them a link that confirms the address."""
     demo_track(mail_settings)
     with session_scope(mail_settings.database_url) as session:
         admin = User(email="root@x.org", role=Role.ADMIN)
         session.add(admin)
         session.flush()
         set_unverified_may_upload(session, admin, False)
+        create_user(session, "new@uni.example", PASSWORD, verified=False)
     client = mail_app.test_client()
-    data = {"email": "new@uni.example", "password": PASSWORD, "confirm": PASSWORD}
-    assert client.post("/register", data=data).status_code == 302
+    login(client, "new@uni.example", PASSWORD)
     assert client.post("/team/create", data={"create-name": "New"}).status_code == 302
-    assert not _user(mail_settings, "new@uni.example").email_verified
     refused = client.post(
         "/challenges/demo/tracks/main/submit",
         data={"system": "s1", "file": (io.BytesIO(GOOD_OUTPUT), "out.txt")},
     )
     assert "confirm your e-mail address first" in refused.get_data(as_text=True)
+    assert client.post("/account/verify").status_code == 302
     run_queue(mail_app)
     [mail] = inbox.wait_for(1)
     assert mail.envelope_to == ["new@uni.example"]
@@ -141,7 +171,6 @@ def test_registration_mails_a_link_that_confirms_the_address(mail_app, mail_sett
     assert client.get(path).status_code == 200
     assert client.post(path).status_code == 302
     assert _user(mail_settings, "new@uni.example").email_verified
-    assert client.get("/verify/" + "x" * 40).status_code == 410
 
 
 def _scored_mail(app, settings, inbox, **track) -> str:

@@ -16,6 +16,7 @@ from app.data.logs import FORMAT_ENV, RedactTokens
 from app.data.models import Role, User
 from app.web.services import admin_setup
 from tests.support.factories import demo_track, login, organiser, participant
+from tests.support.factories import register as register_and_confirm
 from tests.support.servers import free_port
 
 LINK = re.compile(r"http://127\.0\.0\.1:\d+(/setup/admin/[^\s]+)")
@@ -90,15 +91,8 @@ def test_registering_through_the_link_comes_back_to_confirm(app, client, setting
     page = client.get(path).text
     register = f"/register?next={path}"
     assert f'href="{register}"' in page and f'href="/login?next={path}"' in page
-    answer = client.post(
-        register,
-        data={
-            "email": "boss@x.org",
-            "password": "a long passphrase",
-            "confirm": "a long passphrase",
-        },
-    )
-    assert answer.status_code == 302 and answer.headers["Location"] == path
+    answer = register_and_confirm(client, settings, "boss@x.org", "a long passphrase", next=path)
+    assert answer.headers["Location"] == path  # the mailed link, opened, comes back here
     client.post(path)
     assert role_of(settings, "boss@x.org") == Role.ADMIN
 

@@ -20,7 +20,7 @@ from tests.support import attack
 from tests.support.attack_holdings import Holdings, read_holdings
 from tests.support.attack_run import attack_all
 from tests.support.attack_world import Board, ClientHttp, build
-from tests.support.factories import run_queue
+from tests.support.factories import mailed_link, run_queue
 
 QUICK_HOSTILE = [str(2**31), "²", "a\x00b", "' OR '1'='1", "../../../../etc/passwd"]
 """What each kind of error found so far needed (the whole attack sends 33 hostile values)."""
@@ -44,7 +44,12 @@ def board(settings):
 
     seed_demo(app)
     run_queue(app)
-    found = Board(cli=cli, browser=lambda: ClientHttp(app.test_client()), sql=sql)
+    found = Board(
+        cli=cli,
+        browser=lambda: ClientHttp(app.test_client()),
+        sql=sql,
+        mailed_link=lambda email: mailed_link(settings, email),
+    )
     world = build(found, lambda: run_queue(app))
     return app, found, world
 

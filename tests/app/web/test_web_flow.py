@@ -7,6 +7,7 @@ import pytest
 
 from tests.conftest import make_app
 from tests.support.factories import GOOD_OUTPUT, demo_track
+from tests.support.factories import register as register_and_confirm
 
 
 @pytest.fixture
@@ -27,13 +28,10 @@ def csrf_token(page: bytes) -> str:
     return match.group(1).decode()
 
 
-def register(browser, email="ana@uni.example", password="s3cret-passphrase"):
-    token = csrf_token(browser.get("/register").data)
-    return browser.post(
-        "/register",
-        data={"email": email, "password": password, "confirm": password, "csrf_token": token},
-        follow_redirects=True,
-    )
+def register(browser, settings, email="ana@uni.example", password="s3cret-passphrase"):
+    """Register, open the mailed link (which logs in) and land on the Team page."""
+    confirmed = register_and_confirm(browser, settings, email, password)
+    return browser.get(confirmed.headers["Location"], follow_redirects=True)
 
 
 def test_post_without_csrf_token_is_refused(browser):
@@ -46,7 +44,7 @@ def test_post_without_csrf_token_is_refused(browser):
 
 def test_register_team_upload_follow_and_choose_primary(browser, settings, csrf_app):
     demo_track(settings)
-    page = register(browser)
+    page = register(browser, settings)
     assert b"Create a team" in page.data
 
     token = csrf_token(page.data)
@@ -109,7 +107,7 @@ def test_join_team_with_code(browser, settings, csrf_app):
 
     with session_scope(settings.database_url) as session:
         code = find_or_create_team(session, "Lab").join_code
-    page = register(browser)
+    page = register(browser, settings)
     token = csrf_token(page.data)
     wrong = browser.post(
         "/team/join",
@@ -127,8 +125,8 @@ def test_join_team_with_code(browser, settings, csrf_app):
         assert len(session.query(Team).one().memberships) == 1
 
 
-def test_login_logout_and_wrong_password(browser):
-    register(browser)
+def test_login_logout_and_wrong_password(browser, settings):
+    register(browser, settings)
     page = browser.get("/")
     browser.post("/logout", data={"csrf_token": csrf_token(page.data)})
     login = browser.get("/login")

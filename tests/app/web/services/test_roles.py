@@ -7,25 +7,18 @@ from app.data.db import session_scope
 from app.data.models import ChallengeOrganiser, Role, User
 from app.web.services.accounts import create_user
 from tests.support.factories import demo_track, login
+from tests.support.factories import register as register_and_confirm
 
 
-def register(client, email: str) -> None:
-    response = client.post(
-        "/register",
-        data={"email": email, "password": "a long password", "confirm": "a long password"},
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)[:500]
-
-
-def test_participant_learns_how_to_become_an_organiser(client):
-    register(client, "maria@uni.example")
+def test_participant_learns_how_to_become_an_organiser(client, settings):
+    register_and_confirm(client, settings, "maria@uni.example", "a long password")
     page = client.get("/organise")
     assert page.status_code == 403
     assert "nlgboard user role maria@uni.example organiser" in page.get_data(as_text=True)
 
 
 def test_admin_grants_the_role_and_the_new_organiser_creates_a_challenge(app, client, settings):
-    register(client, "maria@uni.example")
+    register_and_confirm(client, settings, "maria@uni.example", "a long password")
     client.post("/logout")
     with session_scope(settings.database_url) as session:
         create_user(session, "root@board.example", "password123", Role.ADMIN)
@@ -49,7 +42,7 @@ def test_admin_grants_the_role_and_the_new_organiser_creates_a_challenge(app, cl
 
 def test_user_role_command_grants_a_challenge_to_an_existing_account(runner, settings, client):
     demo_track(settings)
-    register(client, "maria@uni.example")
+    register_and_confirm(client, settings, "maria@uni.example", "a long password")
     result = runner.invoke(
         args=["user", "role", "maria@uni.example", "organiser", "--challenge", "demo"]
     )
