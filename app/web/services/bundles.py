@@ -61,7 +61,9 @@ from app.web.services.organising import LIMIT_MAX
 from app.web.services.submissions import SYSTEM_NAME_MAX
 from app.web.services.track_imports import import_test_set
 from app.web.services.tracks import (
+    DEADLINE_YEARS,
     TRACK_KINDS,
+    check_deadline,
     check_slug,
     create_challenge,
     import_profile_read_test_set,
@@ -289,7 +291,15 @@ def _deadline(value: Any, where: str) -> datetime | None:
                 f"{DEFINITION}: {where}: expected a time such as 2017-10-31T23:59:00Z, "
                 f"got {value!r}"
             ) from None
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    try:
+        moment = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return check_deadline(moment)
+    except (OverflowError, DomainError):  # 9999-12-31T23:59:59-23:59 is past year 9999 in UTC
+        low, high = DEADLINE_YEARS
+        raise BundleError(
+            f"{DEFINITION}: {where}: {value!r} is out of range: give a time between {low} "
+            f"and {high} (UTC)"
+        ) from None
 
 
 def _limit(reader: _Reader, name: str, default: int | None) -> int | None:

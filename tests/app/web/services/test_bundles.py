@@ -547,3 +547,20 @@ def test_a_kind_on_parallel_reference_files_scores_as_multi_bleu_detok(
     _import(other_app, other, _export(settings, "plain"))
     run_queue(other_app)
     assert _boards(other, "plain") == _boards(settings, "plain")
+
+
+@pytest.mark.parametrize("deadline", ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+01:00"])
+def test_a_deadline_out_of_range_is_refused_naming_the_key(app, settings, deadline):
+    """The attack's 500: a deadline past year 9999 in UTC overflowed converting it."""
+    bundle = _bundle(
+        tracks=[
+            {"slug": "t", "kind": "e2e", "settings": {"deadline": deadline},
+             "test_sets": [{"language": "en", "references": "r.csv"}]}
+        ]
+    )  # fmt: skip
+    queue, storage = app.extensions["nlgboard.queue"], storage_for(settings)
+    with session_scope(settings.database_url) as session, pytest.raises(BundleError) as refused:
+        import_bundle(session, queue, storage, bundle)
+    assert "tracks[0].settings.deadline" in str(refused.value) and "out of range" in str(
+        refused.value
+    )
