@@ -277,7 +277,7 @@ def _bucket_scores(
             statistics = unpack_statistics(stored.data)
             for attribute in profile.breakdown_attributes:
                 groups = buckets(attributes, attribute)
-                for value, bucket in breakdown(profile, statistics, groups).items():
+                for value, bucket in breakdown(profile, statistics, groups, samples=0).items():
                     if bucket.items == len(attributes):  # the whole test set: the headline
                         continue
                     subset = f"bucket:{attribute}={value}"

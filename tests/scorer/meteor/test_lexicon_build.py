@@ -148,6 +148,7 @@ def test_a_built_lexicon_answers_as_the_replaced_builds_contents(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.exhaustive  # the samples above run in make test; the whole table in make test-all
 def test_the_whole_built_lexicon_holds_the_replaced_builds_rows(tmp_path):
     """Every paraphrase row of a new build, as the replaced build made them (built here: the
     machine's cache file, of the same name, may have been built by the replaced code)."""
