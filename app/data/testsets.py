@@ -10,7 +10,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.models import Item, ItemSubset, Reference, TestSet
-from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
 
 
@@ -159,7 +158,7 @@ def load_attributes(
     breaks down by them (``subset``: their names joined by ``+``), and those its kind computes from its input and references
     (items stored before attributes were get them here)."""
     loaded = loaded or load_test_set(session, test_set.id)
-    profile = get_profile(test_set.track.profile)
+    profile = test_set.track.scoring_profile
     stored: dict[int, dict | None] = dict(
         session.execute(
             select(Item.id, Item.attributes).where(Item.test_set_id == test_set.id)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from app.data.disclosure import Disclosure, Figure, Hidden
 from app.data.models import TEST, Campaign, System, Track
-from scorer.kinds import get_profile
 
 ANONYMOUS = "anonymous"
 """What the public sees instead of an anonymised system's and team's names."""
@@ -67,7 +66,7 @@ class Viewer:
             return None
         value = hidden.reveal()
         if found is Disclosure.ROUNDED:
-            return get_profile(track.profile).published(hidden.column, value)
+            return track.scoring_profile.published(hidden.column, value)
         return value
 
     def disclosed(self, track: Track, sealed: dict[str, Hidden]) -> dict[str, float]:

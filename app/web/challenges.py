@@ -40,7 +40,6 @@ from app.web.services.rank_groups import assign_rank_groups
 from app.web.services.tracks import get_challenge, get_track
 from scorer.describe import dlevel
 from scorer.describe.textstats import STATISTICS
-from scorer.kinds import get_profile
 from scorer.metrics import get_metric
 
 bp = Blueprint("challenges", __name__)
@@ -92,7 +91,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
         descending=descending,
     )
     sort = request.args.get("sort") if request.args.get("sort") in metrics else None
-    profile = get_profile(found.profile)
+    profile = found.scoring_profile
     if language:
         add_human_scores(db(), found, language, rows)
     default_sort = profile.primary_metric if profile.primary_metric in metrics else None
@@ -187,7 +186,7 @@ def inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     test_set = found.test_set_for(language) if language else None
     if test_set is None:
         abort(404)
-    written = get_profile(found.profile).write_inputs([item.input_text for item in test_set.items])
+    written = found.scoring_profile.write_inputs([item.input_text for item in test_set.items])
     body, suffix, mimetype = written.body, written.suffix, written.mimetype
     name = f"{slug}-{track_slug}-{test_set.language}-inputs.{suffix}"
     return Response(
@@ -281,7 +280,7 @@ ITEM_FORMATS = {"csv": "text/csv; charset=utf-8", "jsonl": "application/jsonl; c
 
 def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:
     """The profile's per-item metrics (SR'18: DIST) from the stored statistics."""
-    profile = get_profile(submission.system.track.profile)
+    profile = submission.system.track.scoring_profile
     stored = db().get(SubmissionStatistics, submission.id)
     if stored is None or not profile.item_metrics:
         return {}

@@ -35,7 +35,6 @@ from app.web.services.plots import (
 )
 from app.web.services.rank_groups import resampled_rows
 from app.web.services.tracks import get_challenge, get_track
-from scorer.kinds import get_profile
 
 bp = Blueprint("exports", __name__)
 TRACK = "/challenges/<slug>/tracks/<track_slug>"
@@ -134,7 +133,7 @@ def bars_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     finer probe of the references than the rounded score a team sees before publication."""
     track = _track(slug, track_slug)
     language = _language(track)
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     viewer = _publication(track)
     metrics, rows = leaderboard(db(), track, viewer=viewer, language=language)
     column = request.args.get("metric") or profile.primary_metric
@@ -226,7 +225,7 @@ def human_plot(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
         abort(404)
     if not _publication(track).sees_campaign(campaign) or not campaign.results:
         abort(404)
-    metric = request.args.get("metric") or get_profile(track.profile).primary_metric
+    metric = request.args.get("metric") or track.scoring_profile.primary_metric
     points = human_points(db(), campaign, _publication(track), metric) if metric else None
     if metric is None or points is None or len(points.labels) < 2:
         abort(404)

@@ -18,6 +18,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.data.models.base import Base, UTCDateTime, utcnow
+from scorer.kinds import Profile, build_profile, get_profile
 
 
 class Challenge(Base):
@@ -115,14 +116,23 @@ class Track(Base):
     max_primary: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
     """Primary systems per team (E2E: each team named one or two)."""
     kind_definition: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    deadline_reminded_for: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    """The deadline whose 24-hour reminder went out (a moved deadline gets its own)."""
     """A kind an organiser defined from registry parts (``scorer.kinds``); None for the
     built-in kinds. ``profile`` then names the profile built from it."""
+    deadline_reminded_for: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """The deadline whose 24-hour reminder went out (a moved deadline gets its own)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     challenge: Mapped[Challenge] = relationship(back_populates="tracks")
     test_sets: Mapped[list[TestSet]] = relationship(back_populates="track")
+
+    @property
+    def scoring_profile(self) -> Profile:
+        """The profile that scores this track, from the track itself: an organiser's kind
+        built from the definition stored with it (its digest is the name in ``profile``), a
+        built-in kind by name. Built once per process (``scorer.kinds`` keeps it)."""
+        if self.kind_definition is not None:
+            return build_profile(self.kind_definition, f"track {self.slug}'s kind")
+        return get_profile(self.profile)
 
     def test_set_for(self, language: str | None = None) -> TestSet | None:
         language = language or self.language

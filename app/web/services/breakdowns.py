@@ -39,7 +39,7 @@ from app.web.services.leaderboard import (
 )
 from scorer.compare.breakdown import Bucket, breakdown, buckets
 from scorer.compare.significance import SAMPLES, SEED
-from scorer.kinds import Profile, get_profile
+from scorer.kinds import Profile
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def breakdown_choices(track: Track, viewer: Viewer) -> list[str]:
     test phase's publication, but for the organisers (no bucket of any size is disclosed)."""
     if not viewer.sees_subset_scores_of(track, MIN_SUBSET_ITEMS):
         return []
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     hidden = set() if viewer.sees_reference_statistics(track) else profile.reference_attributes
     return [name for name in profile.breakdown_attributes if name not in hidden]
 
@@ -103,7 +103,7 @@ def track_breakdown(
     groups = buckets(load_attributes(session, test_set), attribute)
     shown = {v: p for v, p in groups.items() if viewer.sees_subset_scores_of(track, len(p))}
     intervals = viewer.sees_exact_scores_of(track)
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     stored = stored_statistics(session, [row.submission_id for row in rows])
     teams = team_ids(session, rows)
     result = []

@@ -72,7 +72,7 @@ from app.web.services.tracks import (
 from scorer.errors import InputError
 from scorer.io.archive import read_zip
 from scorer.io.folders import as_zip, release_order
-from scorer.kinds import KindError, build_profile, get_profile
+from scorer.kinds import KindError, build_profile
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -621,7 +621,7 @@ def _add_items(
     test_set = TestSet(
         track=track, language=language, source_sha256=hashlib.sha256(data).hexdigest()
     )
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     items = [
         Item(
             test_set=test_set,

@@ -13,7 +13,7 @@ from app.web.services.access import Viewer
 from app.web.services.campaigns import track_campaigns
 from app.web.services.human_subjects import stored_subjects
 from app.web.services.leaderboard import LeaderboardRow
-from scorer.kinds import Profile, described_signature, get_profile
+from scorer.kinds import Profile, described_signature
 from scorer.metrics import normalised_average as norm_avg
 
 WORD_OVERLAP = "word overlap"
@@ -157,7 +157,7 @@ def beats_baseline(
 def ordered_scores(submission: Submission) -> list[Score]:
     """A submission's headline scores in its track's column order (the papers' order: BLEU,
     NIST, METEOR, ROUGE_L, CIDEr, norm_avg, SER...), not the alphabet; unknown names last."""
-    profile = get_profile(submission.system.track.profile)
+    profile = submission.system.track.scoring_profile
     order = {name: k for k, name in enumerate(profile.columns)}
     return sorted(
         (s for s in submission.scores if not s.subset),
@@ -169,7 +169,7 @@ def headline_scores(submission: Submission, viewer: Viewer) -> list[tuple[str, f
     """(metric, value as ``viewer`` may read it, higher is better) of ``ordered_scores``, for
     the pages."""
     track = submission.system.track
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     scores = ordered_scores(submission)
     sealed = seal({s.metric: s.value for s in scores}, Figure.HEADLINE, submission.system.team_id)
     values = viewer.disclosed(track, sealed)

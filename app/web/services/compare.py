@@ -35,7 +35,7 @@ from app.web.services.leaderboard import (
 )
 from scorer.compare.breakdown import buckets
 from scorer.compare.significance import SAMPLES, SEED, Comparison, paired_bootstrap
-from scorer.kinds import Profile, get_profile
+from scorer.kinds import Profile
 from scorer.metrics import get_metric
 from scorer.references import ReferenceSet
 
@@ -138,7 +138,7 @@ def compare_systems(
     stored = stored_statistics(session, [a.submission_id, b.submission_id])
     if a.submission_id not in stored or b.submission_id not in stored:
         raise DomainError("the per-item statistics of one of the two systems are not stored")
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     packed_a, packed_b = stored[a.submission_id], stored[b.submission_id]
     statistics_a, statistics_b = unpack_statistics(packed_a), unpack_statistics(packed_b)
     loaded = load_test_set(session, test_set.id)

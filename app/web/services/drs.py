@@ -34,7 +34,6 @@ from app.web.services import DomainError
 from app.web.services.bundled import remove_bundled_runs
 from app.web.services.tracks import language_code, multilingual_track
 from scorer.io import drs
-from scorer.kinds import get_profile
 
 STANDARD = HEADLINE_SUBSET
 PMB5_SUBSETS = (STANDARD, "long", "compositional-substitution", "compositional-extension")
@@ -191,7 +190,7 @@ def _append_items(
         )
     last = session.scalar(select(func.max(Item.position)).where(Item.test_set_id == test_set.id))
     start = 0 if last is None else last + 1
-    profile = get_profile(test_set.track.profile)
+    profile = test_set.track.scoring_profile
     session.add_all(
         Item(
             test_set=test_set,

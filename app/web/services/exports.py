@@ -18,7 +18,6 @@ from app.web.services.csv_cells import csv_cell
 from app.web.services.leaderboard import LeaderboardRow, default_language, leaderboard
 from app.web.services.names import printable
 from app.web.services.overview import Overview
-from scorer.kinds import get_profile
 
 CONTEXT_FIELDS = ("challenge", "track", "language", "phase")
 ROW_FIELDS = ("rank", "group", "system", "team", "baseline", "primary", "late", "architecture")
@@ -56,7 +55,7 @@ def track_table(
         language=language,
         include_secondary=include_secondary,
     )
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     if profile.primary_metric in metrics:
         assign_rank_groups(session, track, rows, profile.primary_metric, viewer.for_publication())
     signatures = {

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from app.data.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.web.services.access import Viewer
 from app.web.services.leaderboard import leaderboard
-from scorer.kinds import get_profile
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,7 @@ def summaries(session: Session, viewer_for: Callable[[int], Viewer]) -> list[Cha
 
 def _track_summary(session: Session, track: Track, viewer: Viewer) -> TrackSummary:
     metrics, rows = leaderboard(session, track, viewer=viewer)  # sorted on the primary metric
-    primary = get_profile(track.profile).primary_metric
+    primary = track.scoring_profile.primary_metric
     if primary not in metrics:
         primary = metrics[0] if metrics else None
     hidden = not track.scores_public and not viewer.is_organiser

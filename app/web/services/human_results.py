@@ -31,7 +31,7 @@ from app.web.services.leaderboard import leaderboard
 from scorer.errors import InputError
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
-from scorer.kinds import Profile, get_profile
+from scorer.kinds import Profile
 
 EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
 
@@ -137,7 +137,7 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
         include_secondary=True,
     )  # fmt: skip
     scores = {subject_key(row.system_id, False, row.system): row.scores for row in board}
-    profile = get_profile(campaign.track.profile)
+    profile = campaign.track.scoring_profile
     results["correlation"] = metric_correlation(
         profile, human_values(campaign.method, results), scores
     )
@@ -243,7 +243,7 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
             )
             for r in results.get("rows", [])
         ]
-    profile = get_profile(campaign.track.profile)
+    profile = campaign.track.scoring_profile
     metrics = list(profile.columns[:5])
     kept = [row for row in rows if row is not None]
     for row in kept:

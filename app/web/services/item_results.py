@@ -15,7 +15,6 @@ from app.data.models import Item, Output, Submission, SubmissionStatistics
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
 from app.web.services.csv_cells import csv_cell
-from scorer.kinds import get_profile
 from scorer.metrics import get_metric
 
 
@@ -27,7 +26,7 @@ def item_results(session: Session, submission: Submission, *, exact: bool = Fals
     test_set = track.test_set_for(submission.language)
     if test_set is None:
         return []
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     stored = session.get(SubmissionStatistics, submission.id)
     statistics = unpack_statistics(stored.data) if stored is not None else {}
     scores = {

@@ -23,7 +23,7 @@ from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, PUBLIC_PART, load_ref
 from app.web.services import DomainError
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.java.implementation import comparable
-from scorer.kinds import Profile, get_profile
+from scorer.kinds import Profile
 from scorer.references import ReferenceSet
 
 
@@ -117,7 +117,7 @@ def leaderboard(
         .order_by(System.id)
     ).all()
     names = display_names(list(systems), viewer)
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     current = current_signatures(profile)
     public = _has_public_part(session, track, language)
     shown = [
@@ -458,7 +458,7 @@ def leaderboard_outputs(
         for item_id, text in outputs_by_item(session, row.submission_id).items():
             texts[position[item_id]] = text
         systems[row.system] = texts
-    return systems, references, get_profile(track.profile)
+    return systems, references, track.scoring_profile
 
 
 def outputs_by_item(session: Session, submission_id: int) -> dict[int, str]:

@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session, selectinload
 from app.data.disclosure import Figure, Hidden
 from app.data.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
-from scorer.kinds import get_profile
 
 KIND_ORDER = {"sr-shallow": 0, "sr-deep": 1}
 """Column groups left to right; kinds not listed follow, in creation order."""
@@ -103,7 +102,7 @@ def overview(
         row = rows.setdefault(key, OverviewRow(label, system.is_baseline))
         column = Column(system.track.slug, system.track.title, submission.language)
         row.cells[column] = Cell(value, submission.is_late, submission.id)
-    rises = all(get_profile(t.profile).higher_is_better(metric) for t in tracks if metric)
+    rises = all(t.scoring_profile.higher_is_better(metric) for t in tracks if metric)
     _mark_best(list(rows.values()), columns, rises)
     ordered = sorted(rows.values(), key=lambda r: (r.is_baseline, -len(r.cells), r.label.lower()))
     return Overview(metric, metrics, columns, ordered, sorted(signatures))
@@ -135,13 +134,13 @@ def _latest_scored(
 def _metric_names(tracks: list[Track]) -> list[str]:
     names: list[str] = []
     for track in tracks:
-        names += [m for m in get_profile(track.profile).columns if m not in names]
+        names += [m for m in track.scoring_profile.columns if m not in names]
     return names
 
 
 def _default_metric(tracks: list[Track], metrics: list[str]) -> str | None:
     for track in tracks:
-        primary = get_profile(track.profile).primary_metric
+        primary = track.scoring_profile.primary_metric
         if primary in metrics:
             return primary
     return metrics[0] if metrics else None

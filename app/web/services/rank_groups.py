@@ -26,7 +26,7 @@ from app.data.visibility import Viewer
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import LeaderboardRow
 from scorer.compare.significance import SAMPLES, SEED, resample_weights
-from scorer.kinds import Profile, get_profile
+from scorer.kinds import Profile
 from scorer.metrics import normalised_average as norm_avg
 
 ALPHA = 0.05
@@ -137,7 +137,7 @@ def assign_rank_groups(
     where ``viewer`` may not see significance: a team's own systems before publication)."""
     if not viewer.sees_significance_of(track):
         return
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     resampled = resampled_rows(session, profile, rows, column, cache)
     ranked = [row for row in rows if row.submission_id in resampled and column in row.scores]
     ranked.sort(key=lambda row: row.scores[column], reverse=profile.higher_is_better(column))

@@ -44,7 +44,6 @@ from app.web.services.names import check_name
 from scorer.errors import InputError
 from scorer.io.archive import is_zip, read_zip
 from scorer.io.languages import language_from_filename
-from scorer.kinds import get_profile
 
 SYSTEM_NAME_MAX = 100
 
@@ -87,7 +86,7 @@ def submit_output(
     if not is_baseline:
         check_upload_gates(session, user, team, track)
     files = split_upload(track, filename, data, language, max_bytes)
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     for output in files:
         inputs = [item.input_text for item in output.test_set.items]
         where = f"{output.test_set.language}: " if track.is_multilingual else ""

@@ -318,7 +318,7 @@ def import_sr18_test_set(
     )
     if track.test_set_for(language) is not None:
         raise DomainError(f"track {slug!r} already has a {language} test set")
-    profile = get_profile(track.profile)
+    profile = track.scoring_profile
     test_set = TestSet(
         track=track,
         language=language,
@@ -376,7 +376,7 @@ def store_split_report(
     test_set = track.test_set_for(language_code(language))
     if test_set is None:
         raise DomainError(f"track {track.slug!r} has no {language!r} test set")
-    read = get_profile(track.profile).training_texts
+    read = track.scoring_profile.training_texts
     if read is None:
         raise DomainError(f"track {track.slug!r}: its kind reads no training files")
     trains = [text for text in read(data, filename) if text.strip()]
