@@ -1,15 +1,22 @@
 """The JSON API's OpenAPI 3 description, served at ``/api/v1/openapi.json``.
 
-Written by hand beside the routes in ``app/web/api/v1.py`` (apispec assembles and checks the
-document); ``tests/app/web/api/test_openapi.py`` fails when a route under ``/api/v1`` has no
-description here, so a new route cannot go undocumented.
+Each route in ``app/web/api/v1.py`` carries its own operation, written where the route is
+(``@documented(summary=..., responses=...)`` under ``@bp.get``/``@bp.post``); the path and its
+path parameters come from the route's rule (``<int:submission_id>`` -> ``{submission_id}``, an
+integer). ``openapi_document`` reads them off the app's URL map and adds the shared schemas
+below (apispec assembles and checks the document). ``tests/app/web/api/test_openapi.py`` fails
+when a route under ``/api/v1`` has no description, so a new route cannot go undocumented.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import copy
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from apispec import APISpec
+from flask import Flask
 
 from scorer import __version__
 
@@ -19,30 +26,76 @@ OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """Public answers; with a token, what that account may see besides (its own or, for
 organisers, hidden scores)."""
 
-TRACK = f"{PREFIX}/challenges/{{slug}}/tracks/{{track_slug}}"
-SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
-TRACK_SLUG = {"name": "track_slug", "in": "path", "required": True, "schema": {"type": "string"}}
+OPERATION = "openapi_operation"
+"""The attribute ``documented`` sets on a view: its OpenAPI operation."""
+IGNORED_METHODS = frozenset({"HEAD", "OPTIONS"})
+PATH_TYPES = {"int": "integer", "float": "number"}
+"""OpenAPI types of Flask's path converters (any other, ``string`` and ``path``: a string)."""
+VIEW = TypeVar("VIEW", bound=Callable[..., object])
 
 
-def _query(name: str, description: str, **schema: object) -> dict:
+def query(name: str, description: str, *, required: bool = False, **schema: object) -> dict:
     return {
         "name": name,
         "in": "query",
-        "required": False,
+        "required": required,
         "description": description,
         "schema": {"type": "string", **schema},
     }
 
 
-def _json(schema: str, description: str) -> dict:
+def json_response(schema: str, description: str) -> dict:
     return {
         "description": description,
         "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
     }
 
 
-def _error(description: str) -> dict:
-    return _json("Error", description)
+def error_response(description: str) -> dict:
+    return json_response("Error", description)
+
+
+def documented(
+    *,
+    summary: str,
+    responses: dict[str, dict],
+    description: str | None = None,
+    security: list[dict[str, list[str]]] | None = None,
+    parameters: Sequence[dict] = (),
+    request_body: dict | None = None,
+) -> Callable[[VIEW], VIEW]:
+    """The route's OpenAPI operation, for each of its methods. Its path parameters come from
+    its rule; ``parameters`` are the others (query...)."""
+    operation: dict[str, object] = {"summary": summary}
+    if description is not None:
+        operation["description"] = description
+    if security is not None:
+        operation["security"] = security
+    operation["parameters"] = list(parameters)
+    if request_body is not None:
+        operation["requestBody"] = request_body
+    operation["responses"] = responses
+
+    def attach(view: VIEW) -> VIEW:
+        setattr(view, OPERATION, operation)
+        return view
+
+    return attach
+
+
+def openapi_path(rule: str) -> tuple[str, list[dict]]:
+    """``/submissions/<int:submission_id>`` -> ``/submissions/{submission_id}`` and its path
+    parameter ``submission_id``, an integer."""
+    parameters = [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": {"type": PATH_TYPES.get(converter, "string")},
+        }
+        for converter, name in re.findall(r"<(?:([^:<>(]+)(?:\([^)]*\))?:)?([^:<>]+)>", rule)
+    ]
+    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule), parameters
 
 
 NUMBERS = {"type": "object", "additionalProperties": {"type": "number"}}
@@ -295,191 +348,16 @@ SCHEMAS: dict[str, dict] = {
     },
 }
 
-PATHS: dict[str, dict] = {
-    f"{TRACK}/submissions": {
-        "post": {
-            "summary": "Upload a system's outputs",
-            "description": (
-                "The file is checked at once with the scorer's readers (one output per test "
-                "input, in order); a refused file stores nothing. Accepted files are queued "
-                "and scored by a worker: poll the submission."
-            ),
-            "security": BEARER,
-            "parameters": [SLUG, TRACK_SLUG],
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "multipart/form-data": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["file", "system"],
-                            "properties": {
-                                "file": {"type": "string", "format": "binary"},
-                                "system": {"type": "string", "description": "Your system's name."},
-                                "language": {
-                                    "type": "string",
-                                    "description": "Test set of a multilingual track.",
-                                },
-                            },
-                        }
-                    }
-                },
-            },
-            "responses": {
-                "202": {
-                    **_json("SubmissionCreated", "Stored and queued."),
-                    "headers": {"Location": {"schema": {"type": "string"}}},
-                },
-                "400": _error("Refused (the reason names the line and the rule); nothing stored."),
-                "401": _error("No valid API token."),
-                "404": _error("No such track."),
-            },
-        }
-    },
-    f"{PREFIX}/submissions/{{submission_id}}": {
-        "get": {
-            "summary": "A submission's status, place in the queue and scores",
-            "security": BEARER,
-            "parameters": [
-                {
-                    "name": "submission_id",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "integer"},
-                }
-            ],
-            "responses": {
-                "200": _json("Submission", "Its state; scores once scored and visible to you."),
-                "401": _error("No valid API token."),
-                "404": _error("No submission of that id visible to you."),
-            },
-        }
-    },
-    f"{TRACK}/inputs": {
-        "get": {
-            "summary": "The test inputs an output file answers line by line",
-            "parameters": [
-                SLUG,
-                TRACK_SLUG,
-                _query("language", "Test set language (default: the track's first)."),
-                _query("filename", "Without language: the test set an upload so named goes to."),
-            ],
-            "responses": {
-                "200": _json("Inputs", "The inputs in test order."),
-                "400": _error("The file name names no language of the track."),
-                "404": _error("No such track or test set."),
-            },
-        }
-    },
-    f"{TRACK}/kind": {
-        "get": {
-            "summary": "The track's kind: its profile's name and an organiser's definition",
-            "description": (
-                "nlgboard-submit and nlg-score build the board's own profile from the "
-                "definition, so a file is read and scored offline as the board reads and "
-                "scores it."
-            ),
-            "parameters": [SLUG, TRACK_SLUG],
-            "responses": {
-                "200": _json("Kind", "The profile name and the definition (null if built in)."),
-                "404": _error("No such track."),
-            },
-        }
-    },
-    f"{TRACK}/leaderboard": {
-        "get": {
-            "summary": "A track's leaderboard, as the page shows it to the caller",
-            "security": OPTIONAL_BEARER,
-            "parameters": [
-                SLUG,
-                TRACK_SLUG,
-                _query("language", "Test set language."),
-                _query("all", "1: secondary systems too.", enum=["1"]),
-                _query("sort", "A metric to sort by (default: the track's primary one)."),
-                _query("order", "Sort direction.", enum=["asc", "desc"]),
-            ],
-            "responses": {
-                "200": _json("Leaderboard", "Rows in rank order."),
-                "404": _error("No such track or test set."),
-            },
-        }
-    },
-    f"{TRACK}/breakdown": {
-        "get": {
-            "summary": "The leaderboard by an item attribute: every metric per bucket",
-            "description": (
-                "Each bucket's figures come from the stored per-item statistics, with its item "
-                "count and, where the caller sees exact scores, a 95% bootstrap interval. "
-                "Buckets under 30 items are hidden from teams until the results are published."
-            ),
-            "security": OPTIONAL_BEARER,
-            "parameters": [
-                SLUG,
-                TRACK_SLUG,
-                {
-                    **_query("attribute", "WebNLG: seen, category, size; E2E: slots, slot:food..."),
-                    "required": True,
-                },
-                _query("language", "Test set language."),
-                _query("all", "1: secondary systems too.", enum=["1"]),
-            ],
-            "responses": {
-                "200": _json("Breakdown", "One entry per leaderboard row."),
-                "404": _error("No such track, test set or attribute."),
-            },
-        }
-    },
-    f"{TRACK}/compare": {
-        "get": {
-            "summary": "Two systems compared: paired bootstrap per metric, per bucket, per item",
-            "description": (
-                "Both systems must be on the caller's leaderboard. items is null until the "
-                "caller may see per-item figures (organisers; everyone once the results are "
-                "published)."
-            ),
-            "security": OPTIONAL_BEARER,
-            "parameters": [
-                SLUG,
-                TRACK_SLUG,
-                {
-                    **_query("a", "System A's id (leaderboard rows link to it).", type="integer"),
-                    "required": True,
-                },
-                {**_query("b", "System B's id.", type="integer"), "required": True},
-                _query("attribute", "Also compare on each value of this item attribute."),
-                _query("filter", "Which items to list.", enum=["all", "only-a", "only-b", "both"]),
-                _query("limit", "Items listed (0: all; default 100).", type="integer"),
-                _query("language", "Test set language."),
-            ],
-            "responses": {
-                "200": _json("Comparison", "A minus B."),
-                "400": _error("a or b missing."),
-                "404": _error("No such track, test set, attribute or listed system."),
-            },
-        }
-    },
-    f"{PREFIX}/challenges/{{slug}}/overview": {
-        "get": {
-            "summary": "Teams by (track, language) for one metric (SR'18 Tables 3-5)",
-            "security": OPTIONAL_BEARER,
-            "parameters": [SLUG, _query("metric", "Default: the challenge's first metric.")],
-            "responses": {
-                "200": _json("Overview", "One row per team."),
-                "404": _error("No such challenge."),
-            },
-        }
-    },
-    f"{PREFIX}/openapi.json": {
-        "get": {
-            "summary": "This description",
-            "responses": {"200": {"description": "An OpenAPI 3 document."}},
-        }
-    },
-}
+
+def openapi_document(app: Flask) -> dict:
+    """The document of ``app``'s routes under ``/api/v1`` (built once per app)."""
+    if "openapi_document" not in app.extensions:
+        app.extensions["openapi_document"] = _document(app)
+    document: dict = app.extensions["openapi_document"]
+    return document
 
 
-@cache
-def openapi_document() -> dict:
+def _document(app: Flask) -> dict:
     spec = APISpec(
         title="NLG shared-task board API",
         version=__version__,
@@ -494,6 +372,15 @@ def openapi_document() -> dict:
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema)
-    for path, operations in PATHS.items():
-        spec.path(path=path, operations=operations)
+    for rule in app.url_map.iter_rules():
+        operation = getattr(app.view_functions[rule.endpoint], OPERATION, None)
+        if not rule.rule.startswith(f"{PREFIX}/") or operation is None:
+            continue  # an undocumented route under /api/v1 fails tests/app/web/api/test_openapi.py
+        path, path_parameters = openapi_path(rule.rule)
+        operation = copy.deepcopy(operation)
+        operation["parameters"] = path_parameters + operation["parameters"]
+        if not operation["parameters"]:
+            del operation["parameters"]
+        methods = sorted((rule.methods or set()) - IGNORED_METHODS)
+        spec.path(path=path, operations={method.lower(): operation for method in methods})
     return spec.to_dict()

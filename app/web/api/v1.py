@@ -9,7 +9,15 @@ from werkzeug.utils import secure_filename
 from app.data.disclosure import Figure, seal
 from app.data.models import Submission, TestSet, Track, User
 from app.data.visibility import Viewer
-from app.web.api.openapi import openapi_document
+from app.web.api.openapi import (
+    BEARER,
+    OPTIONAL_BEARER,
+    documented,
+    error_response,
+    json_response,
+    openapi_document,
+    query,
+)
 from app.web.extensions import db, file_cache, storage, submission_queue
 from app.web.public_cache import public_cache
 from app.web.services import DomainError
@@ -34,9 +42,13 @@ bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
 
 @bp.get("/openapi.json")
+@documented(
+    summary="This description",
+    responses={"200": {"description": "An OpenAPI 3 document."}},
+)
 def openapi() -> ResponseReturnValue:
     """Every route of this API, described (OpenAPI 3): ``app/web/api/openapi.py``."""
-    return jsonify(openapi_document())
+    return jsonify(openapi_document(current_app))
 
 
 def error(status: int, message: str) -> Response:
@@ -54,6 +66,43 @@ def token_user() -> User | None:
 
 
 @bp.post("/challenges/<slug>/tracks/<track_slug>/submissions")
+@documented(
+    summary="Upload a system's outputs",
+    description=(
+        "The file is checked at once with the scorer's readers (one output per test "
+        "input, in order); a refused file stores nothing. Accepted files are queued "
+        "and scored by a worker: poll the submission."
+    ),
+    security=BEARER,
+    request_body={
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file", "system"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "system": {"type": "string", "description": "Your system's name."},
+                        "language": {
+                            "type": "string",
+                            "description": "Test set of a multilingual track.",
+                        },
+                    },
+                }
+            }
+        },
+    },
+    responses={
+        "202": {
+            **json_response("SubmissionCreated", "Stored and queued."),
+            "headers": {"Location": {"schema": {"type": "string"}}},
+        },
+        "400": error_response("Refused (the reason names the line and the rule); nothing stored."),
+        "401": error_response("No valid API token."),
+        "404": error_response("No such track."),
+    },
+)
 def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
     user = token_user()
     if user is None:
@@ -99,6 +148,15 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
 
 
 @bp.get("/submissions/<int:submission_id>")
+@documented(
+    summary="A submission's status, place in the queue and scores",
+    security=BEARER,
+    responses={
+        "200": json_response("Submission", "Its state; scores once scored and visible to you."),
+        "401": error_response("No valid API token."),
+        "404": error_response("No submission of that id visible to you."),
+    },
+)
 def get_submission(submission_id: int) -> ResponseReturnValue:
     user = token_user()
     if user is None:
@@ -138,6 +196,18 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/inputs")
+@documented(
+    summary="The test inputs an output file answers line by line",
+    parameters=[
+        query("language", "Test set language (default: the track's first)."),
+        query("filename", "Without language: the test set an upload so named goes to."),
+    ],
+    responses={
+        "200": json_response("Inputs", "The inputs in test order."),
+        "400": error_response("The file name names no language of the track."),
+        "404": error_response("No such track or test set."),
+    },
+)
 def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     """The test inputs of one language, in order: what an output file must answer line by
     line (``nlgboard-submit`` checks a file against them before uploading). With ``filename``
@@ -172,6 +242,18 @@ def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/kind")
+@documented(
+    summary="The track's kind: its profile's name and an organiser's definition",
+    description=(
+        "nlgboard-submit and nlg-score build the board's own profile from the "
+        "definition, so a file is read and scored offline as the board reads and "
+        "scores it."
+    ),
+    responses={
+        "200": json_response("Kind", "The profile name and the definition (null if built in)."),
+        "404": error_response("No such track."),
+    },
+)
 def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
     """The track's kind: the name of the profile that scores it and, for a kind an organiser
     defined (in a bundle), its definition, from which ``nlgboard-submit`` and ``nlg-score``
@@ -192,6 +274,20 @@ def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/leaderboard")
+@documented(
+    summary="A track's leaderboard, as the page shows it to the caller",
+    security=OPTIONAL_BEARER,
+    parameters=[
+        query("language", "Test set language."),
+        query("all", "1: secondary systems too.", enum=["1"]),
+        query("sort", "A metric to sort by (default: the track's primary one)."),
+        query("order", "Sort direction.", enum=["asc", "desc"]),
+    ],
+    responses={
+        "200": json_response("Leaderboard", "Rows in rank order."),
+        "404": error_response("No such track or test set."),
+    },
+)
 @public_cache
 def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
     try:
@@ -250,6 +346,24 @@ def _viewer(track: Track) -> Viewer:
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/breakdown")
+@documented(
+    summary="The leaderboard by an item attribute: every metric per bucket",
+    description=(
+        "Each bucket's figures come from the stored per-item statistics, with its item "
+        "count and, where the caller sees exact scores, a 95% bootstrap interval. "
+        "Buckets under 30 items are hidden from teams until the results are published."
+    ),
+    security=OPTIONAL_BEARER,
+    parameters=[
+        query("attribute", "WebNLG: seen, category, size; E2E: slots, slot:food...", required=True),
+        query("language", "Test set language."),
+        query("all", "1: secondary systems too.", enum=["1"]),
+    ],
+    responses={
+        "200": json_response("Breakdown", "One entry per leaderboard row."),
+        "404": error_response("No such track, test set or attribute."),
+    },
+)
 def get_breakdown(slug: str, track_slug: str) -> ResponseReturnValue:
     """The leaderboard by an item attribute: every metric per bucket, as the page shows it."""
     try:
@@ -293,6 +407,28 @@ def _cell(cell: Cell) -> dict:
 
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/compare")
+@documented(
+    summary="Two systems compared: paired bootstrap per metric, per bucket, per item",
+    description=(
+        "Both systems must be on the caller's leaderboard. items is null until the "
+        "caller may see per-item figures (organisers; everyone once the results are "
+        "published)."
+    ),
+    security=OPTIONAL_BEARER,
+    parameters=[
+        query("a", "System A's id (leaderboard rows link to it).", required=True, type="integer"),
+        query("b", "System B's id.", required=True, type="integer"),
+        query("attribute", "Also compare on each value of this item attribute."),
+        query("filter", "Which items to list.", enum=["all", "only-a", "only-b", "both"]),
+        query("limit", "Items listed (0: all; default 100).", type="integer"),
+        query("language", "Test set language."),
+    ],
+    responses={
+        "200": json_response("Comparison", "A minus B."),
+        "400": error_response("a or b missing."),
+        "404": error_response("No such track, test set, attribute or listed system."),
+    },
+)
 def get_comparison(slug: str, track_slug: str) -> ResponseReturnValue:
     """Two systems compared: per metric, per bucket of an attribute, per item (when allowed)."""
     try:
@@ -318,6 +454,15 @@ def _subset_sizes(track: Track, language: str | None) -> dict[str, tuple[int, in
 
 
 @bp.get("/challenges/<slug>/overview")
+@documented(
+    summary="Teams by (track, language) for one metric (SR'18 Tables 3-5)",
+    security=OPTIONAL_BEARER,
+    parameters=[query("metric", "Default: the challenge's first metric.")],
+    responses={
+        "200": json_response("Overview", "One row per team."),
+        "404": error_response("No such challenge."),
+    },
+)
 def get_overview(slug: str) -> ResponseReturnValue:
     """Teams x (track, language) for one metric (SR'18 Tables 3-5); null where not submitted."""
     try:
