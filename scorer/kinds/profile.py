@@ -20,6 +20,7 @@ from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
 from scorer.normalise import Outputs, as_read
 from scorer.references import ReferenceSet, as_reference_set
+from scorer.signature import Signature
 
 log = logging.getLogger(__name__)
 
@@ -339,8 +340,9 @@ class Profile:
     def column_signature(self, name: str) -> str:
         """The full signature stored with a score of the column ``name``."""
         tokenise = self.tokenisers.get(self.metric_ids.get(name, ""))
-        tokens = f"|tokens:{tokenise.__name__}" if tokenise is not None else ""
-        return f"{self.signature_of(name)}{tokens}|profile:{self.name}|norm:{self.normalisation}"
+        tokens = tokenise.__name__ if tokenise is not None else None
+        signature = Signature.parse(self.signature_of(name))
+        return str(signature.in_profile(self.name, self.normalisation, tokens))
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""

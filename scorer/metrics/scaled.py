@@ -11,6 +11,7 @@ import numpy as np
 from scorer.metrics import get_metric, register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
+from scorer.signature import Signature
 
 
 class Scaled(Metric):
@@ -21,7 +22,7 @@ class Scaled(Metric):
         self.higher_is_better = base.higher_is_better
         self.needs_inputs = base.needs_inputs
         self.reads_as_read = base.reads_as_read
-        self.signature = f"{base.signature}|scale:x{factor:g}"
+        self.signature = str(Signature.parse(base.signature).scaled(factor))
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self._base.segment_statistics(hypotheses, references)
