@@ -32,6 +32,7 @@ from scorer.metrics.base import Metric
 
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
 _PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
+_PRESET_GLOSSARY: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -142,9 +143,18 @@ def register(
     return decorate
 
 
-def register_preset(name: str, base: str, **options: Any) -> None:
-    """Give ``base`` with ``options`` the id ``name``."""
+def register_preset(name: str, base: str, *, glossary: str = "", **options: Any) -> None:
+    """Give ``base`` with ``options`` the id ``name``; ``glossary``: what its figure means, where
+    it says more than the base's (``Traits.glossary``)."""
     _PRESETS[name] = (base, options)
+    if glossary:
+        _PRESET_GLOSSARY[name] = glossary
+
+
+def glossary_of(name: str) -> str:
+    """What the figure of the metric ``name`` means (its preset's words, or its traits')."""
+    _load(name)
+    return _PRESET_GLOSSARY.get(name) or get_metric(name).traits.glossary
 
 
 def get_metric(name: str, **options: Any) -> Metric:
