@@ -126,5 +126,7 @@ class CategoryShare(SlotErrorStatistics):
 
 
 register("SER")(SER)
-for _category in CATEGORIES:
-    register(f"{_category}%")(partial(CategoryShare, _category))
+register("OK%")(partial(CategoryShare, "OK"))
+register("A%")(partial(CategoryShare, "A"))
+register("M%")(partial(CategoryShare, "M"))
+register("A+M%")(partial(CategoryShare, "A+M"))
