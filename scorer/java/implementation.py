@@ -6,15 +6,11 @@ which one ran (``impl:python`` / ``impl:jar``), and comparisons of signatures ig
 from __future__ import annotations
 
 import os
-import re
+
+from scorer.signature import Signature
 
 VARIABLE = "NLGBOARD_METEOR"
 CHOICES = ("python", "jar")
-_PART = re.compile(r"\|impl:[a-z]+|\|transformers:[^|]*|\|encoder:[a-z-]+")
-"""Parts that name which code ran, not what it computes: METEOR/PTB as the Python ports or the
-jars (equal number for number), and the embedding model run by transformers or by our plain
-torch encoder on the same weights (vectors within 1e-5, scores within 1e-6: far below the 4
-decimals shown)."""
 
 
 def current() -> str:
@@ -40,6 +36,6 @@ def signature_part() -> str:
 
 
 def comparable(signature: str) -> str:
-    """A signature without its implementation parts (``_PART``): what must match for two
-    scores to be comparable."""
-    return _PART.sub("", signature)
+    """A signature without the parts that name which code ran (``Signature.comparable``): what
+    must match for two scores to be comparable."""
+    return str(Signature.parse(signature).comparable())

@@ -15,11 +15,12 @@ import numpy as np
 from scorer.errors import InputError
 from scorer.io import e2e
 from scorer.kinds.attributes import AttributePart
-from scorer.metrics import base_metric, get_metric
+from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
 from scorer.normalise import Outputs, as_read
 from scorer.references import ReferenceSet, as_reference_set
+from scorer.signature import Signature
 
 log = logging.getLogger(__name__)
 
@@ -27,18 +28,9 @@ MAX_OUTPUT_CHARS = 5_000
 """Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
 longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
 
-EMBEDDING_METRICS = frozenset({"F_BERT", "F_DISC", "F_CONT"})
-
-SLOW_METRICS = frozenset({"METEOR", "METEOR-x100", "METEOR-files", "METEOR-webnlg2017", "TER"})
-"""Metrics computed in other processes (the jar's JVMs, or forked Python scorers): started
-first, so the other metrics run meanwhile."""
-METEOR_METRICS = frozenset({"METEOR", "METEOR-x100", "METEOR-files", "METEOR-webnlg2017"})
-
 PUBLISHED_DECIMALS = 4
 """Decimals of a figure in the published tables unless a profile says otherwise (E2E Table 8:
 BLEU 0.6593, NIST 8.6094...)."""
-
-PTB_METRICS = frozenset({"METEOR", "ROUGE_L", "CIDEr", "METEOR-x100", "ROUGE_L-x100"})
 
 
 @dataclass(frozen=True)
@@ -235,7 +227,7 @@ class Profile:
         references = as_reference_set(references)
         if len(outputs) != len(references):
             raise ValueError(f"{len(outputs)} outputs for {len(references)} items")
-        if PTB_METRICS & set(self.metrics):
+        if any(get_metric(m).traits.tokens == "ptb" for m in self.metrics):
             from scorer.tokenizers.ptb import ptb_tokenize
 
             ptb_tokenize(list(outputs))  # once, memoised for every PTB metric
@@ -248,7 +240,7 @@ class Profile:
         started = {
             name: get_metric(name).begin_statistics(*self._prepared(name, outputs, references))
             for name in metrics
-            if base_metric(name) in SLOW_METRICS
+            if get_metric(name).traits.cost == "slow"
         }
         results = {
             name: get_metric(name).segment_statistics(*self._prepared(name, outputs, references))
@@ -339,8 +331,9 @@ class Profile:
     def column_signature(self, name: str) -> str:
         """The full signature stored with a score of the column ``name``."""
         tokenise = self.tokenisers.get(self.metric_ids.get(name, ""))
-        tokens = f"|tokens:{tokenise.__name__}" if tokenise is not None else ""
-        return f"{self.signature_of(name)}{tokens}|profile:{self.name}|norm:{self.normalisation}"
+        tokens = tokenise.__name__ if tokenise is not None else None
+        signature = Signature.parse(self.signature_of(name))
+        return str(signature.in_profile(self.name, self.normalisation, tokens))
 
     def signature_of(self, name: str) -> str:
         """The signature of the column ``name`` (a metric's name, not its registry id)."""
@@ -350,14 +343,9 @@ class Profile:
 
     def warm_up(self) -> None:
         """Load heavy parts now (worker start-up) rather than during a first job."""
-        if METEOR_METRICS & {base_metric(m) for m in self.metrics}:
-            from scorer.meteor.jar import warm_up
-
-            warm_up()
-        if EMBEDDING_METRICS & set(self.metrics):
-            from scorer import embeddings
-
-            embeddings.warm_up()
+        loads = (get_metric(m).warm_up() for m in self.metrics)
+        for load in dict.fromkeys(load for load in loads if load is not None):
+            load()
 
 
 def truncate(value: float, decimals: int) -> float:

@@ -22,16 +22,21 @@ order 30,000 or hold 200,000 references (``option_problem``; a definition names 
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scorer.metrics.base import Metric
 
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
 _PRESETS: dict[str, tuple[str, dict[str, Any]]] = {}
+_PRESET_GLOSSARY: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -86,36 +91,39 @@ REFERENCES = Bound(int, 1, 100, none=True)
 
 _BOUNDS: dict[str, dict[str, Bound]] = {}
 
-BUILT_IN: dict[str, str] = {
-    **dict.fromkeys(["BLEU"], "bleu"),
-    **dict.fromkeys(["chrF"], "chrf"),
-    **dict.fromkeys(["chrF++"], "chrf_plus_plus"),
-    **dict.fromkeys(["CIDEr"], "cider"),
-    **dict.fromkeys(["DIST", "DIST_char", "coverage"], "dist"),
-    **dict.fromkeys(["F_BERT"], "f_bert"),
-    **dict.fromkeys(["F_CONT"], "f_cont"),
-    **dict.fromkeys(["F_DISC"], "f_disc"),
-    **dict.fromkeys(["BERTScore-P", "BERTScore-R", "BERTScore-F1", "BLEURT"], "learned"),
-    **dict.fromkeys(["METEOR"], "meteor"),
-    **dict.fromkeys(["METEOR-files"], "meteor_files"),
-    **dict.fromkeys(["BLEU-multibleu"], "multibleu"),
-    **dict.fromkeys(["BLEU-multibleu-detok"], "multibleu_detok"),
-    **dict.fromkeys(["NIST"], "nist"),
-    **dict.fromkeys(["BLEU-webnlg2017", "METEOR-webnlg2017"], "presets"),
-    **dict.fromkeys(["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"], "rouge_google"),
-    **dict.fromkeys(["ROUGE_L"], "rouge_l"),
-    **dict.fromkeys(["BLEU-sacre"], "sacrebleu_bleu"),
-    **dict.fromkeys(["METEOR-x100", "ROUGE_L-x100"], "scaled"),
-    **dict.fromkeys(["SER", "OK%", "A%", "M%", "A+M%"], "ser"),
-    **dict.fromkeys(["BLEU-sr18"], "sr18_bleu"),
-    **dict.fromkeys(["NIST-sr18"], "sr18_nist"),
-    **dict.fromkeys(["TER-pyter"], "ter_pyter"),
-    **dict.fromkeys(["TER"], "ter_tercom"),
-}
-"""The module that registers each built-in id: a profile's metrics load their own modules only
-(all of them bring sacreBLEU, rouge-score, pyter's and the learned metrics' code: about twice
-what the E2E metrics import). ``tests/scorer/metrics/test_registry.py`` holds it to the
-modules' own registrations."""
+
+def built_in() -> dict[str, str]:
+    """The module that registers each built-in id, read from the modules' source (each
+    ``register("ID", ...)`` or ``register_preset("ID", ...)`` with its id written out): a
+    profile's metrics load their own modules only (all of them bring sacreBLEU, rouge-score,
+    pyter's and the learned metrics' code: about twice what the E2E metrics import), and a new
+    metric is its module alone. ``tests/scorer/metrics/test_registry.py`` holds it to the
+    modules' own registrations."""
+    return dict(_index())
+
+
+@functools.cache
+def _index() -> tuple[tuple[str, str], ...]:
+    found = []
+    for module in _modules():
+        source = (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+        if "register" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("register", "register_preset")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append((node.args[0].value, module))
+    return tuple(sorted(found))
+
+
+def _modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
 
 
 class UnknownMetric(KeyError):
@@ -142,9 +150,18 @@ def register(
     return decorate
 
 
-def register_preset(name: str, base: str, **options: Any) -> None:
-    """Give ``base`` with ``options`` the id ``name``."""
+def register_preset(name: str, base: str, *, glossary: str = "", **options: Any) -> None:
+    """Give ``base`` with ``options`` the id ``name``; ``glossary``: what its figure means, where
+    it says more than the base's (``Traits.glossary``)."""
     _PRESETS[name] = (base, options)
+    if glossary:
+        _PRESET_GLOSSARY[name] = glossary
+
+
+def glossary_of(name: str) -> str:
+    """What the figure of the metric ``name`` means (its preset's words, or its traits')."""
+    _load(name)
+    return _PRESET_GLOSSARY.get(name) or get_metric(name).traits.glossary
 
 
 def get_metric(name: str, **options: Any) -> Metric:
@@ -226,7 +243,7 @@ def _load(name: str) -> None:
     that the error lists them all)."""
     if name in _FACTORIES or name in _PRESETS:
         return
-    module = BUILT_IN.get(name)
+    module = built_in().get(name)
     if module is None:
         _load_builtin()
     else:
@@ -234,30 +251,6 @@ def _load(name: str) -> None:
 
 
 def _load_builtin() -> None:
-    # Imported lazily so that `import scorer` stays fast (no sacrebleu, no JVM).
-    from scorer.metrics import (  # noqa: F401
-        bleu,
-        chrf,
-        chrf_plus_plus,
-        cider,
-        dist,
-        f_bert,
-        f_cont,
-        f_disc,
-        learned,
-        meteor,
-        meteor_files,
-        multibleu,
-        multibleu_detok,
-        nist,
-        presets,
-        rouge_google,
-        rouge_l,
-        sacrebleu_bleu,
-        scaled,
-        ser,
-        sr18_bleu,
-        sr18_nist,
-        ter_pyter,
-        ter_tercom,
-    )
+    # Imported when asked for, so that `import scorer` stays fast (no sacrebleu, no JVM).
+    for module in sorted(set(built_in().values())):
+        importlib.import_module(f"scorer.metrics.{module}")

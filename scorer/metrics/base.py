@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Literal, cast
 
 import numpy as np
 
@@ -25,12 +25,34 @@ class MetricScore:
     signature: str
 
 
+@dataclass(frozen=True)
+class Traits:
+    """What a metric is, declared on its class (sacrebleu keeps these on the metric): what
+    profiles, the worker and the glossary need to know of it without computing it."""
+
+    glossary: str = ""
+    """What the figure means, in a sentence or two, for the challenge pages' glossary (the
+    formula and the citation stay in the module)."""
+    higher_is_better: bool = True
+    scale: str = "0-1"
+    """The figure's range as shown (``0-1``, ``0-100``, ``%``, ``x100`` of another metric's,
+    ``unbounded``)."""
+    cost: Literal["fast", "slow"] = "fast"
+    """``slow``: computed in other processes (the jar's JVMs, forked Python scorers), started
+    first so that the other metrics run meanwhile."""
+    tokens: Literal["own", "ptb"] = "own"
+    """``ptb``: reads CoreNLP's PTB tokens of the outputs, tokenised once for every such
+    metric; ``own``: tokenises (or not) by itself."""
+    embedding: bool = False
+    """Whether it embeds texts with the model of the ``semantic`` extra (loaded at start-up)."""
+
+
 class Metric:
-    """Base class: subclasses set ``name``/``signature`` and implement the two hooks."""
+    """Base class: subclasses set ``name``/``signature``/``traits`` and implement the two hooks."""
 
     name: str = ""
     signature: str = ""
-    higher_is_better: bool = True
+    traits: Traits = Traits()
     needs_inputs: bool = False
     """Whether ``segment_statistics`` reads ``references.inputs`` (skipped when absent)."""
     reads_as_read: bool = False
@@ -39,10 +61,19 @@ class Metric:
     absent_reason: str = ""
     """For an optional metric: what computing it needs, said where it is absent."""
 
+    @property
+    def higher_is_better(self) -> bool:
+        return self.traits.higher_is_better
+
     @classmethod
     def available(cls) -> bool:
         """Whether this installation can compute the metric (optional extras)."""
         return True
+
+    def warm_up(self) -> Callable[[], None] | None:
+        """What loads this metric's heavy parts (a process's start-up calls each one once), or
+        None."""
+        return None
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         """One row of additive statistics per item (shape: items x k)."""

@@ -19,12 +19,16 @@ from sacrebleu.metrics import CHRF
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric, reference_streams
+from scorer.metrics.base import Metric, Traits, reference_streams
 from scorer.references import ReferenceSet
 
 
 class ChrF(Metric):
     name = "chrF"
+    traits = Traits(
+        glossary="Character n-gram F-score (up to 6-grams, recall weighted, beta 2), sacreBLEU's.",
+        scale="0-100",
+    )
 
     def __init__(self) -> None:
         self._chrf = CHRF()

@@ -34,7 +34,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import Bound, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import PreparedCache, ReferenceSet
 
 EPSILON = 1e-16
@@ -80,6 +80,13 @@ def precision_recall_f(matching: float, ref: float, hyp: float, factor: float) -
 
 class ChrFPlusPlus(Metric):
     name = "chrF++"
+    traits = Traits(
+        glossary=(
+            "Character n-gram (up to 6) and word n-gram (up to 2) F-score, recall weighted (beta "
+            "2), against the best reference of each output (Popović's chrF++.py, as WebNLG 2020 "
+            "ran it)."
+        ),
+    )
 
     def __init__(self, *, char_order: int = 6, word_order: int = 2, beta: float = 2.0) -> None:
         if char_order < 1 or word_order < 0:

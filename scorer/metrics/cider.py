@@ -27,7 +27,7 @@ from scorer import __version__
 from scorer.cache import kept
 from scorer.java import implementation
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.base import MeanOfSegments, Traits
 from scorer.metrics.mteval import ngram_counts
 from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
@@ -107,6 +107,14 @@ _CACHE = PreparedCache()
 
 class CIDEr(MeanOfSegments):
     name = "CIDEr"
+    traits = Traits(
+        glossary=(
+            "TF-IDF weighted n-gram similarity (1 to 4) with the references (COCO's CIDEr-D, 0 "
+            "to 10): n-grams common to all references count less."
+        ),
+        scale="0-10",
+        tokens="ptb",
+    )
 
     def __init__(self) -> None:
         self.signature = (

@@ -30,12 +30,19 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments, Metric
+from scorer.metrics.base import MeanOfSegments, Metric, Traits
 from scorer.references import ReferenceSet
 
 
 class Dist(Metric):
     name = "DIST"
+    traits = Traits(
+        glossary=(
+            "Token-level edit-distance similarity with the reference, x 100 (SR'18's official "
+            "script: lowercased, summed over the corpus)."
+        ),
+        scale="0-100",
+    )
     signature = (
         f"DIST|sr18-eval_Py3|token-level|corpus|lc|ref:first|scale:0-100|nlgboard:{__version__}"
     )
@@ -59,6 +66,13 @@ class Dist(Metric):
 
 class DistChar(MeanOfSegments):
     name = "DIST_char"
+    traits = Traits(
+        glossary=(
+            "Character-level edit-distance similarity with the reference, averaged over "
+            "sentences, x 100 (as the SR'18 overview paper describes it)."
+        ),
+        scale="0-100",
+    )
     signature = (
         "DIST_char|sr18-paper|char-level|sentence-mean|lc|ws|ref:first|scale:0-100"
         f"|nlgboard:{__version__}"
@@ -78,6 +92,10 @@ class Coverage(MeanOfSegments):
     """Share of items with a non-empty output (SR'18: missing outputs score 0), x 100."""
 
     name = "coverage"
+    traits = Traits(
+        glossary="Share of inputs with a non-empty output, in % (a missing output scores 0).",
+        scale="%",
+    )
     signature = f"coverage|non-empty outputs|scale:0-100|nlgboard:{__version__}"
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:

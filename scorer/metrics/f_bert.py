@@ -8,11 +8,20 @@ generation with BERT, ICLR.
 from __future__ import annotations
 
 from scorer.metrics import register
+from scorer.metrics.base import Traits
 from scorer.metrics.token_alignment import AlignmentF, greedy
 
 
 class FBert(AlignmentF):
     name = "F_BERT"
+    traits = Traits(
+        glossary=(
+            "F1 of greedily aligned token embeddings (all-MiniLM-L6-v2) of output and reference, "
+            "x 100."
+        ),
+        scale="0-100",
+        embedding=True,
+    )
     align = staticmethod(greedy)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import Bound, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import LastResult, ReferenceSet
 
 BERTSCORE_LAYERS = 17
@@ -63,6 +63,11 @@ class BERTScore(Metric):
     def __init__(self, part: str) -> None:
         self.part = part
         self.name = f"BERTScore-{part}"
+        what = {"P": "precision", "R": "recall", "F1": "F1"}[part]
+        self.traits = Traits(
+            glossary=f"BERTScore's {what} of greedily matched roberta-large token embeddings of "
+            "output and reference (layer 17, no idf, no rescaling), best over the references."
+        )
         self.signature = (
             f"{self.name}|roberta-large_L{BERTSCORE_LAYERS}_no-idf_no-rescale|refs:max"
             f"|nlgboard:{__version__}"
@@ -85,6 +90,13 @@ class BLEURT(Metric):
     """BLEURT as eval.py runs it: the best of an item's first ``references`` references."""
 
     name = "BLEURT"
+    traits = Traits(
+        glossary=(
+            "A learned rating of the output against a reference (BLEURT, as WebNLG 2020's "
+            "eval.py runs it: the best over the item's first references)."
+        ),
+        scale="unbounded",
+    )
     absent_reason = "needs the bleurt package and a checkpoint in NLGBOARD_BLEURT_CHECKPOINT"
 
     def __init__(self, references: int) -> None:

@@ -37,7 +37,7 @@ from scorer.meteor.jar import (
     score_line,
 )
 from scorer.metrics import register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
@@ -55,12 +55,24 @@ def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
 
 class Meteor(Metric):
     name = "METEOR"
+    traits = Traits(
+        glossary="Matches words of the output with the best reference by exact form, stem, WordNet "
+        "synonym and paraphrase (METEOR 1.5): a recall-weighted F-mean with a penalty for "
+        "matches in a different order.",
+        cost="slow",
+        tokens="ptb",
+    )
 
     def __init__(self) -> None:
         self.signature = (
             "METEOR|meteor-1.5|l:en|norm|tok:ptb-corenlp-3.4.1-lc-nopunct"
             f"|{implementation.signature_part()}|nlgboard:{__version__}"
         )
+
+    def warm_up(self) -> Callable[[], None] | None:
+        from scorer.meteor.jar import warm_up
+
+        return warm_up
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self.begin_statistics(hypotheses, references)()

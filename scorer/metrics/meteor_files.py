@@ -42,12 +42,20 @@ from scorer.meteor.jar import (
     parse_stats,
 )
 from scorer.metrics import REFERENCES, Bound, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import ReferenceSet
 
 
 class MeteorFiles(Metric):
     name = "METEOR"
+    traits = Traits(
+        glossary=(
+            "Matches words of the output with the best reference by exact form, stem, WordNet "
+            "synonym and paraphrase (METEOR 1.5): a recall-weighted F-mean with a penalty for "
+            "matches in a different order."
+        ),
+        cost="slow",
+    )
 
     def __init__(self, *, references: int | None = None, language: str = "en") -> None:
         if references is not None and (not isinstance(references, int) or references < 1):
@@ -64,6 +72,11 @@ class MeteorFiles(Metric):
 
     def _selected(self, references: ReferenceSet) -> list[list[str]]:
         return [list(item[: self.references]) for item in references]
+
+    def warm_up(self) -> Callable[[], None] | None:
+        from scorer.meteor.jar import warm_up
+
+        return warm_up
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self.begin_statistics(hypotheses, references)()

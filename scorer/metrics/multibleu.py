@@ -32,7 +32,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import FLAG, REFERENCES, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import PreparedCache, ReferenceSet
 
 ORDER = 4
@@ -131,6 +131,11 @@ class MultiBLEU(Metric):
     """``multi-bleu.perl [-lc] reference0 ... < hypothesis``."""
 
     name = "BLEU"
+    traits = Traits(
+        glossary="Word n-gram overlap (1 to 4) with the references: the geometric mean of the n-gram "
+        "precisions times a penalty for outputs shorter than the references.",
+        scale="0-100",
+    )
     tool = "multi-bleu.perl"
     token_rule = "whitespace"
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.metrics.mteval import INFO, REF_WORDS, REFERENCES, SEGMENTS, TEST_COUNTS, corpus_stats
 from scorer.references import ReferenceSet
 
@@ -41,6 +41,13 @@ def length_penalty(ratio: float) -> float:
 
 class NIST(Metric):
     name = "NIST"
+    traits = Traits(
+        glossary=(
+            "BLEU-like n-gram overlap in which rarer, more informative n-grams count more "
+            "(no upper bound; about 8-9 on E2E)."
+        ),
+        scale="unbounded",
+    )
     signature = f"NIST|mteval-v13a|n:5|case:lc-ascii|tok:13a|refs:nonempty|nlgboard:{__version__}"
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:

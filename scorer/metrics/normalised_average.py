@@ -19,6 +19,10 @@ from scorer import __version__
 
 NAME = "norm_avg"
 SCALES = {"BLEU": 1.0, "NIST": 10.0, "METEOR": 1.0, "ROUGE_L": 1.0, "CIDEr": 10.0}
+GLOSSARY = (
+    "E2E Table 8's normalised average of the word-overlap metrics: "
+    "mean(BLEU, NIST/10, METEOR, ROUGE_L, CIDEr/10)."
+)
 SIGNATURE = f"norm_avg|mean(BLEU,NIST/10,METEOR,ROUGE_L,CIDEr/10)|nlgboard:{__version__}"
 
 

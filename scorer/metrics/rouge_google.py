@@ -30,7 +30,7 @@ from typing import Any
 from scorer import __version__
 from scorer.extras import require
 from scorer.metrics import FLAG, register
-from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.base import MeanOfSegments, Traits
 from scorer.references import ReferenceSet
 
 ROUGE_TYPES = {
@@ -38,6 +38,18 @@ ROUGE_TYPES = {
     "ROUGE-2": "rouge2",
     "ROUGE-L": "rougeL",
     "ROUGE-Lsum": "rougeLsum",
+}
+
+
+ROUGE_MEANINGS = {
+    "ROUGE-1": "F-measure of the word unigrams shared with the best reference "
+    "(Google's rouge-score), averaged over outputs.",
+    "ROUGE-2": "F-measure of the word bigrams shared with the best reference "
+    "(Google's rouge-score), averaged over outputs.",
+    "ROUGE-L": "F-measure of the longest common word subsequence with the best reference "
+    "(Google's rouge-score), averaged over outputs.",
+    "ROUGE-Lsum": "ROUGE-L over the texts' lines taken as sentences, summary-level "
+    "(Google's rouge-score), averaged over outputs.",
 }
 
 
@@ -56,6 +68,7 @@ class GoogleRouge(MeanOfSegments):
     def __init__(self, name: str, *, use_stemmer: bool = False) -> None:
         self.name = name
         self.rouge_type = ROUGE_TYPES[name]
+        self.traits = Traits(glossary=ROUGE_MEANINGS[name])
         self.use_stemmer = use_stemmer
         self.signature = (
             f"{name}|rouge-score:{_package_version()}|F|stem:{'porter' if use_stemmer else 'no'}"

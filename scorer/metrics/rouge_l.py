@@ -21,7 +21,7 @@ from rapidfuzz.distance import LCSseq
 from scorer import __version__
 from scorer.java import implementation
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.base import MeanOfSegments, Traits
 from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
@@ -48,6 +48,13 @@ _CACHE = PreparedCache()
 
 class RougeL(MeanOfSegments):
     name = "ROUGE_L"
+    traits = Traits(
+        glossary=(
+            "F-measure (recall weighted, beta 1.2) of the longest common word subsequence with "
+            "the references."
+        ),
+        tokens="ptb",
+    )
 
     def __init__(self) -> None:
         self.signature = (

@@ -5,12 +5,14 @@ Same statistics, same computation; only the figure and its signature change."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from scorer.metrics import get_metric, register
 from scorer.metrics.base import Metric
 from scorer.references import ReferenceSet
+from scorer.signature import Signature
 
 
 class Scaled(Metric):
@@ -18,13 +20,18 @@ class Scaled(Metric):
         self._base = base
         self._factor = factor
         self.name = base.name
-        self.higher_is_better = base.higher_is_better
         self.needs_inputs = base.needs_inputs
         self.reads_as_read = base.reads_as_read
-        self.signature = f"{base.signature}|scale:x{factor:g}"
+        self.signature = str(Signature.parse(base.signature).scaled(factor))
+        self.traits = replace(
+            base.traits, scale=f"x{factor:g}", glossary=f"{base.traits.glossary} x {factor:g}."
+        )
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         return self._base.segment_statistics(hypotheses, references)
+
+    def warm_up(self) -> Callable[[], None] | None:
+        return self._base.warm_up()
 
     def begin_statistics(
         self, hypotheses: Sequence[str], references: ReferenceSet

@@ -16,7 +16,7 @@ import numpy as np
 from scorer import __version__
 from scorer.errors import InputError
 from scorer.metrics import register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import LastResult, ReferenceSet
 from scorer.semantics.e2e_slots import SlotCheck, check_output
 
@@ -33,6 +33,20 @@ where the script gives 11.47).
 ``ratings:v2``: the script's rating rules in full (a rating phrase running on into its number,
 "well rated" never 5 out of 5, "not ... good" at most two words apart); scores without it came
 from a scorer that differed from the script on 18 of its 47,280 outputs."""
+
+SHARES = {
+    "OK": "Share of outputs that realise their MR exactly: nothing missed, added or wrong.",
+    "A": (
+        "Share of outputs that add something (a slot or value not in the MR, a repeated low "
+        "rating) and miss nothing."
+    ),
+    "M": "Share of outputs that miss something of their MR and add nothing.",
+    "A+M": (
+        "Share of outputs that both add and miss something (a wrong value is both: its value "
+        "is missed, another added)."
+    ),
+}
+"""What each Table 12 category's share means, for the glossary."""
 
 _LAST = LastResult()
 _ROWS = LastResult()
@@ -80,7 +94,15 @@ def _rows(checks: Sequence[SlotCheck]) -> np.ndarray:
 class SER(SlotErrorStatistics):
     name = "SER"
     signature = f"SER|{SIGNATURE}|scale:%"
-    higher_is_better = False
+    traits = Traits(
+        glossary=(
+            "Slot error rate: slot values of the input MR that the output misses, adds, gets "
+            "wrong or repeats, per slot of the MRs, in % (as the E2E slot-error script counts "
+            "them)."
+        ),
+        higher_is_better=False,
+        scale="%",
+    )
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return 100.0 * totals[1 : 1 + len(KINDS)].sum() / totals[0] if totals[0] else 0.0
@@ -93,7 +115,9 @@ class CategoryShare(SlotErrorStatistics):
         self.category = category
         self.name = f"{category}%"
         self.signature = f"{self.name}|{SIGNATURE}|scale:% of outputs"
-        self.higher_is_better = category == "OK"
+        self.traits = Traits(
+            glossary=SHARES[category], higher_is_better=category == "OK", scale="%"
+        )
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         outputs = totals[1 + len(KINDS) :].sum()
@@ -102,5 +126,7 @@ class CategoryShare(SlotErrorStatistics):
 
 
 register("SER")(SER)
-for _category in CATEGORIES:
-    register(f"{_category}%")(partial(CategoryShare, _category))
+register("OK%")(partial(CategoryShare, "OK"))
+register("A%")(partial(CategoryShare, "A"))
+register("M%")(partial(CategoryShare, "M"))
+register("A+M%")(partial(CategoryShare, "A+M"))

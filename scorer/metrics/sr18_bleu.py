@@ -24,7 +24,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
@@ -32,6 +32,13 @@ ORDER = nltk2018.ORDER
 
 class SR18BLEU(Metric):
     name = "BLEU"
+    traits = Traits(
+        glossary=(
+            "Word n-gram overlap (1 to 4) with the reference, x 100, as SR'18's script computed "
+            "it (NLTK's corpus BLEU with smoothing 2, lowercased)."
+        ),
+        scale="0-100",
+    )
     signature = (
         f"BLEU|sr18-eval_Py3|nltk-corpus_bleu-2018|n:4|smooth:method2|case:lc|tok:whitespace"
         f"|scale:0-100|nlgboard:{__version__}"

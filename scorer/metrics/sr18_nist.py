@@ -21,7 +21,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
@@ -37,6 +37,10 @@ def length_penalty(ref_length: float, hyp_length: float) -> float:
 
 class SR18NIST(Metric):
     name = "NIST"
+    traits = Traits(
+        glossary="NIST n-gram overlap as SR'18's script computed it (NLTK's corpus NIST).",
+        scale="unbounded",
+    )
     signature = (
         f"NIST|sr18-eval_Py3|nltk-corpus_nist-2018|n:4|case:lc|tok:whitespace"
         f"|nlgboard:{__version__}"

@@ -26,7 +26,7 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
 from scorer.metrics import REFERENCES, register
-from scorer.metrics.base import MeanOfSegments
+from scorer.metrics.base import MeanOfSegments, Traits
 from scorer.metrics.multibleu import files_view
 from scorer.references import ReferenceSet
 
@@ -86,7 +86,14 @@ def item_ter(hypothesis: str, references: Sequence[str], files: int | None = Non
 
 class PyterTER(MeanOfSegments):
     name = "TER"
-    higher_is_better = False
+    traits = Traits(
+        glossary=(
+            "Translation edit rate (pyter, as WebNLG 2020's script): the fewest word edits and "
+            "shifts that turn the output into its closest reference, per reference word, "
+            "averaged over outputs; lower is better."
+        ),
+        higher_is_better=False,
+    )
 
     def __init__(self, *, references: int | None = None) -> None:
         if references is not None and (not isinstance(references, int) or references < 1):

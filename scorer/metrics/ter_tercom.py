@@ -30,7 +30,7 @@ from sacrebleu.metrics import TER as SacreTER
 
 from scorer import __version__, parallel
 from scorer.metrics import FLAG, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Traits
 from scorer.metrics.tercom_search import translation_edit_rate
 from scorer.references import ReferenceSet
 
@@ -41,7 +41,15 @@ Work = tuple[Options, str, Sequence[str]]
 
 class TercomTER(Metric):
     name = "TER"
-    higher_is_better = False
+    traits = Traits(
+        glossary=(
+            "Translation edit rate (tercom): the fewest word insertions, deletions, substitutions "
+            "and block shifts that turn the output into its closest reference, per reference "
+            "word; lower is better."
+        ),
+        higher_is_better=False,
+        cost="slow",
+    )
 
     def __init__(
         self,

@@ -126,6 +126,11 @@ class AlignmentF(Metric):
             importlib.util.find_spec(module) is not None for module in cls.needs
         )
 
+    def warm_up(self) -> Callable[[], None] | None:
+        from scorer import embeddings
+
+        return embeddings.warm_up
+
     @property
     def signature(self) -> str:  # type: ignore[override]
         from scorer import embeddings

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorer.kinds import PROFILES
-from scorer.kinds.glossary import MEANINGS, glossary
+from scorer.kinds.glossary import glossary
+from scorer.metrics import glossary_of, known_metrics
 
 
 @pytest.mark.parametrize("name", sorted(PROFILES))
@@ -22,4 +23,10 @@ def test_slot_error_columns_say_which_way_is_better():
     assert [entries[n].higher_is_better for n in ("SER", "OK%", "A%", "M%", "A+M%")] == [
         False, True, False, False, False,
     ]  # fmt: skip
-    assert "nothing missed, added or wrong" in MEANINGS["OK%"]
+    assert "nothing missed, added or wrong" in entries["OK%"].meaning
+
+
+@pytest.mark.parametrize("metric", [m for m in known_metrics() if "@" not in m])
+def test_every_registered_metric_says_what_it_means(metric):
+    """chrF++, ROUGE-L and TER-pyter included, which the name-keyed glossary lacked."""
+    assert glossary_of(metric).endswith(".")
