@@ -18,7 +18,6 @@ from app.data.testsets import stamp_content
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
-from worker import jobs
 
 HEAD = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 """The newest migration, whichever it is."""
@@ -118,7 +117,7 @@ def test_scoring_logs_carry_the_submission_id(app, client, settings, caplog) -> 
 def test_workers_reuse_an_unchanged_test_set(app, client, settings) -> None:
     demo_track(settings)
     token = participant(settings, "a@x.org", team="A")
-    cache = jobs.TEST_SETS
+    cache = app.extensions["nlgboard.queue"].state.test_sets  # the embedded worker's
     upload(client, token, "marlin")
     run_queue(app)
     misses, hits = cache.misses, cache.hits
