@@ -1,37 +1,38 @@
-"""The composition root: the one module of the web layer that imports the worker.
+"""The composition root: the one module of ``app`` that imports the worker.
 
 Everywhere else the web layer enqueues jobs by name (``app.data.queue``). Something must still build
-the embedded default's in-process queue, start workers and score at once from the CLI; that
-wiring lives here, so no other module of ``app`` depends on ``worker`` (import-linter checks it).
+the embedded default's in-process queue (which ``app.web.create_app``, the one app factory, is
+given), start workers and score at once from the CLI; that wiring lives here, so no other module
+of ``app`` depends on ``worker`` (import-linter checks it).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
 from app.data.config import Settings
 from app.data.queue import QUEUE_NAMES, SubmissionQueue
-from app.web import create_app
 
 if TYPE_CHECKING:
     from worker.state import JobsState
 
 
-def make_app(
-    settings: Settings | None = None, config: dict[str, Any] | None = None, pages: bool = True
-) -> Flask:
-    """The app with its queue: RQ on ``REDIS_URL``, else the in-process one (not yet started),
-    with this process's jobs' state."""
+def submission_queue(settings: Settings) -> SubmissionQueue:
+    """The queue the app (``app.web.create_app``) is given: RQ on ``REDIS_URL``, else the
+    in-process one (not yet started: ``start_embedded_worker``), with this process's jobs'
+    state."""
+    if settings.redis_url:
+        from app.data.queue import RedisQueue
+
+        return RedisQueue(settings.redis_url)
     from worker.embedded import EmbeddedQueue
     from worker.state import JobsState
 
-    settings = settings or Settings.from_env()
-    queue = None if settings.redis_url else EmbeddedQueue(settings, JobsState())
-    return create_app(settings, config, queue=queue, pages=pages)
+    return EmbeddedQueue(settings, JobsState())
 
 
 def start_embedded_worker(app: Flask) -> None:
