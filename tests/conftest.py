@@ -23,6 +23,7 @@ from app.data.migrate import upgrade
 from app.data.models import accounts
 from app.entry import root
 from app.entry.cli import cli as board_cli
+from app.web import create_app
 
 os.environ.setdefault("NLGBOARD_METEOR_JVMS", "1")  # one 2 GB JVM per test process, not two
 
@@ -71,7 +72,7 @@ def make_app(settings: Settings, **config) -> Flask:
     """Build the app on a migrated database."""
     migrated_database(settings)
     config = {"TESTING": True, "SECRET_KEY": "test", "PUBLIC_CACHE_SECONDS": 0, **config}
-    app = root.make_app(settings, config)
+    app = create_app(settings, config, queue=root.submission_queue(settings))
     app.test_cli_runner_class = BoardCliRunner
     return app
 

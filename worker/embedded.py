@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 
 from app.data.config import Settings
+from worker.state import JobsState
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +23,13 @@ class EmbeddedQueue:
     (textual statistics and D-levels take several times the metrics' time; their parsing runs
     in processes at the lowest CPU priority). The describing thread starts a job only while no
     scoring job waits, so a deadline night's uploads are all scored first. Mail has a thread
-    too: a message does not wait for the scoring of a long file."""
+    too: a message does not wait for the scoring of a long file. Its jobs, the warm-up beside
+    them and a stop share ``state``, the process's (``worker.state``; a fresh one when none is
+    given)."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, state: JobsState | None = None):
         self.settings = settings
+        self.state = state or JobsState()
         self._lock = threading.Lock()
         self._no_score_waits = threading.Condition(self._lock)
         self._scores: queue.Queue[int] = queue.Queue()
@@ -115,7 +119,11 @@ class EmbeddedQueue:
 
         def score(submission_id: int) -> None:
             score_submission(
-                submission_id, self.settings, self.enqueue_description, self.enqueue_mail
+                submission_id,
+                self.settings,
+                self.enqueue_description,
+                self.enqueue_mail,
+                state=self.state,
             )
 
         self._run("score", self._scores, score)
@@ -123,9 +131,10 @@ class EmbeddedQueue:
     def _serve_descriptions(self) -> None:
         from worker import jobs
 
-        self._run(
-            "describe", self._descriptions, lambda i: jobs.describe_submission(i, self.settings)
-        )
+        def describe(submission_id: int) -> None:
+            jobs.describe_submission(submission_id, self.settings, state=self.state)
+
+        self._run("describe", self._descriptions, describe)
 
     def _serve_mail(self) -> None:
         from worker.mail import send_mail

@@ -17,11 +17,9 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import cache
 from typing import Any, Self, cast
 
 from sqlalchemy import CursorResult, delete, insert, or_, select, update
@@ -43,21 +41,17 @@ from app.data.models import (
     Track,
     utcnow,
 )
-from app.data.queue import RedisQueue
 from app.data.statistics import pack_statistics
 from app.data.storage import storage_for
-from app.data.testsets import TestSetCache
 from scorer.errors import InputError
 from scorer.kinds import Profile, describe_references, described_signature, get_profile
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
 from worker.notifications import submission_finished
+from worker.state import Claim, JobsState
 
 log = logging.getLogger(__name__)
 
-
-TEST_SETS = TestSetCache()
-"""This process's test sets, kept between jobs (see TestSetCache)."""
 
 INTERNAL_ERROR = (
     "Scoring failed because of an internal error on our side, not because of your file. "
@@ -97,44 +91,12 @@ class Loaded:
     finished_at: object
 
 
-@dataclass(frozen=True)
-class Claim:
-    submission_id: int
-    token: str
-
-
-_IN_HAND: dict[int, Claim] = {}
-"""The claims this process is working on: what a shutdown hands back (``hand_back``)."""
-_IN_HAND_LOCK = threading.Lock()
-_RUNNING = threading.local()
-_SCORING_JOBS = [0]
-"""Scoring jobs under way in this process (the start-up warm-up waits for none)."""
-SCORING = threading.Lock()
-"""Held while a submission's metrics are computed, one computation at a time in a process:
-the metrics' caches are not safe to fill from two threads, and the start-up warm-up
-(``worker.warming``) fills them between jobs."""
-_STAGES = threading.local()
-"""The seconds each stage of this thread's job took, for its closing log line."""
-
-
-@contextmanager
-def _stage(name: str) -> Iterator[None]:
-    """Time a stage of the running job (reported on its ``job done`` line: where an upload's
-    wait for its scores goes)."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        stages = getattr(_STAGES, "seconds", None)
-        if stages is not None:
-            stages[name] = stages.get(name, 0.0) + time.perf_counter() - started
-
-
 def score_submission(
     submission_id: int,
     settings: Settings | None = None,
     describe_next: Callable[[int], object] | None = None,
     mail_next: Callable[[int], object] | None = None,
+    state: JobsState | None = None,
 ) -> str:
     """Score one submission; return what happened (``scored``, ``failed`` or ``skipped``).
 
@@ -143,76 +105,34 @@ def score_submission(
     at once); RQ jobs pass nothing and the describing job goes on the Redis queue. The team's
     notification (scored or failed) is written once the outcome has committed, and its mails
     go to ``mail_next`` (the same way: RQ jobs pass nothing; without either, the recovery pass
-    sends them).
+    sends them). ``state`` is the process's (``worker.state``): the worker's, the embedded
+    queue's; a fresh one when none is given.
     """
-    with submission_context(submission_id), _running(), _scoring_job():
+    state = state or JobsState()
+    with (
+        submission_context(submission_id),
+        state.running(),
+        state.scoring_job(),
+        state.timing() as stages,
+    ):
         started = time.perf_counter()
-        stages: dict[str, float] = {}
-        _STAGES.seconds = stages
-        try:
-            settings = settings or Settings.from_env()
-            outcome = _score(submission_id, settings, describe_next or _redis_describer(settings))
-            if outcome in ("scored", "failed"):
-                with _stage("notify"):
-                    mail_next = mail_next or _redis_mailer(settings)
-                    submission_finished(settings, submission_id, mail_next)
-        finally:
-            _STAGES.seconds = None
+        settings = settings or Settings.from_env()
+        describe_next = describe_next or _redis_describer(settings, state)
+        outcome = _score(submission_id, settings, state, describe_next)
+        if outcome in ("scored", "failed"):
+            with state.stage("notify"):
+                mail_next = mail_next or _redis_mailer(settings, state)
+                submission_finished(settings, submission_id, mail_next)
         _log_done(submission_id, "job done", outcome, started, stages)
         return outcome
 
 
-@contextmanager
-def _running() -> Iterator[None]:
-    _RUNNING.depth = getattr(_RUNNING, "depth", 0) + 1
-    try:
-        yield
-    finally:
-        _RUNNING.depth -= 1
-
-
-@contextmanager
-def _scoring_job() -> Iterator[None]:
-    with _IN_HAND_LOCK:
-        _SCORING_JOBS[0] += 1
-    try:
-        yield
-    finally:
-        with _IN_HAND_LOCK:
-            _SCORING_JOBS[0] -= 1
-
-
-@contextmanager
-def _turn() -> Iterator[None]:
-    """``SCORING`` for this job; waiting for it (a warm-up step under way) is a stage."""
-    with _stage("wait"):
-        SCORING.acquire()
-    try:
-        yield
-    finally:
-        SCORING.release()
-
-
-def scoring_now() -> bool:
-    """A scoring job is under way in this process."""
-    with _IN_HAND_LOCK:
-        return _SCORING_JOBS[0] > 0
-
-
-def running_a_job() -> bool:
-    """This thread is inside a job function (a stop signal may interrupt it: see ``runner``)."""
-    return getattr(_RUNNING, "depth", 0) > 0
-
-
-def hand_back(settings: Settings) -> list[int]:
+def hand_back(settings: Settings, state: JobsState) -> list[int]:
     """Give every submission this process is scoring back to the queue (``queued``, no claim):
     the process is stopping. Its own job, if it still finishes, no longer holds the claim and
     writes nothing; another worker, or this board's next start, scores it."""
-    with _IN_HAND_LOCK:
-        claims = list(_IN_HAND.values())
-        _IN_HAND.clear()
     handed = []
-    for claim in claims:
+    for claim in state.take_in_hand():
         with session_scope(settings.database_url) as session:
             result = session.execute(
                 update(Submission)
@@ -260,64 +180,61 @@ def _log_done(
 
 
 def _score(
-    submission_id: int, settings: Settings, describe_next: Callable[[int], object] | None
+    submission_id: int,
+    settings: Settings,
+    state: JobsState,
+    describe_next: Callable[[int], object] | None,
 ) -> str:
-    with _stage("claim"):
+    with state.stage("claim"):
         claim = claim_submission(settings, submission_id)
     if claim is None:
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
         return "skipped"
     log.info("submission %s: claimed", submission_id)
-    with _IN_HAND_LOCK:
-        _IN_HAND[submission_id] = claim
-    try:
-        with Heartbeat(settings, claim):
-            try:
-                with _turn():
-                    result = _compute(settings, submission_id)
-            except InputError as error:
-                return _finish_failed(settings, claim, str(error))
-            except Exception:
-                log.exception("submission %s: internal error while scoring", submission_id)
-                return _finish_failed(settings, claim, INTERNAL_ERROR)
-            with _stage("store"):
-                outcome = _finish_scored(settings, claim, result)
-    finally:
-        with _IN_HAND_LOCK:
-            _IN_HAND.pop(submission_id, None)
+    with state.holding(claim), Heartbeat(settings, claim):
+        try:
+            with state.turn():
+                result = _compute(settings, submission_id, state)
+        except InputError as error:
+            return _finish_failed(settings, claim, str(error))
+        except Exception:
+            log.exception("submission %s: internal error while scoring", submission_id)
+            return _finish_failed(settings, claim, INTERNAL_ERROR)
+        with state.stage("store"):
+            outcome = _finish_scored(settings, claim, result)
     if outcome == "scored" and result.describable and describe_next is not None:
         describe_next(submission_id)
     return outcome
 
 
-def _redis_describer(settings: Settings) -> Callable[[int], object] | None:
-    return _redis_queue(settings.redis_url).enqueue_description if settings.redis_url else None
+def _redis_describer(settings: Settings, state: JobsState) -> Callable[[int], object] | None:
+    if not settings.redis_url:
+        return None
+    return state.redis_queue(settings.redis_url).enqueue_description
 
 
-def _redis_mailer(settings: Settings) -> Callable[[int], object] | None:
-    return _redis_queue(settings.redis_url).enqueue_mail if settings.redis_url else None
+def _redis_mailer(settings: Settings, state: JobsState) -> Callable[[int], object] | None:
+    return state.redis_queue(settings.redis_url).enqueue_mail if settings.redis_url else None
 
 
-@cache
-def _redis_queue(redis_url: str) -> RedisQueue:
-    """One connection pool per worker process, not one per job."""
-    return RedisQueue(redis_url)
-
-
-def describe_submission(submission_id: int, settings: Settings | None = None) -> str:
+def describe_submission(
+    submission_id: int, settings: Settings | None = None, state: JobsState | None = None
+) -> str:
     """Store a scored submission's textual statistics (and, once per test set and signature,
     its references'); return ``described`` or ``skipped``.
 
     Skipped when the submission is no longer the scored one it was queued for (withdrawn from
     scoring, rescored meanwhile: its own describing job follows). A failure is logged and the
-    submission marked described: the scores stand, and a rescore tries again."""
+    submission marked described: the scores stand, and a rescore tries again. ``state`` as for
+    ``score_submission``."""
     settings = settings or Settings.from_env()
-    with submission_context(submission_id), _running():
+    state = state or JobsState()
+    with submission_context(submission_id), state.running():
         started = time.perf_counter()
         if not _awaits_description(settings, submission_id):
             return "skipped"
         try:
-            loaded = _load(settings, submission_id, stored=True)
+            loaded = _load(settings, submission_id, state, stored=True)
             describe = loaded.profile.describe
             described = (describe(loaded.outputs, loaded.references) if describe else None) or {}
         except Exception:
@@ -397,13 +314,13 @@ class Heartbeat:
                 log.exception("submission %s: heartbeat failed", self._claim.submission_id)
 
 
-def _compute(settings: Settings, submission_id: int) -> Result:
-    loaded = _load(settings, submission_id)
+def _compute(settings: Settings, submission_id: int, state: JobsState) -> Result:
+    loaded = _load(settings, submission_id, state)
     profile, outputs, references = loaded.profile, loaded.outputs, loaded.references
-    with _stage("metrics"):
+    with state.stage("metrics"):
         statistics = profile.statistics(outputs, references)
         scores = profile.subset_scores(statistics, loaded.subsets)
-    with _stage("annotate"):
+    with state.stage("annotate"):
         annotations = profile.annotate(outputs, references) if profile.annotate else None
     return Result(
         outputs,
@@ -416,11 +333,11 @@ def _compute(settings: Settings, submission_id: int) -> Result:
     )
 
 
-def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loaded:
+def _load(settings: Settings, submission_id: int, state: JobsState, stored: bool = False) -> Loaded:
     """The submission's outputs and its test set (from this process's cache while unchanged):
     to score, read and checked from the uploaded file; with ``stored`` (describing a scored
     submission), its normalised outputs as scoring stored them, not the file parsed again."""
-    with _stage("test set"), session_scope(settings.database_url) as session:
+    with state.stage("test set"), session_scope(settings.database_url) as session:
         submission = session.get(Submission, submission_id)
         if submission is None:
             raise InputError(f"submission {submission_id} no longer exists")
@@ -432,7 +349,7 @@ def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loade
         test_set = track.test_set_for(submission.language)
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
-        cached = TEST_SETS.get(session, test_set)
+        cached = state.test_sets.get(session, test_set)
         profile = get_profile(track.profile)
         filename, digest = submission.filename, submission.file_sha256
         language, finished_at = submission.language, submission.finished_at
@@ -441,7 +358,7 @@ def _load(settings: Settings, submission_id: int, stored: bool = False) -> Loade
     if stored and set(texts) >= set(cached.item_ids):
         outputs = [texts[item_id] for item_id in cached.item_ids]
     else:
-        with _stage("outputs"):
+        with state.stage("outputs"):
             data = storage_for(settings).get(digest)
             outputs = profile.read_outputs(data, cached.references.inputs, filename)
     return Loaded(

@@ -15,6 +15,7 @@ database.
 from __future__ import annotations
 
 import ctypes
+import inspect
 import logging
 import multiprocessing
 import os
@@ -27,14 +28,17 @@ from typing import Any
 import redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
+from rq.executions import Execution
+from rq.job import Job
 from rq.worker import WorkerStatus
 
 from app.data import track_kinds
 from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
-from worker import jobs, stopping, warming
+from worker import stopping, warming
 from worker.recovery import start_recovery_loop
+from worker.state import JobsState
 
 log = logging.getLogger(__name__)
 
@@ -76,19 +80,40 @@ class JobInterrupted(BaseException):
     records the job as failed, and the worker re-enqueues the submission before it exits."""
 
 
-class ScoringWorker(SimpleWorker):
-    """RQ's ``SimpleWorker`` whose SIGTERM/SIGINT stops it at once instead of after the job."""
+class StatefulJob(Job):
+    """An RQ job whose function, if it takes a ``state``, gets its worker's ``JobsState``: jobs
+    are enqueued by name and their arguments stored in Redis, the process's state is not."""
 
+    jobs_state: JobsState | None = None
+
+    def _execute(self) -> Any:
+        if self.jobs_state is not None and "state" in inspect.signature(self.func).parameters:
+            return self.func(*self.args, **self.kwargs, state=self.jobs_state)
+        return super()._execute()
+
+
+class ScoringWorker(SimpleWorker):
+    """RQ's ``SimpleWorker`` whose SIGTERM/SIGINT stops it at once instead of after the job,
+    and whose jobs share its process's ``JobsState``."""
+
+    job_class = StatefulJob
     settings: Settings
+    jobs_state: JobsState
+    """Not ``state``: RQ's worker has one, its status."""
     handed_back: list[int]
+
+    def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        if isinstance(job, StatefulJob):
+            job.jobs_state = self.jobs_state
+        return super().perform_job(job, queue, execution)
 
     def _install_signal_handlers(self) -> None:
         stopping.install(self._stop)
 
     def _stop(self, _signum: int) -> None:
-        self.handed_back += stopping.stop_now(self.settings)
+        self.handed_back += stopping.stop_now(self.settings, self.jobs_state)
         self._stop_requested = True
-        if jobs.running_a_job():
+        if self.jobs_state.running_a_job():
             raise JobInterrupted()
         if self.get_state() != WorkerStatus.BUSY:  # waiting for a job: leave the loop now
             raise StopRequested()
@@ -140,9 +165,10 @@ def run_worker(
     queues = [name for name in QUEUE_NAMES if name in queues]
     configure_logging()
     track_kinds.install(settings.database_url)
+    state = JobsState()
     if queues == [DESCRIBE_QUEUE_NAME]:
         _lowest_priority()
-        _serve(settings, DescribingWorker, queues, burst)
+        _serve(settings, state, DescribingWorker, queues, burst)
         return
     submission_queue = RedisQueue(settings.redis_url)
     describing = None
@@ -153,10 +179,10 @@ def run_worker(
         warm_up_scorers()
     elif QUEUE_NAME in queues:
         waiting = submission_queue.rq_queue
-        warming.start(settings, lambda: _waits(waiting), warm_up_profiles(), warm_up_scorers)
+        warming.start(settings, state, lambda: _waits(waiting), warm_up_profiles(), warm_up_scorers)
     stop = start_recovery_loop(settings, submission_queue)
     try:
-        _serve(settings, ScoringWorker, queues, burst)
+        _serve(settings, state, ScoringWorker, queues, burst)
     finally:
         stop.set()
         if describing is not None:
@@ -211,10 +237,15 @@ def _lowest_priority(pid: int | None = None) -> None:
 
 
 def _serve(
-    settings: Settings, worker_class: type[ScoringWorker], queues: list[str], burst: bool
+    settings: Settings,
+    state: JobsState,
+    worker_class: type[ScoringWorker],
+    queues: list[str],
+    burst: bool,
 ) -> None:
-    """One RQ worker on ``queues``, started again while Redis is away; the submission in hand
-    at a stop goes back on the queue and every child process ends."""
+    """One RQ worker on ``queues``, started again while Redis is away, its jobs sharing
+    ``state``; the submission in hand at a stop goes back on the queue and every child process
+    ends."""
     connection = RedisQueue(settings.redis_url or "")
     handed_back: list[int] = []
     wait = 1.0
@@ -223,6 +254,7 @@ def _serve(
             try:
                 worker = worker_class(queues, connection=connection.connection)
                 worker.settings, worker.handed_back = settings, handed_back
+                worker.jobs_state = state
                 if isinstance(worker, DescribingWorker):
                     worker.scoring = connection.rq_queue
                 worker.work(burst=burst)

@@ -1,9 +1,9 @@
 """Stopping a scoring process at once (SIGTERM, SIGINT): ``nlgboard worker`` and the embedded
 ``nlgboard run``.
 
-A stop hands the submission being scored back to the queue (``jobs.hand_back``) and ends every
-process this one started: the scoring processes and their fork server, the D-level parsers,
-METEOR's JVMs. Waiting for the job to finish (RQ's "warm shutdown") could take minutes and
+A stop hands the submission being scored back to the queue (``jobs.hand_back``, from the
+process's ``JobsState``) and ends every process this one started: the scoring processes and
+their fork server, the D-level parsers, METEOR's JVMs. Waiting for the job to finish (RQ's "warm shutdown") could take minutes and
 left those children running when the parent was killed; a handed-back submission is scored
 again by another worker, or by this board's next start, from the database.
 """
@@ -24,6 +24,7 @@ from types import FrameType
 from app.data.config import Settings
 from scorer import parallel
 from worker import jobs
+from worker.state import JobsState
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ CHILDREN_GRACE_SECONDS = 1.0
 """Children get SIGTERM, then SIGKILL after this."""
 
 
-def stop_now(settings: Settings) -> list[int]:
+def stop_now(settings: Settings, state: JobsState) -> list[int]:
     """Hand back the submissions in hand and end every child process; return the ids handed
     back. A watchdog ends this process if the rest of the shutdown hangs (a database that
     does not answer, a job stuck in C code)."""
@@ -41,7 +42,7 @@ def stop_now(settings: Settings) -> list[int]:
     watchdog.daemon = True
     watchdog.start()
     try:
-        handed = jobs.hand_back(settings)
+        handed = jobs.hand_back(settings, state)
     except Exception:  # the database is away: recovery finds the stale heartbeat later
         log.exception("stopping: could not hand back the submissions in hand")
         handed = []

@@ -10,9 +10,10 @@ which builds all of that and keeps it as a job keeps it. The placeholder's figur
 away: nothing leaves the worker.
 
 It gives way to jobs: it starts a test set only while no scoring job waits or runs, and a
-job that arrives meanwhile waits for that one test set at most (``jobs.SCORING``; the
+job that arrives meanwhile waits for that one test set at most (``JobsState.scoring``; the
 ``MAX_REFERENCES`` bound keeps that short). It prepares at most ``MAX_TEST_SETS``, the most
-recently submitted to first.
+recently submitted to first. It works on the process's ``JobsState`` (``worker.state``), the one
+its jobs get.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.models import Item, Reference, Submission, System, TestSet, Track, utcnow
 from scorer.kinds import get_profile
-from worker import jobs
+from worker.state import JobsState
 
 log = logging.getLogger(__name__)
 
@@ -77,32 +78,35 @@ def open_test_sets(settings: Settings, profiles: Collection[str] = ()) -> list[i
     return wanted[:MAX_TEST_SETS]
 
 
-def prepare_test_set(settings: Settings, test_set_id: int) -> bool:
+def prepare_test_set(settings: Settings, state: JobsState, test_set_id: int) -> bool:
     """Load the test set into the worker's copies and build what its metrics prepare from
-    the references, as a first job would (holding ``jobs.SCORING``, as a job does); False
+    the references, as a first job would (holding ``state.scoring``, as a job does); False
     when a job got there first (or the test set is gone)."""
-    with jobs.SCORING:
+    with state.scoring:
         with session_scope(settings.database_url) as session:
             test_set = session.get(TestSet, test_set_id)
-            if test_set is None or jobs.TEST_SETS.holds(session, test_set):
+            if test_set is None or state.test_sets.holds(session, test_set):
                 return False
             profile = get_profile(test_set.track.profile)
-            loaded = jobs.TEST_SETS.get(session, test_set)
+            loaded = state.test_sets.get(session, test_set)
         profile.statistics([PLACEHOLDER] * len(loaded.item_ids), loaded.references)
     return True
 
 
 def prepare_open_test_sets(
-    settings: Settings, waiting: Callable[[], bool], profiles: Collection[str] = ()
+    settings: Settings,
+    state: JobsState,
+    waiting: Callable[[], bool],
+    profiles: Collection[str] = (),
 ) -> list[int]:
     """Prepare each open track's test set in turn, each only once no job waits or runs;
     return the ids prepared. A failure is logged: that test set's first job prepares it."""
     started = time.perf_counter()
     prepared = []
     for test_set_id in open_test_sets(settings, profiles):
-        _wait_for_no_job(waiting)
+        _wait_for_no_job(state, waiting)
         try:
-            if prepare_test_set(settings, test_set_id):
+            if prepare_test_set(settings, state, test_set_id):
                 prepared.append(test_set_id)
         except Exception:
             log.exception("warm-up: preparing test set %s failed", test_set_id)
@@ -116,13 +120,14 @@ def prepare_open_test_sets(
     return prepared
 
 
-def _wait_for_no_job(waiting: Callable[[], bool]) -> None:
-    while waiting() or jobs.scoring_now():
+def _wait_for_no_job(state: JobsState, waiting: Callable[[], bool]) -> None:
+    while waiting() or state.scoring_now():
         time.sleep(IDLE_POLL)
 
 
 def start(
     settings: Settings,
+    state: JobsState,
     waiting: Callable[[], bool],
     profiles: Collection[str] = (),
     then: Callable[[], object] | None = None,
@@ -132,11 +137,11 @@ def start(
 
     def run() -> None:
         try:
-            prepare_open_test_sets(settings, waiting, profiles)
+            prepare_open_test_sets(settings, state, waiting, profiles)
         except Exception:  # the database away at start-up: the first jobs prepare instead
             log.exception("warm-up: the open tracks' test sets could not be listed")
         if then is not None:
-            _wait_for_no_job(waiting)
+            _wait_for_no_job(state, waiting)
             then()
 
     thread = threading.Thread(target=run, daemon=True, name="warm-up")

@@ -1,32 +1,38 @@
-"""The composition root: the one module of the web layer that imports the worker.
+"""The composition root: the one module of ``app`` that imports the worker.
 
 Everywhere else the web layer enqueues jobs by name (``app.data.queue``). Something must still build
-the embedded default's in-process queue, start workers and score at once from the CLI; that
-wiring lives here, so no other module of ``app`` depends on ``worker`` (import-linter checks it).
+the embedded default's in-process queue (which ``app.web.create_app``, the one app factory, is
+given), start workers and score at once from the CLI; that wiring lives here, so no other module
+of ``app`` depends on ``worker`` (import-linter checks it).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
 from app.data.config import Settings
 from app.data.queue import QUEUE_NAMES, SubmissionQueue
-from app.web import create_app
+
+if TYPE_CHECKING:
+    from worker.state import JobsState
 
 
-def make_app(
-    settings: Settings | None = None, config: dict[str, Any] | None = None, pages: bool = True
-) -> Flask:
-    """The app with its queue: RQ on ``REDIS_URL``, else the in-process one (not yet started)."""
+def submission_queue(settings: Settings) -> SubmissionQueue:
+    """The queue the app (``app.web.create_app``) is given: RQ on ``REDIS_URL``, else the
+    in-process one (not yet started: ``start_embedded_worker``), with this process's jobs'
+    state."""
+    if settings.redis_url:
+        from app.data.queue import RedisQueue
+
+        return RedisQueue(settings.redis_url)
     from worker.embedded import EmbeddedQueue
+    from worker.state import JobsState
 
-    settings = settings or Settings.from_env()
-    queue = None if settings.redis_url else EmbeddedQueue(settings)  # None: create_app's RQ
-    return create_app(settings, config, queue=queue, pages=pages)
+    return EmbeddedQueue(settings, JobsState())
 
 
 def start_embedded_worker(app: Flask) -> None:
@@ -39,20 +45,23 @@ def start_embedded_worker(app: Flask) -> None:
     if isinstance(queue, EmbeddedQueue):
         waiting = queue.waiting_scores
         threading.Thread(
-            target=_warm_up, args=(settings, lambda: bool(waiting())), daemon=True, name="warm-up"
+            target=_warm_up,
+            args=(settings, queue.state, lambda: bool(waiting())),
+            daemon=True,
+            name="warm-up",
         ).start()
         queue.start()
         start_recovery_loop(settings, queue)
 
 
-def _warm_up(settings: Settings, waiting: Callable[[], bool]) -> None:
+def _warm_up(settings: Settings, state: JobsState, waiting: Callable[[], bool]) -> None:
     """The open tracks' test sets, then the profiles' resources, prepared beside the serving
     thread and imported here: worker.runner brings RQ and Redis, which the embedded board never
     uses (0.8 s of a fresh clone's start-up, compiling them)."""
     from worker import warming
     from worker.runner import warm_up_profiles, warm_up_scorers
 
-    warming.start(settings, waiting, warm_up_profiles(), then=warm_up_scorers)
+    warming.start(settings, state, waiting, warm_up_profiles(), then=warm_up_scorers)
 
 
 def stop_on_signals(app: Flask) -> None:
@@ -61,14 +70,16 @@ def stop_on_signals(app: Flask) -> None:
     process ends, then the server stops (``worker.stopping``)."""
     from worker import stopping
     from worker.embedded import EmbeddedQueue
+    from worker.state import JobsState
 
     queue = app.extensions["nlgboard.queue"]
     settings = app.extensions["nlgboard.settings"]
+    state = queue.state if isinstance(queue, EmbeddedQueue) else JobsState()  # RQ: none in hand
 
     def stop(_signum: int) -> None:
         if isinstance(queue, EmbeddedQueue):
             queue.stop()
-        stopping.stop_now(settings)
+        stopping.stop_now(settings, state)
         raise KeyboardInterrupt  # werkzeug's server loop ends on it
 
     stopping.install(stop)
@@ -92,8 +103,11 @@ def score_now(settings: Settings, submission_ids: list[int]) -> list[str]:
     """Score (then describe) each submission in this process: the CLI and the demo seeding on
     the embedded default, where nobody else would."""
     from worker.jobs import describe_submission, score_submission
+    from worker.state import JobsState
+
+    state = JobsState()
 
     def describe(submission_id: int) -> None:
-        describe_submission(submission_id, settings)
+        describe_submission(submission_id, settings, state=state)
 
-    return [score_submission(i, settings, describe) for i in submission_ids]
+    return [score_submission(i, settings, describe, state=state) for i in submission_ids]

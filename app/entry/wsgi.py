@@ -4,8 +4,11 @@ Configuration comes from the environment only (README: Configuration); logs are 
 stderr (app/data/logs.py), like the workers'.
 """
 
+from app.data.config import Settings
 from app.data.logs import configure_logging
-from app.entry.root import make_app
+from app.entry.root import submission_queue
+from app.web import create_app
 
 configure_logging()
-app = make_app()
+settings = Settings.from_env()
+app = create_app(settings, queue=submission_queue(settings))

@@ -28,10 +28,12 @@ def create_app(
     queue: SubmissionQueue | None = None,
     pages: bool = True,
 ) -> Flask:
-    """Build the app from the environment, or from ``settings``/``config`` in tests.
+    """The one app factory: built from the environment, or from ``settings``/``config`` (tests
+    pass theirs).
 
     Without ``queue``, jobs go to RQ on ``REDIS_URL``; the embedded default's in-process queue
-    runs the worker's code, so only the composition root (``app.entry.root.make_app``) builds it.
+    runs the worker's code, so the composition root builds it and the caller passes it
+    (``queue=app.entry.root.submission_queue(settings)``: the CLI, the WSGI module, the tests).
     Without ``pages`` the app has no blueprints: enough for commands that only need its
     configuration and database, which then start in a fraction of a second.
     """
@@ -45,7 +47,9 @@ def create_app(
     settings = settings or Settings.from_env()
     if queue is None:
         if not settings.redis_url:
-            raise RuntimeError("no REDIS_URL: build the app with app.entry.root.make_app()")
+            raise RuntimeError(
+                "no REDIS_URL: pass the in-process queue, app.entry.root.submission_queue()"
+            )
         queue = RedisQueue(settings.redis_url)
     app = Flask(__name__, instance_path=str(settings.instance_path))
     settings.instance_path.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue
 from worker.recovery import recover
+from worker.state import JobsState
 
 
 def test_second_claim_loses_while_the_first_is_alive(client, settings):
@@ -68,16 +69,16 @@ def test_a_submission_handed_back_mid_job_is_queued_and_its_job_writes_nothing(
     client, settings, monkeypatch
 ):
     submission_id = queued_submission(client, settings)
-    compute, handed = jobs._compute, []
+    compute, handed, state = jobs._compute, [], JobsState()  # the worker process's
 
     def stopped_meanwhile(*args):
-        handed.extend(jobs.hand_back(settings))  # what a stop signal does meanwhile
+        handed.extend(jobs.hand_back(settings, state))  # what a stop signal does meanwhile
         return compute(*args)
 
     monkeypatch.setattr(jobs, "_compute", stopped_meanwhile)
-    assert jobs.score_submission(submission_id, settings) == "skipped"
+    assert jobs.score_submission(submission_id, settings, state=state) == "skipped"
     assert handed == [submission_id]
-    assert jobs.hand_back(settings) == []  # nothing left in hand
+    assert jobs.hand_back(settings, state) == []  # nothing left in hand
     with session_scope(settings.database_url) as session:
         row = session.get(Submission, submission_id)
         assert (row.status, row.claim_token) == (SubmissionStatus.QUEUED, None)

@@ -14,6 +14,7 @@ from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue
 from worker.recovery import recover
+from worker.state import JobsState
 
 
 def described_rows(settings, submission_id: int) -> int:
@@ -56,7 +57,7 @@ def test_a_submission_is_described_once(client, settings):
 def test_a_description_read_before_a_rescore_is_not_written(client, settings):
     submission_id = queued_submission(client, settings)
     jobs.score_submission(submission_id, settings)
-    stale = jobs._load(settings, submission_id)
+    stale = jobs._load(settings, submission_id, JobsState())
     with session_scope(settings.database_url) as session:
         session.get(Submission, submission_id).status = SubmissionStatus.QUEUED
     assert jobs.score_submission(submission_id, settings) == "scored"
@@ -97,13 +98,13 @@ def test_describing_reads_the_stored_outputs_not_the_uploaded_file(client, setti
     read twice already: at upload and to score)."""
     submission_id = queued_submission(client, settings)
     assert jobs.score_submission(submission_id, settings) == "scored"
-    scored = jobs._load(settings, submission_id).outputs
+    scored = jobs._load(settings, submission_id, JobsState()).outputs
 
     def no_file(*_args, **_kwargs):
         raise AssertionError("the uploaded file was read again")
 
     monkeypatch.setattr(jobs, "storage_for", no_file)
-    assert jobs._load(settings, submission_id, stored=True).outputs == scored
+    assert jobs._load(settings, submission_id, JobsState(), stored=True).outputs == scored
     assert jobs.describe_submission(submission_id, settings) == "described"
     assert described_rows(settings, submission_id) > 0
 

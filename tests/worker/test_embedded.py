@@ -27,10 +27,10 @@ def test_a_running_description_does_not_delay_a_score(app, client, settings, mon
     started, released = threading.Event(), threading.Event()
     describe = jobs.describe_submission
 
-    def held(submission_id, settings):
+    def held(submission_id, settings, state):
         started.set()
         released.wait(120)
-        return describe(submission_id, settings)
+        return describe(submission_id, settings, state)
 
     monkeypatch.setattr(jobs, "describe_submission", held)
     queue = app.extensions["nlgboard.queue"]
@@ -56,9 +56,9 @@ def test_no_description_starts_while_a_score_waits(app, client, settings, monkey
     waiting_at_start: list[set[int]] = []
     describe = jobs.describe_submission
 
-    def watched(submission_id, settings):
+    def watched(submission_id, settings, state):
         waiting_at_start.append(queue.waiting_scores())
-        return describe(submission_id, settings)
+        return describe(submission_id, settings, state)
 
     monkeypatch.setattr(jobs, "describe_submission", watched)
     ids = [

@@ -15,10 +15,10 @@ from app.data.migrate import alembic_config, upgrade
 from app.data.models import Submission
 from app.data.models import TestSet as StoredTestSet
 from app.data.testsets import stamp_content
+from app.web import create_app
 from tests.conftest import make_app, make_settings
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant, run_queue
-from worker import jobs
 
 HEAD = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 """The newest migration, whichever it is."""
@@ -37,9 +37,10 @@ def test_not_ready_when_the_schema_is_behind(tmp_path) -> None:
     settings = make_settings(tmp_path / "instance")
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0008")
-    from app.entry.root import make_app
+    from app.entry.root import submission_queue
 
-    answer = make_app(settings, {"TESTING": True}).test_client().get("/readyz")
+    queue = submission_queue(settings)
+    answer = create_app(settings, {"TESTING": True}, queue).test_client().get("/readyz")
     assert answer.status_code == 503
     assert answer.json["checks"]["database"] == {
         "ok": False,
@@ -78,9 +79,9 @@ def test_status_fails_when_the_database_is_unusable(tmp_path) -> None:
     settings.instance_path.mkdir(parents=True)
     upgrade(settings.database_url, "0006")
     from app.entry.cli import cli
-    from app.entry.root import make_app
+    from app.entry.root import submission_queue
 
-    app = make_app(settings, {"TESTING": True})
+    app = create_app(settings, {"TESTING": True}, submission_queue(settings))
     result = app.test_cli_runner().invoke(cli, args=["status"])
     assert result.exit_code == 1
     assert "database  FAILING  schema at 0006" in result.output
@@ -118,7 +119,7 @@ def test_scoring_logs_carry_the_submission_id(app, client, settings, caplog) -> 
 def test_workers_reuse_an_unchanged_test_set(app, client, settings) -> None:
     demo_track(settings)
     token = participant(settings, "a@x.org", team="A")
-    cache = jobs.TEST_SETS
+    cache = app.extensions["nlgboard.queue"].state.test_sets  # the embedded worker's
     upload(client, token, "marlin")
     run_queue(app)
     misses, hits = cache.misses, cache.hits

@@ -19,14 +19,19 @@ from scorer.metrics import cider, mteval
 from tests.support.board import upload
 from tests.support.factories import demo_track, participant
 from worker import jobs, runner, warming
+from worker.state import JobsState
 
 
 @pytest.fixture
-def fresh_copies(monkeypatch) -> TestSetCache:
+def state(app) -> JobsState:
+    """The jobs' state of the app's embedded worker, fresh as a worker's at its start."""
+    return app.extensions["nlgboard.queue"].state
+
+
+@pytest.fixture
+def fresh_copies(state) -> TestSetCache:
     """This process's test sets, as a worker has them at its start: none."""
-    copies = TestSetCache()
-    monkeypatch.setattr(jobs, "TEST_SETS", copies)
-    return copies
+    return state.test_sets
 
 
 def stored_test_set(settings, challenge: str) -> int:
@@ -47,7 +52,7 @@ def status_of(settings, submission_id: int) -> SubmissionStatus:
 
 
 def test_start_up_prepares_the_open_tracks_test_sets_not_the_closed_ones(
-    app, settings, fresh_copies
+    app, settings, state, fresh_copies
 ) -> None:
     demo_track(settings, "open")
     demo_track(settings, "closed", deadline=utcnow() - timedelta(days=1))
@@ -57,7 +62,7 @@ def test_start_up_prepares_the_open_tracks_test_sets_not_the_closed_ones(
         track.one().is_published = True
     open_id = stored_test_set(settings, "open")
 
-    assert warming.prepare_open_test_sets(settings, waiting=lambda: False) == [open_id]
+    assert warming.prepare_open_test_sets(settings, state, waiting=lambda: False) == [open_id]
 
     assert held(settings, open_id, fresh_copies)
     assert not held(settings, stored_test_set(settings, "closed"), fresh_copies)
@@ -67,21 +72,25 @@ def test_start_up_prepares_the_open_tracks_test_sets_not_the_closed_ones(
     assert references in mteval._CACHE and references in cider._CACHE  # BLEU/NIST, CIDEr
 
 
-def test_a_job_after_the_warm_up_reads_no_test_set(app, client, settings, fresh_copies) -> None:
+def test_a_job_after_the_warm_up_reads_no_test_set(
+    app, client, settings, state, fresh_copies
+) -> None:
     demo_track(settings)
-    warming.prepare_open_test_sets(settings, waiting=lambda: False)
+    warming.prepare_open_test_sets(settings, state, waiting=lambda: False)
     assert fresh_copies.misses == 1
     submission_id = upload(client, participant(settings, "a@x.org", team="A"), "marlin").json["id"]
 
-    assert jobs.score_submission(submission_id, settings) == "scored"
+    assert jobs.score_submission(submission_id, settings, state=state) == "scored"
     assert (fresh_copies.misses, fresh_copies.hits) == (1, 1)
 
 
-def test_the_warm_up_starts_no_test_set_while_a_job_waits(app, settings, fresh_copies) -> None:
+def test_the_warm_up_starts_no_test_set_while_a_job_waits(
+    app, settings, state, fresh_copies
+) -> None:
     demo_track(settings)
     job_waits = threading.Event()
     job_waits.set()
-    thread = warming.start(settings, waiting=job_waits.is_set)
+    thread = warming.start(settings, state, waiting=job_waits.is_set)
     time.sleep(0.5)
     assert thread.is_alive() and not held(settings, stored_test_set(settings, "demo"), fresh_copies)
 
@@ -91,25 +100,29 @@ def test_the_warm_up_starts_no_test_set_while_a_job_waits(app, settings, fresh_c
 
 
 def test_the_warm_up_starts_no_test_set_while_a_job_runs(
-    app, client, settings, fresh_copies, monkeypatch
+    app, client, settings, state, fresh_copies, monkeypatch
 ) -> None:
     demo_track(settings)
     submission_id = upload(client, participant(settings, "a@x.org", team="A"), "marlin").json["id"]
     in_job, release = threading.Event(), threading.Event()
     compute = jobs._compute
 
-    def slow_compute(settings, submission_id):
+    def slow_compute(settings, submission_id, state):
         in_job.set()
         release.wait(60)
-        return compute(settings, submission_id)
+        return compute(settings, submission_id, state)
 
     monkeypatch.setattr(jobs, "_compute", slow_compute)
-    job = threading.Thread(target=jobs.score_submission, args=(submission_id, settings))
+    job = threading.Thread(
+        target=jobs.score_submission, args=(submission_id, settings), kwargs={"state": state}
+    )
     job.start()
     assert in_job.wait(60)
     prepared: list[list[int]] = []
     warm_up = threading.Thread(
-        target=lambda: prepared.append(warming.prepare_open_test_sets(settings, lambda: False))
+        target=lambda: prepared.append(
+            warming.prepare_open_test_sets(settings, state, lambda: False)
+        )
     )
     warm_up.start()
     time.sleep(0.5)

@@ -61,10 +61,13 @@ PAGES_COMMANDS = {"run", "routes", "shell"}
 
 
 def _create_app(*_args: Any) -> Flask:
-    from app.entry.root import make_app
+    from app.data.config import Settings
+    from app.entry.root import submission_queue
+    from app.web import create_app
 
     command = click.get_current_context().find_root().invoked_subcommand
-    return make_app(pages=command in PAGES_COMMANDS)
+    settings = Settings.from_env()
+    return create_app(settings, queue=submission_queue(settings), pages=command in PAGES_COMMANDS)
 
 
 cli = BoardGroup(

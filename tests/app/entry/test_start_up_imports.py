@@ -19,8 +19,11 @@ class Recorder(threading.Thread):
     def start(self):
         started.append(self.name)
 threading.Thread = Recorder
-from app.entry.root import make_app, start_embedded_worker
-start_embedded_worker(make_app(pages=True))
+from app.data.config import Settings
+from app.entry.root import start_embedded_worker, submission_queue
+from app.web import create_app
+settings = Settings.from_env()
+start_embedded_worker(create_app(settings, queue=submission_queue(settings), pages=True))
 loaded = sorted(m for m in ("rq", "redis", "worker.runner") if m in sys.modules)
 print(json.dumps({"loaded": loaded, "threads": started}))
 """
