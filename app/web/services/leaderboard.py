@@ -22,9 +22,9 @@ from app.data.models import (
 from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, PUBLIC_PART, load_references
 from app.web.services import DomainError
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
-from scorer.java.implementation import comparable
 from scorer.kinds import Profile
 from scorer.references import ReferenceSet
+from scorer.signature import Signature
 
 
 @dataclass
@@ -252,7 +252,9 @@ def _scores_of(session: Session, submission_ids: list[int]) -> dict[int, list[Sc
 def _newer(current: str | None, signature: str) -> bool:
     """Whether the scorer now signs this metric differently (the implementation aside: the
     Python ports and the jars give the same numbers)."""
-    return current is not None and comparable(current) != comparable(signature)
+    return current is not None and not Signature.parse(current).comparable_with(
+        Signature.parse(signature)
+    )
 
 
 def _row(
