@@ -35,7 +35,6 @@ from app.web.services.leaderboard import (
     LeaderboardRow,
     default_language,
     leaderboard,
-    team_ids,
 )
 from scorer.compare.breakdown import Bucket, breakdown, buckets
 from scorer.compare.significance import SAMPLES, SEED
@@ -105,14 +104,13 @@ def track_breakdown(
     intervals = viewer.sees_exact_scores_of(track)
     profile = track.scoring_profile
     stored = stored_statistics(session, [row.submission_id for row in rows])
-    teams = team_ids(session, rows)
     result = []
     for row in rows:
         found = BreakdownRow(row)
         if row.submission_id in stored and shown:
             figures = cached_breakdown(profile, stored[row.submission_id], shown, cache)
             found.buckets = {
-                value: _cells(viewer, track, bucket, metrics, teams[row.system_id])
+                value: _cells(viewer, track, bucket, metrics, row.team_id)
                 for value, bucket in figures.items()
             }
         result.append(found)

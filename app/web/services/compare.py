@@ -31,7 +31,6 @@ from app.web.services.leaderboard import (
     default_language,
     leaderboard,
     outputs_by_item,
-    team_ids,
 )
 from scorer.compare.breakdown import buckets
 from scorer.compare.significance import SAMPLES, SEED, Comparison, paired_bootstrap
@@ -151,8 +150,7 @@ def compare_systems(
     found = _cached_comparisons(
         profile, (packed_a, packed_b), headline, cache, statistics_a, statistics_b
     )
-    teams_of = team_ids(session, [a, b])
-    teams = (teams_of[system_a], teams_of[system_b])
+    teams = (a.team_id, b.team_id)
     result.metrics = _shown(viewer, track, found[""], shown, teams)
     result.choices = breakdown_choices(track, viewer)
     attributes = load_attributes(session, test_set, loaded)

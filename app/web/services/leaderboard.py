@@ -39,6 +39,9 @@ class LeaderboardRow:
     is_late: bool
     architecture: str = ""
     is_anonymous: bool = False
+    team_id: int | None = None
+    """Whose outputs the row scores, for the disclosure rule (``seal``); never shown (an
+    anonymised system's team is not), None for a baseline."""
     is_withdrawn: bool = False
     """Only organisers get withdrawn rows (when nothing else of the system is left)."""
     scores: dict[str, float] = field(default_factory=dict)
@@ -140,10 +143,9 @@ def leaderboard(
         if system.id in latest
     ]
     sizes = scored_subset_sizes(session, track, language) if any(r.subsets for r in rows) else {}
-    teams = {system.id: system.team_id for system in shown}
     own_shown = {system.id for system in shown if viewer.sees_scores_of(track, system)}
     for row in rows:
-        team = teams[row.system_id]
+        team = row.team_id
         row.scores = viewer.disclosed(track, seal(row.scores, Figure.HEADLINE, team))
         subsets = {
             name: viewer.disclosed(
@@ -179,13 +181,6 @@ def _has_public_part(session: Session, track: Track, language: str | None) -> bo
         .where(Item.test_set_id == test_set.id, ItemSubset.name == PUBLIC_PART)
     )
     return session.scalar(found.limit(1)) is not None
-
-
-def team_ids(session: Session, rows: list[LeaderboardRow]) -> dict[int, int | None]:
-    """System id -> its team's id (None: a baseline), for sealing the rows' figures."""
-    ids = [row.system_id for row in rows]
-    found = session.execute(select(System.id, System.team_id).where(System.id.in_(ids)))
-    return {system_id: team_id for system_id, team_id in found}
 
 
 def assign_ranks(rows: list[LeaderboardRow], key: str) -> None:
@@ -275,6 +270,7 @@ def _row(
         is_late=submission.is_late,
         architecture=system.architecture,
         is_anonymous=system.is_anonymous,
+        team_id=system.team_id,
         is_withdrawn=submission.withdrawn_at is not None,
         scores={score.metric: score.value for score in overall},
         signatures={score.metric: score.signature for score in overall},
