@@ -21,7 +21,6 @@ import argparse
 import os
 import re
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.source_tree import copy_source
+
 PHASES = ("project", "resolve+download", "build wheels", "install")
 MARKERS = (
     (re.compile(r"\(from nlgboard"), "resolve+download"),
@@ -52,19 +55,6 @@ class Run:
 
 def tree_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
-
-
-def copy_source(destination: Path) -> None:
-    """The working tree's tracked and unignored files (uncommitted changes included)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")  # fmt: skip
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file() or source.is_symlink():  # server/'s links to the board's packages
-            (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination / name, follow_symlinks=False)
 
 
 def children_cpu() -> float:

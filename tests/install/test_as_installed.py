@@ -36,6 +36,7 @@ import requests
 from scorer.cache import cache_folder
 from tests.support.paths import DEMO_DATA, PROJECT_ROOT
 from tests.support.servers import free_port, wait_for_port
+from tests.support.source_tree import copy_file, copy_source, source_files
 
 pytestmark = pytest.mark.install
 
@@ -106,22 +107,6 @@ def make_venv(folder: Path, requirements: list[str], cwd: Path | None = None) ->
     else:
         run([sys.executable, "-m", "venv", folder])
         run([folder / "bin" / "pip", "install", "--quiet", *requirements], cwd=cwd)
-
-
-def copy_source(target: Path) -> None:
-    """The files a release is built from: the checkout's tracked and unignored ones
-    (uncommitted changes included), never what an earlier build left (a stale egg-info's
-    file list would hide a missing package-data entry)."""
-    if (PROJECT_ROOT / ".git").exists():
-        listed = run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                     cwd=PROJECT_ROOT).stdout.split("\0")  # fmt: skip
-        for name in filter(None, listed):
-            if (PROJECT_ROOT / name).exists() or (PROJECT_ROOT / name).is_symlink():
-                (target / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(PROJECT_ROOT / name, target / name, follow_symlinks=False)
-    else:
-        ignored = shutil.ignore_patterns("*.egg-info", "build", ".venv", "__pycache__", "*.so")
-        shutil.copytree(PROJECT_ROOT, target, symlinks=True, ignore=ignored)
 
 
 @pytest.fixture(scope="session")
@@ -323,12 +308,9 @@ def dockerfile_steps() -> tuple[list[tuple[str, str]], list[str], list[str], dic
 
 
 def copy_tracked(source: str, target: Path) -> None:
-    """The checkout's tracked files under ``source`` to ``target`` (links kept as links)."""
-    listed = run(["git", "ls-files", "-z", "--", source], cwd=PROJECT_ROOT).stdout.split("\0")
-    for name in filter(None, listed):
-        destination = target / Path(name).relative_to(source) if name != source else target
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(PROJECT_ROOT / name, destination, follow_symlinks=False)
+    """A Dockerfile ``COPY source target``: the checkout's files under ``source``."""
+    for name in source_files(source):
+        copy_file(name, target / Path(name).relative_to(source) if name != source else target)
 
 
 def test_the_images_install_steps_replayed_serve_the_board(shared, tmp_path):
