@@ -263,10 +263,16 @@ def create_team(session: Session, user: User, name: str) -> Team:
     return team
 
 
+def team_named(session: Session, name: str) -> Team | None:
+    """The team called ``name``, letter case and outer spaces aside, as ``create_team`` keeps
+    names unique."""
+    return session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))
+
+
 @committed
 def join_team(session: Session, user: User, name: str, join_code: str) -> Team:
     _require_no_team(user)
-    team = session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))
+    team = team_named(session, name)
     given = join_code.strip().encode()  # compare_digest takes str of ASCII only
     if team is None or not hmac.compare_digest(team.join_code.encode(), given):
         raise DomainError("no team with that name and join code")

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.data.models import Challenge, Membership, Team, TeamApproval, User
 from app.web.services import DomainError, action
 from app.web.services.access import is_organiser_of
+from app.web.services.accounts import team_named
 from app.web.services.audit import record
 
 
@@ -72,7 +73,7 @@ def set_team_approval(
 
 
 def find_team(session: Session, name: str) -> Team:
-    team = session.scalar(select(Team).where(func.lower(Team.name) == name.strip().lower()))
+    team = team_named(session, name)
     if team is None:
         raise DomainError(f"no team called {name.strip()!r}")
     return team

@@ -53,7 +53,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.data.testsets import stamp_content
 from app.web.services import DomainError
-from app.web.services.accounts import TEAM_NAME_MAX
+from app.web.services.accounts import TEAM_NAME_MAX, team_named
 from app.web.services.audit import record
 from app.web.services.drs import import_challenge_set
 from app.web.services.names import check_name
@@ -741,11 +741,9 @@ def _bundle_team(
     if name in teams:
         return teams[name]
     chosen = name
-    if session.scalar(select(Team.id).where(Team.name == chosen)) is not None:
+    if team_named(session, chosen) is not None:  # as create_team: letter case aside
         chosen = f"{name} ({challenge.slug})"
-        if len(chosen) > TEAM_NAME_MAX or session.scalar(
-            select(Team.id).where(Team.name == chosen)
-        ):
+        if len(chosen) > TEAM_NAME_MAX or team_named(session, chosen) is not None:
             raise BundleError(
                 f"{DEFINITION}: {where}: the board has teams named {name!r} and {chosen!r}; "
                 "a bundle creates its own teams: rename it"

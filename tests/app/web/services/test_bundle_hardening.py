@@ -76,6 +76,20 @@ def test_a_bundle_naming_another_challenges_team_gets_a_new_team_not_that_one(ap
         assert session.scalars(select(Submission)).one().system.team_id != original.id
 
 
+def test_a_bundle_team_differing_from_a_board_team_in_letter_case_only_gets_its_own_name(
+    app, settings
+):
+    """Team names are unique letter case aside (``create_team``, ``join_team``): a bundle's
+    "team a" beside the board's "Team A" would make the join form pick either."""
+    demo_track(settings, challenge="a")
+    participant(settings, "member@a.org", team="Team A")
+    system = {"track": "t", "name": "Planted", "team": "team a", "submissions": []}
+    _import(app, settings, _bundle({"systems": [system]}))
+    with session_scope(settings.database_url) as session:
+        planted = session.scalars(select(System).where(System.name == "Planted")).one()
+        assert planted.team.name == "team a (b)"
+
+
 # --- 2. a folder bundle holds its own files: no links, nothing outside it -----------------------
 
 
