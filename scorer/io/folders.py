@@ -36,15 +36,20 @@ def release_order(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda name: [natural_key(part) for part in name.split("/")])
 
 
+def wanted(path: str, suffix: str) -> bool:
+    """A release file a reader reads: its name ends in ``suffix`` (any case), and neither it
+    nor a folder it is in is hidden (``.DS_Store``, ``.git/``)."""
+    parts = PurePosixPath(path).parts
+    return path.lower().endswith(suffix.lower()) and not any(p.startswith(".") for p in parts)
+
+
 def folder_files(folder: Path, suffix: str) -> dict[str, bytes]:
     """Every file under ``folder`` whose name ends in ``suffix`` (any case; hidden files and
     folders skipped), by its path relative to ``folder``, in the release's order."""
     found = {
         file.relative_to(folder).as_posix(): file
         for file in folder.rglob("*")
-        if file.is_file()
-        and file.name.lower().endswith(suffix.lower())
-        and not any(part.startswith(".") for part in file.relative_to(folder).parts)
+        if file.is_file() and wanted(file.relative_to(folder).as_posix(), suffix)
     }
     if not found:
         raise InputError(
@@ -82,12 +87,7 @@ def member_files(data: bytes, filename: str, suffix: str) -> list[tuple[str, byt
     files = read_zip(
         data, filename, FOLDER_MAX_BYTES, keep_folders=True, max_entries=FOLDER_MAX_FILES
     )
-    chosen = [
-        name
-        for name in files
-        if name.lower().endswith(suffix.lower())
-        and not any(part.startswith(".") for part in PurePosixPath(name).parts)
-    ]
+    chosen = [name for name in files if wanted(name, suffix)]
     if not chosen:
         raise InputError(f"holds no {suffix} file", filename=filename)
     prefix = filename if filename.endswith("/") else f"{filename}: "
