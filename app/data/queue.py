@@ -137,7 +137,24 @@ class RedisQueue:
     def discard(self, submission_id: int) -> None:
         job = self._fetch(submission_id)
         if job is not None:
+            self._forget_lost_executions(job)
             job.delete(remove_from_queue=True)
+
+    def _forget_lost_executions(self, job: Any) -> None:
+        """A worker killed mid-job leaves its execution's id in the job's execution registry
+        after the execution's own record has expired; RQ 3.0's ``Job.delete`` then raises
+        ValueError on every try, and recovery could never re-enqueue the submission."""
+        from rq.executions import Execution
+        from rq.registry import StartedJobRegistry
+
+        registry_key = job.execution_registry.key
+        started = StartedJobRegistry(job.origin, connection=self.connection)
+        for raw in self.connection.zrange(registry_key, 0, -1):
+            execution_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+            execution = Execution(execution_id, job.id, self.connection)
+            if not self.connection.exists(execution.key):
+                self.connection.zrem(registry_key, execution_id)
+                self.connection.zrem(started.key, execution.composite_key)
 
     def _fetch(self, submission_id: int, name: Callable[[int], str] = job_id) -> Any:
         from rq.exceptions import NoSuchJobError

@@ -280,3 +280,39 @@ def test_a_job_taken_off_the_queue_but_never_started_is_run_again(make_stack, da
     assert recover(stack.settings, queue) == [submission_id]
     stack.start_worker(**SR18_WORKER)
     assert poll(stack, token, submission_id)["status"] == "scored"
+
+
+@pytest.mark.integration
+def test_a_job_whose_dead_worker_left_an_expired_execution_is_run_again(make_stack, database):
+    """RQ 3.0 keeps a killed worker's execution id in the job's registry after the
+    execution's record expires, and ``Job.delete`` then raises: recovery must still go on
+    (CI once waited 600 s on a recovery loop failing on it every pass)."""
+    import time
+
+    from rq.job import JobStatus
+    from rq.registry import StartedJobRegistry
+
+    from worker.recovery import recover
+
+    stack = make_stack("redis", database, queued_grace_seconds=2)
+    token, submission_id = sr18_submission(stack)
+    queue = stack.app.extensions["nlgboard.queue"]
+    job = queue._fetch(submission_id)
+    queue.rq_queue.remove(job)
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    lost = "0123456789abcdef"  # an execution whose record has expired
+    queue.connection.zadd(job.execution_registry.key, {lost: time.time() + 3600})
+    started = StartedJobRegistry(job.origin, connection=queue.connection)
+    queue.connection.zadd(started.key, {f"{job.id}:{lost}": time.time() + 3600})
+    with pytest.raises(ValueError, match="not found in Redis"):
+        job.get_executions()
+    with session_scope(stack.settings.database_url) as session:
+        row = session.get(Submission, submission_id)
+        row.status = SubmissionStatus.RUNNING
+        row.heartbeat_at = utcnow() - timedelta(minutes=5)
+    assert recover(stack.settings, queue) == [submission_id]
+    assert queue._fetch(submission_id).get_status(refresh=True) == JobStatus.QUEUED
+    assert not queue.connection.zscore(started.key, f"{job.id}:{lost}")
+    stack.start_worker(**SR18_WORKER)
+    assert poll(stack, token, submission_id)["status"] == "scored"
