@@ -35,7 +35,7 @@ READER_INSTRUCTIONS: Mapping[str, SubmitInstructions] = {
         "Plain text, one output per line, in the order of the test MRs; or a CSV or TSV table "
         "whose header names an MR column and an output column (e.g. `MR<TAB>output`), one row "
         "per test MR in test order.",
-        "MR\toutput\nname[The Eagle], eatType[coffee shop]\tThe Eagle is a coffee shop.\n",
+        "MR\toutput\nname[Aromi], food[Italian]\tAromi serves Italian food.\n",
     ),
     "conllu": SubmitInstructions(
         f"{BLOCKS_OR_LINES}: one sentence per input tree, in the order of the trees.",
