@@ -45,3 +45,15 @@ def kind_choices(session: Session) -> list[KindChoice]:
             origin = f"from challenge {challenge.title} ({challenge.slug})"
             defined[track.profile] = KindChoice(track.profile, track.scoring_profile.title, origin)
     return choices + list(defined.values())
+
+
+def defined_kind(session: Session, choice: str) -> dict | None:
+    """The definition a choice of ``kind_choices`` stands for (stored with the tracks that
+    brought it), or None for a built-in kind: what the import is given with it."""
+    if choice in TRACK_KIND_LABELS:
+        return None
+    return session.scalar(
+        select(Track.kind_definition)
+        .where(Track.profile == choice, Track.kind_definition.isnot(None))
+        .limit(1)
+    )

@@ -106,3 +106,15 @@ def test_the_add_a_track_list_offers_the_bundles_kinds_saying_where_they_come_fr
         "JSON Lines task (jl)</option>"
     ) in page
     assert f'<option value="{profiles["own-words"]}">own-words · from challenge' in page
+
+
+def test_a_listed_kind_stands_for_its_stored_definition(bundle_board):
+    from app.data.models import Track
+    from app.web.services.kind_choices import defined_kind, kind_choices
+
+    with session_scope(bundle_board.database_url) as session:
+        track = session.query(Track).filter_by(kind="jl-d2t").one()
+        values = [choice.value for choice in kind_choices(session)]
+        assert values.count(track.profile) == 1
+        assert defined_kind(session, track.profile) == track.kind_definition
+        assert defined_kind(session, "e2e") is None and defined_kind(session, "nope@0") is None
