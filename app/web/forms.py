@@ -176,6 +176,8 @@ class TrackUploadForm(BoardForm):
         "Kind",
         choices=[SelectChoice(kind, label) for kind, label in TRACK_KIND_LABELS.items()],
     )
+    """The built-in kinds; the organisers' page lists the kinds defined on the board too
+    (``services.kind_choices``)."""
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     language = StringField("Language (ISO 639, e.g. en)", validators=[Optional(), Length(max=3)])
     inputs = FileField("Test inputs")

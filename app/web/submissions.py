@@ -44,6 +44,8 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
     form.language.choices = [("", "from the file name / zip entries")] + [
         (language, language) for language in track.languages
     ]
+    if not track.is_multilingual:
+        form.file.label.text = "Output file"
     if not form.is_submitted() and request.args.get("lang") in track.languages:
         form.language.data = request.args["lang"]
     if form.validate_on_submit():

@@ -7,6 +7,10 @@ scores with their signatures.
 
     nlgboard-submit --url https://board.example --challenge e2e --track main \\
         --system my-seq2seq outputs.txt          # token from $NLGBOARD_TOKEN
+
+FILE holds one output per test input, laid out as the track's kind says (its Submit page on
+the board; a refused check prints it); a multilingual track also takes a zip with one file per
+language, named by its code.
 """
 
 from __future__ import annotations
@@ -66,7 +70,10 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
     try:
         outputs = profile.read_outputs(data, found["inputs"], file.name)
     except InputError as error:
-        raise SubmitError(f"not uploaded: {error}") from None
+        raise SubmitError(
+            f"not uploaded: {error}\nan output file of {challenge}/{track} "
+            f"({profile.title}): {profile.submit.layout}"
+        ) from None
     return f"{len(outputs)} outputs for the {len(found['inputs'])} {found['language']} inputs"
 
 

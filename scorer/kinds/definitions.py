@@ -18,6 +18,7 @@ from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
 from scorer.kinds.attributes import ATTRIBUTES
+from scorer.kinds.instructions import READER_INSTRUCTIONS, SubmitInstructions
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
 from scorer.metrics import (
@@ -62,6 +63,8 @@ KIND_KEYS = {
     "describe",
     "item_metrics",
 }
+KIND_KEYS |= {"groups", "submit"}
+"""What a kind says of its pages: its column groups and what an output file looks like."""
 BUILT_IN_KEYS = {"signature", "track_kinds"}
 """Keys only the built-in definitions have: the normalisation label their stored scores carry
 (kept from before kinds were data) and the board's track kinds they score."""
@@ -106,6 +109,9 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
     if label is None:  # an organiser's definition: every name checked against the registries
         metrics, tokenisers = _metrics(definition.get("metrics"), name, where)
         primary = _check_columns(definition, metrics, derived, where)
+        _check_groups(
+            definition.get("groups"), [get_metric(m).name for m in metrics], derived, where
+        )
     else:  # a built-in one, checked by the tests: no metric module loaded at import
         metrics, tokenisers, primary = list(definition["metrics"]), {}, definition["primary"]
     derived_after = definition.get("derived_after")
@@ -146,6 +152,9 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         track_kinds=tuple(definition.get("track_kinds") or ()),
         references=keep,
         folder_suffix=bound.folder_suffix,
+        title=str(definition.get("title") or name.partition("@")[0]),
+        declared_groups=_groups(definition.get("groups")),
+        submit=_submit(definition.get("submit"), _reader_name(definition.get("reader")), where),
     )
 
 
@@ -181,6 +190,60 @@ def _check_columns(
             f"are not among the metrics {metrics}"
         )
     return str(primary)
+
+
+def _groups(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A definition's ``groups:`` as the profile keeps them (checked by ``_check_groups``)."""
+    return tuple((str(g["name"]), tuple(map(str, g["columns"]))) for g in value or ())
+
+
+def _check_groups(value: Any, shown: list[str], derived: tuple[str, ...], where: str) -> None:
+    """``groups: [{name, columns: [...]}, ...]``: every column in exactly one group; the groups'
+    order is the columns' order."""
+    if value is None:
+        return
+    columns = [*shown, *derived]
+    shape = f"{where}.groups: a list of {{name: text, columns: [column, ...]}} naming {columns}"
+    if not isinstance(value, list) or not value:
+        raise KindError(shape)
+    listed: list[str] = []
+    for index, group in enumerate(value):
+        if not isinstance(group, Mapping):
+            raise KindError(shape)
+        _known_keys(group, {"name", "columns"}, f"{where}.groups[{index}]")
+        _text(group, "name", f"{where}.groups[{index}]")
+        names = group.get("columns")
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise KindError(f"{where}.groups[{index}].columns: a list of columns of {columns}")
+        listed += names
+    unknown = sorted(set(listed) - set(columns))
+    twice = sorted({n for n in listed if listed.count(n) > 1})
+    missing = [n for n in columns if n not in listed]
+    if unknown or twice or missing:
+        said = [f"not columns: {unknown}"] if unknown else []
+        said += [f"in two groups: {twice}"] if twice else []
+        said += [f"in no group: {missing}"] if missing else []
+        raise KindError(f"{where}.groups: every column in one group ({'; '.join(said)})")
+
+
+def _reader_name(value: Any) -> str:
+    return str(value.get("name") if isinstance(value, Mapping) else value)
+
+
+def _submit(value: Any, reader: str, where: str) -> SubmitInstructions:
+    """A definition's ``submit: {layout, example}`` (the example optional), else what its
+    reader takes (``scorer.kinds.instructions``)."""
+    if value is None:
+        return READER_INSTRUCTIONS[reader]
+    if not isinstance(value, Mapping):
+        raise KindError(f"{where}.submit: {{layout: text, example: text}}")
+    _known_keys(value, {"layout", "example"}, f"{where}.submit")
+    layout, example = value.get("layout"), value.get("example", "")
+    if not isinstance(layout, str) or not layout.strip():
+        raise KindError(f"{where}.submit.layout: what an output file holds, in words (text)")
+    if not isinstance(example, str):
+        raise KindError(f"{where}.submit.example: the start of an output file (text)")
+    return SubmitInstructions(layout.strip(), example)
 
 
 def _references_reader(

@@ -23,10 +23,13 @@ class Entry:
     signature: str | None
     """The signature a score of this column carries here; None when this installation lacks
     the metric (the embedding metrics need the ``semantic`` extra)."""
+    group: str = ""
+    """The column's group in the kind's tables (``Profile.group_of``)."""
 
 
 def glossary(profile: Profile) -> list[Entry]:
-    """Every column of ``profile``, in its order, with its meaning, direction and signature."""
+    """Every column of ``profile``, in its order, with its meaning, direction, signature and
+    group."""
     absent = set(profile.absent_metrics)
     return [
         Entry(
@@ -34,6 +37,7 @@ def glossary(profile: Profile) -> list[Entry]:
             meaning(profile, name),
             profile.higher_is_better(name),
             None if name in absent else profile.column_signature(name),
+            profile.group_of(name),
         )
         for name in profile.columns
     ]

@@ -15,6 +15,7 @@ import numpy as np
 from scorer.errors import InputError
 from scorer.io import e2e
 from scorer.kinds.attributes import AttributePart
+from scorer.kinds.instructions import ONE_PER_LINE, SubmitInstructions
 from scorer.metrics import get_metric
 from scorer.metrics import normalised_average as norm_avg
 from scorer.metrics.base import MetricScore
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 MAX_OUTPUT_CHARS = 5_000
 """Longest accepted output (E2E references reach ~350 characters, SR'18 sentences ~1,000): a
 longer one is a file whose line breaks were lost, and would cost the metrics minutes."""
+
+DERIVED_GROUPS = {norm_avg.NAME: norm_avg.GROUP}
+"""The table group of each column computed from other columns."""
 
 PUBLISHED_DECIMALS = 4
 """Decimals of a figure in the published tables unless a profile says otherwise (E2E Table 8:
@@ -98,6 +102,13 @@ class Profile:
     folder_suffix: str | None = None
     """Whose files a folder given as references, inputs or training data is read from, as
     the release orders them (WebNLG: ``.xml``, ``scorer.io.folders``); None: one file only."""
+    title: str = ""
+    """What the kind is called on the pages (its definition's ``title``; its name without one)."""
+    declared_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The column groups the kind declares (``groups:``), in order, every column in one; empty:
+    each column's group is its metric's (``Traits.group``), in the metrics' order."""
+    submit: SubmitInstructions = ONE_PER_LINE
+    """What an output file looks like (the kind's ``submit:``, else its reader's)."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it: what a team sees of its scores before
@@ -172,7 +183,25 @@ class Profile:
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
-        """Every figure a submission gets, by name, in the order the papers print them."""
+        """Every figure a submission gets, by name, in the order the papers print them, each
+        group's columns side by side (``column_groups``)."""
+        return tuple(name for _, names in self.column_groups for name in names)
+
+    @cached_property
+    def column_groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(group, its columns) left to right: as the kind declares them, else each column in
+        its metric's group, the groups in the order their first column comes and never split
+        (BLEU, TER, METEOR shows as BLEU, METEOR | TER)."""
+        if self.declared_groups:
+            return self.declared_groups
+        groups: dict[str, list[str]] = {}
+        for name in self._listed_columns:
+            groups.setdefault(self.group_of(name), []).append(name)
+        return tuple((group, tuple(names)) for group, names in groups.items())
+
+    @cached_property
+    def _listed_columns(self) -> tuple[str, ...]:
+        """The columns in the order the definition lists them (derived ones where it says)."""
         names = tuple(self.metric_ids)
         at = (
             self.metrics.index(self.derived_after) + 1
@@ -180,6 +209,15 @@ class Profile:
             else len(names)
         )
         return names[:at] + self.derived + names[at:]
+
+    def group_of(self, name: str) -> str:
+        """The group of the column ``name`` in this kind's tables ("" for none known)."""
+        for group, names in self.declared_groups:
+            if name in names:
+                return group
+        if name in self.metric_ids:
+            return get_metric(self.metric_ids[name]).traits.group
+        return DERIVED_GROUPS.get(name, "")
 
     @property
     def available_metrics(self) -> tuple[str, ...]:

@@ -25,6 +25,18 @@ class MetricScore:
     signature: str
 
 
+WORD_OVERLAP = "word overlap"
+"""n-gram overlap with the references, of words or characters (BLEU, METEOR, ROUGE, chrF ...)."""
+EDIT_DISTANCE = "edit distance"
+"""Edits that turn the output into a reference (TER, SR'18's DIST)."""
+SEMANTIC = "semantic accuracy"
+"""Whether the output says what the input says (slot errors, DRS-to-text's embedding F1s)."""
+LEARNED = "learned"
+"""Scores of trained models (BERTScore, BLEURT)."""
+COVERAGE = "coverage"
+"""Which inputs have an output at all."""
+
+
 @dataclass(frozen=True)
 class Traits:
     """What a metric is, declared on its class (sacrebleu keeps these on the metric): what
@@ -45,6 +57,9 @@ class Traits:
     metric; ``own``: tokenises (or not) by itself."""
     embedding: bool = False
     """Whether it embeds texts with the model of the ``semantic`` extra (loaded at start-up)."""
+    group: str = ""
+    """The family a table shows it in (``WORD_OVERLAP``, ``EDIT_DISTANCE`` ...): a kind's
+    columns stand in contiguous groups, derived from these unless the kind declares its own."""
 
 
 class Metric:

@@ -20,7 +20,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.metrics.mteval import CLOSEST_REF_LENGTH, MATCHES, TEST_COUNTS, corpus_stats
 from scorer.references import ReferenceSet
 
@@ -49,6 +49,7 @@ def bleu_from_totals(
 class BLEU(Metric):
     name = "BLEU"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="Word n-gram overlap (1 to 4) with the references: the geometric mean of the n-gram "
         "precisions times a penalty for outputs shorter than the references.",
     )

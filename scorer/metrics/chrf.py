@@ -19,13 +19,14 @@ from sacrebleu.metrics import CHRF
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits, reference_streams
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits, reference_streams
 from scorer.references import ReferenceSet
 
 
 class ChrF(Metric):
     name = "chrF"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="Character n-gram F-score (up to 6-grams, recall weighted, beta 2), sacreBLEU's.",
         scale="0-100",
     )

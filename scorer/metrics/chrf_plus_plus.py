@@ -34,7 +34,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import Bound, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import PreparedCache, ReferenceSet
 
 EPSILON = 1e-16
@@ -81,6 +81,7 @@ def precision_recall_f(matching: float, ref: float, hyp: float, factor: float) -
 class ChrFPlusPlus(Metric):
     name = "chrF++"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "Character n-gram (up to 6) and word n-gram (up to 2) F-score, recall weighted (beta "
             "2), against the best reference of each output (Popović's chrF++.py, as WebNLG 2020 "

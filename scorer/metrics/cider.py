@@ -27,7 +27,7 @@ from scorer import __version__
 from scorer.cache import kept
 from scorer.java import implementation
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments, Traits
+from scorer.metrics.base import WORD_OVERLAP, MeanOfSegments, Traits
 from scorer.metrics.mteval import ngram_counts
 from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
@@ -108,6 +108,7 @@ _CACHE = PreparedCache()
 class CIDEr(MeanOfSegments):
     name = "CIDEr"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "TF-IDF weighted n-gram similarity (1 to 4) with the references (COCO's CIDEr-D, 0 "
             "to 10): n-grams common to all references count less."

@@ -30,13 +30,14 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments, Metric, Traits
+from scorer.metrics.base import COVERAGE, EDIT_DISTANCE, MeanOfSegments, Metric, Traits
 from scorer.references import ReferenceSet
 
 
 class Dist(Metric):
     name = "DIST"
     traits = Traits(
+        group=EDIT_DISTANCE,
         glossary=(
             "Token-level edit-distance similarity with the reference, x 100 (SR'18's official "
             "script: lowercased, summed over the corpus)."
@@ -67,6 +68,7 @@ class Dist(Metric):
 class DistChar(MeanOfSegments):
     name = "DIST_char"
     traits = Traits(
+        group=EDIT_DISTANCE,
         glossary=(
             "Character-level edit-distance similarity with the reference, averaged over "
             "sentences, x 100 (as the SR'18 overview paper describes it)."
@@ -93,6 +95,7 @@ class Coverage(MeanOfSegments):
 
     name = "coverage"
     traits = Traits(
+        group=COVERAGE,
         glossary="Share of inputs with a non-empty output, in % (a missing output scores 0).",
         scale="%",
     )

@@ -8,13 +8,14 @@ generation with BERT, ICLR.
 from __future__ import annotations
 
 from scorer.metrics import register
-from scorer.metrics.base import Traits
+from scorer.metrics.base import SEMANTIC, Traits
 from scorer.metrics.token_alignment import AlignmentF, greedy
 
 
 class FBert(AlignmentF):
     name = "F_BERT"
     traits = Traits(
+        group=SEMANTIC,
         glossary=(
             "F1 of greedily aligned token embeddings (all-MiniLM-L6-v2) of output and reference, "
             "x 100."

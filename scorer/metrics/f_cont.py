@@ -8,13 +8,14 @@ for AMR-to-text generation, ACL, Eq. 3-5.
 from __future__ import annotations
 
 from scorer.metrics import register
-from scorer.metrics.base import Traits
+from scorer.metrics.base import SEMANTIC, Traits
 from scorer.metrics.token_alignment import AlignmentF, continuous
 
 
 class FCont(AlignmentF):
     name = "F_CONT"
     traits = Traits(
+        group=SEMANTIC,
         glossary=("F1 of token embeddings aligned by earth mover's distance, x 100."),
         scale="0-100",
         embedding=True,

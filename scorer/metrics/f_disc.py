@@ -8,13 +8,14 @@ for AMR-to-text generation, ACL, Eq. 1-2.
 from __future__ import annotations
 
 from scorer.metrics import register
-from scorer.metrics.base import Traits
+from scorer.metrics.base import SEMANTIC, Traits
 from scorer.metrics.token_alignment import AlignmentF, discrete
 
 
 class FDisc(AlignmentF):
     name = "F_DISC"
     traits = Traits(
+        group=SEMANTIC,
         glossary=("F1 of token embeddings aligned one to one (optimal assignment), x 100."),
         scale="0-100",
         embedding=True,

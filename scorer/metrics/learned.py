@@ -23,7 +23,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import Bound, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import LEARNED, Metric, Traits
 from scorer.references import LastResult, ReferenceSet
 
 BERTSCORE_LAYERS = 17
@@ -65,8 +65,9 @@ class BERTScore(Metric):
         self.name = f"BERTScore-{part}"
         what = {"P": "precision", "R": "recall", "F1": "F1"}[part]
         self.traits = Traits(
+            group=LEARNED,
             glossary=f"BERTScore's {what} of greedily matched roberta-large token embeddings of "
-            "output and reference (layer 17, no idf, no rescaling), best over the references."
+            "output and reference (layer 17, no idf, no rescaling), best over the references.",
         )
         self.signature = (
             f"{self.name}|roberta-large_L{BERTSCORE_LAYERS}_no-idf_no-rescale|refs:max"
@@ -91,6 +92,7 @@ class BLEURT(Metric):
 
     name = "BLEURT"
     traits = Traits(
+        group=LEARNED,
         glossary=(
             "A learned rating of the output against a reference (BLEURT, as WebNLG 2020's "
             "eval.py runs it: the best over the item's first references)."

@@ -37,7 +37,7 @@ from scorer.meteor.jar import (
     score_line,
 )
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
@@ -56,6 +56,7 @@ def _rows(stats: Sequence[Sequence[float]]) -> np.ndarray:
 class Meteor(Metric):
     name = "METEOR"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="Matches words of the output with the best reference by exact form, stem, WordNet "
         "synonym and paraphrase (METEOR 1.5): a recall-weighted F-mean with a penalty for "
         "matches in a different order.",

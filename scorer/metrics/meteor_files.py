@@ -42,13 +42,14 @@ from scorer.meteor.jar import (
     parse_stats,
 )
 from scorer.metrics import REFERENCES, Bound, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import ReferenceSet
 
 
 class MeteorFiles(Metric):
     name = "METEOR"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "Matches words of the output with the best reference by exact form, stem, WordNet "
             "synonym and paraphrase (METEOR 1.5): a recall-weighted F-mean with a penalty for "

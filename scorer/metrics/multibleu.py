@@ -32,7 +32,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import FLAG, REFERENCES, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import PreparedCache, ReferenceSet
 
 ORDER = 4
@@ -132,6 +132,7 @@ class MultiBLEU(Metric):
 
     name = "BLEU"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="Word n-gram overlap (1 to 4) with the references: the geometric mean of the n-gram "
         "precisions times a penalty for outputs shorter than the references.",
         scale="0-100",

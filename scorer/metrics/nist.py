@@ -24,7 +24,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.metrics.mteval import INFO, REF_WORDS, REFERENCES, SEGMENTS, TEST_COUNTS, corpus_stats
 from scorer.references import ReferenceSet
 
@@ -42,6 +42,7 @@ def length_penalty(ratio: float) -> float:
 class NIST(Metric):
     name = "NIST"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "BLEU-like n-gram overlap in which rarer, more informative n-grams count more "
             "(no upper bound; about 8-9 on E2E)."

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorer import __version__
+from scorer.metrics.base import WORD_OVERLAP
 
 NAME = "norm_avg"
 SCALES = {"BLEU": 1.0, "NIST": 10.0, "METEOR": 1.0, "ROUGE_L": 1.0, "CIDEr": 10.0}
@@ -23,6 +24,8 @@ GLOSSARY = (
     "E2E Table 8's normalised average of the word-overlap metrics: "
     "mean(BLEU, NIST/10, METEOR, ROUGE_L, CIDEr/10)."
 )
+GROUP = WORD_OVERLAP
+"""The table group of the column: it averages word-overlap metrics."""
 SIGNATURE = f"norm_avg|mean(BLEU,NIST/10,METEOR,ROUGE_L,CIDEr/10)|nlgboard:{__version__}"
 
 

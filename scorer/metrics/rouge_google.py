@@ -30,7 +30,7 @@ from typing import Any
 from scorer import __version__
 from scorer.extras import require
 from scorer.metrics import FLAG, register
-from scorer.metrics.base import MeanOfSegments, Traits
+from scorer.metrics.base import WORD_OVERLAP, MeanOfSegments, Traits
 from scorer.references import ReferenceSet
 
 ROUGE_TYPES = {
@@ -68,7 +68,7 @@ class GoogleRouge(MeanOfSegments):
     def __init__(self, name: str, *, use_stemmer: bool = False) -> None:
         self.name = name
         self.rouge_type = ROUGE_TYPES[name]
-        self.traits = Traits(glossary=ROUGE_MEANINGS[name])
+        self.traits = Traits(group=WORD_OVERLAP, glossary=ROUGE_MEANINGS[name])
         self.use_stemmer = use_stemmer
         self.signature = (
             f"{name}|rouge-score:{_package_version()}|F|stem:{'porter' if use_stemmer else 'no'}"

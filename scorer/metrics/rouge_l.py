@@ -21,7 +21,7 @@ from rapidfuzz.distance import LCSseq
 from scorer import __version__
 from scorer.java import implementation
 from scorer.metrics import register
-from scorer.metrics.base import MeanOfSegments, Traits
+from scorer.metrics.base import WORD_OVERLAP, MeanOfSegments, Traits
 from scorer.references import PreparedCache, ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
@@ -49,6 +49,7 @@ _CACHE = PreparedCache()
 class RougeL(MeanOfSegments):
     name = "ROUGE_L"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "F-measure (recall weighted, beta 1.2) of the longest common word subsequence with "
             "the references."

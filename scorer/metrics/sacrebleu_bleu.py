@@ -21,13 +21,14 @@ from sacrebleu.metrics import BLEU
 
 from scorer import __version__
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits, reference_streams
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits, reference_streams
 from scorer.references import ReferenceSet
 
 
 class SacreBLEU(Metric):
     name = "BLEU"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="Word n-gram overlap (1 to 4) with the reference, x 100 (sacreBLEU's BLEU).",
         scale="0-100",
     )

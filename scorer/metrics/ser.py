@@ -16,7 +16,7 @@ import numpy as np
 from scorer import __version__
 from scorer.errors import InputError
 from scorer.metrics import register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import SEMANTIC, Metric, Traits
 from scorer.references import LastResult, ReferenceSet
 from scorer.semantics.e2e_slots import SlotCheck, check_output
 
@@ -95,6 +95,7 @@ class SER(SlotErrorStatistics):
     name = "SER"
     signature = f"SER|{SIGNATURE}|scale:%"
     traits = Traits(
+        group=SEMANTIC,
         glossary=(
             "Slot error rate: slot values of the input MR that the output misses, adds, gets "
             "wrong or repeats, per slot of the MRs, in % (as the E2E slot-error script counts "
@@ -116,7 +117,7 @@ class CategoryShare(SlotErrorStatistics):
         self.name = f"{category}%"
         self.signature = f"{self.name}|{SIGNATURE}|scale:% of outputs"
         self.traits = Traits(
-            glossary=SHARES[category], higher_is_better=category == "OK", scale="%"
+            group=SEMANTIC, glossary=SHARES[category], higher_is_better=category == "OK", scale="%"
         )
 
     def score_from_totals(self, totals: np.ndarray) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
@@ -33,6 +33,7 @@ ORDER = nltk2018.ORDER
 class SR18BLEU(Metric):
     name = "BLEU"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary=(
             "Word n-gram overlap (1 to 4) with the reference, x 100, as SR'18's script computed "
             "it (NLTK's corpus BLEU with smoothing 2, lowercased)."

@@ -21,7 +21,7 @@ import numpy as np
 
 from scorer import __version__
 from scorer.metrics import nltk2018, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import ReferenceSet, as_reference_set
 
 ORDER = nltk2018.ORDER
@@ -38,6 +38,7 @@ def length_penalty(ref_length: float, hyp_length: float) -> float:
 class SR18NIST(Metric):
     name = "NIST"
     traits = Traits(
+        group=WORD_OVERLAP,
         glossary="NIST n-gram overlap as SR'18's script computed it (NLTK's corpus NIST).",
         scale="unbounded",
     )

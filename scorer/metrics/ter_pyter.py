@@ -26,7 +26,7 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__
 from scorer.metrics import REFERENCES, register
-from scorer.metrics.base import MeanOfSegments, Traits
+from scorer.metrics.base import EDIT_DISTANCE, MeanOfSegments, Traits
 from scorer.metrics.multibleu import files_view
 from scorer.references import ReferenceSet
 
@@ -87,10 +87,12 @@ def item_ter(hypothesis: str, references: Sequence[str], files: int | None = Non
 class PyterTER(MeanOfSegments):
     name = "TER"
     traits = Traits(
+        group=EDIT_DISTANCE,
         glossary=(
-            "Translation edit rate (pyter, as WebNLG 2020's script): the fewest word edits and "
-            "shifts that turn the output into its closest reference, per reference word, "
-            "averaged over outputs; lower is better."
+            "Translation edit rate as pyter computes it (WebNLG+ 2020's eval.py): word edits "
+            "(Levenshtein) plus the shifts its greedy search makes, per reference word, against "
+            "the output's closest reference (an empty reference scores 1), averaged over "
+            "outputs; lower is better. Not tercom's search: its figures differ from TER's."
         ),
         higher_is_better=False,
     )

@@ -30,7 +30,7 @@ from sacrebleu.metrics import TER as SacreTER
 
 from scorer import __version__, parallel
 from scorer.metrics import FLAG, register
-from scorer.metrics.base import Metric, Traits
+from scorer.metrics.base import EDIT_DISTANCE, Metric, Traits
 from scorer.metrics.tercom_search import translation_edit_rate
 from scorer.references import ReferenceSet
 
@@ -42,6 +42,7 @@ Work = tuple[Options, str, Sequence[str]]
 class TercomTER(Metric):
     name = "TER"
     traits = Traits(
+        group=EDIT_DISTANCE,
         glossary=(
             "Translation edit rate (tercom): the fewest word insertions, deletions, substitutions "
             "and block shifts that turn the output into its closest reference, per reference "

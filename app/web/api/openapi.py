@@ -179,7 +179,7 @@ SCHEMAS: dict[str, dict] = {
     },
     "Kind": {
         "type": "object",
-        "required": ["challenge", "track", "profile", "built_in", "definition"],
+        "required": ["challenge", "track", "profile", "built_in", "definition", "title", "submit"],
         "properties": {
             "challenge": {"type": "string"},
             "track": {"type": "string"},
@@ -194,6 +194,14 @@ SCHEMAS: dict[str, dict] = {
                 "nullable": True,
                 "description": "An organiser's kind definition, as in its bundle (null for a "
                 "built-in kind): readers, normalisation, metrics with their options, subsets.",
+            },
+            "title": {"type": "string", "description": "What the kind is called."},
+            "submit": {
+                "type": "object",
+                "required": ["layout", "example"],
+                "description": "What an output file looks like: the kind's words (Markdown) "
+                "and the start of an example file.",
+                "properties": {"layout": {"type": "string"}, "example": {"type": "string"}},
             },
         },
     },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.utils import secure_filename
@@ -70,8 +72,9 @@ def token_user() -> User | None:
     summary="Upload a system's outputs",
     description=(
         "The file is checked at once with the scorer's readers (one output per test "
-        "input, in order); a refused file stores nothing. Accepted files are queued "
-        "and scored by a worker: poll the submission."
+        "input, in order, laid out as the track's kind says: `submit` of GET .../kind); "
+        "a refused file stores nothing. Accepted files are queued and scored by a "
+        "worker: poll the submission."
     ),
     security=BEARER,
     request_body={
@@ -243,7 +246,7 @@ def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
 
 @bp.get("/challenges/<slug>/tracks/<track_slug>/kind")
 @documented(
-    summary="The track's kind: its profile's name and an organiser's definition",
+    summary="The track's kind: its profile's name, an organiser's definition, what a file is",
     description=(
         "nlgboard-submit and nlg-score build the board's own profile from the "
         "definition, so a file is read and scored offline as the board reads and "
@@ -269,6 +272,8 @@ def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
             "profile": track.profile,
             "built_in": track.kind_definition is None,
             "definition": track.kind_definition,
+            "title": track.scoring_profile.title,
+            "submit": asdict(track.scoring_profile.submit),
         }
     )
 

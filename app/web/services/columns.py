@@ -14,21 +14,11 @@ from app.web.services.campaigns import track_campaigns
 from app.web.services.human_subjects import stored_subjects
 from app.web.services.leaderboard import LeaderboardRow
 from scorer.kinds import Profile, described_signature
-from scorer.metrics import normalised_average as norm_avg
 
-WORD_OVERLAP = "word overlap"
-SEMANTIC = "semantic accuracy"
 DIVERSITY = "diversity"
 HUMAN = "human"
 OTHER = "other"
-
-GROUP_OF = {
-    **dict.fromkeys(
-        ("BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr", norm_avg.NAME, "chrF", "DIST", "DIST_char"),
-        WORD_OVERLAP,
-    ),
-    **dict.fromkeys(("SER", "OK%", "A%", "M%", "A+M%", "F_BERT", "F_DISC", "F_CONT"), SEMANTIC),
-}
+"""The group of a column the track's kind does not list (a score of a metric it dropped)."""
 
 DIVERSITY_COLUMNS = ("MSTTR-50", "LS2", "distinct trigrams")
 """Of the outputs' descriptive statistics (E2E Tables 9-10), those shown on the leaderboard."""
@@ -67,12 +57,13 @@ class Column:
 def columns(
     metrics: list[str], rows: list[LeaderboardRow], profile: Profile
 ) -> list[tuple[str, list[Column]]]:
-    """The columns in groups, left to right: the metrics in the papers' order (grouped where
-    consecutive), then diversity, then human evaluation."""
+    """The columns in groups, left to right: the metrics in the kind's order and groups
+    (``Profile.column_groups``), then diversity, then human evaluation; a group is never split
+    (a column joins its group where the group first comes)."""
     found = [
         Column(
             m,
-            GROUP_OF.get(m, OTHER),
+            profile.group_of(m) or OTHER,
             "scores",
             profile.higher_is_better(m),
             " | ".join(sorted({row.signatures[m] for row in rows if m in row.signatures})),
@@ -89,13 +80,10 @@ def columns(
         Column(name, HUMAN, "human", True, f"{name}: published human evaluation (see below)")
         for name in sorted(human)
     ]
-    groups: list[tuple[str, list[Column]]] = []
+    groups: dict[str, list[Column]] = {}
     for column in found:
-        if groups and groups[-1][0] == column.group:
-            groups[-1][1].append(column)
-        else:
-            groups.append((column.group, [column]))
-    return groups
+        groups.setdefault(column.group, []).append(column)
+    return list(groups.items())
 
 
 def human_column(campaign: Campaign) -> tuple[str, str, list[dict]]:

@@ -1,6 +1,7 @@
 """The cross-language overview of a multilingual challenge (SR'18 paper, Tables 3-5).
 
-One metric at a time: teams as rows, (track, language) as columns, shallow before deep; each
+One metric at a time: teams as rows, (track, language) as columns in the kinds' order (SR'18:
+shallow before deep, as its kind lists its track kinds); each
 cell is the team's primary system's latest scored submission on that test set. Rows are listed
 by the number of languages covered, as the paper lists them.
 """
@@ -15,9 +16,6 @@ from sqlalchemy.orm import Session, selectinload
 from app.data.disclosure import Figure, Hidden
 from app.data.models import Challenge, Submission, SubmissionStatus, System, Track
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
-
-KIND_ORDER = {"sr-shallow": 0, "sr-deep": 1}
-"""Column groups left to right; kinds not listed follow, in creation order."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +51,18 @@ class Overview:
 
 
 def ordered_tracks(challenge: Challenge) -> list[Track]:
-    """Tracks as the papers list them: shallow before deep, then in creation order."""
-    return sorted(challenge.tracks, key=lambda t: (KIND_ORDER.get(t.kind, len(KIND_ORDER)), t.id))
+    """Tracks as the papers list them: a kind's tracks together (kinds in creation order), in
+    the order the kind lists its track kinds (SR'18: shallow before deep), then by creation."""
+    first: dict[str, int] = {}
+    for track in sorted(challenge.tracks, key=lambda t: t.id):
+        first.setdefault(track.profile, track.id)
+
+    def position(track: Track) -> tuple[int, int, int]:
+        kinds = track.scoring_profile.track_kinds
+        listed = kinds.index(track.kind) if track.kind in kinds else len(kinds)
+        return first[track.profile], listed, track.id
+
+    return sorted(challenge.tracks, key=position)
 
 
 def overview(

@@ -147,6 +147,7 @@ def test_a_track_whose_kind_a_bundle_defined_is_checked_with_the_boards_own_prof
     assert "checked: 6 outputs for the 6 en inputs" in checked.output
     assert PROFILES[kind["profile"]].metrics  # built here from the served definition
     assert refused.exit_code == EXIT_REFUSED and "not uploaded: short.txt" in refused.output
+    assert "one output per line: line k answers entry k of the test XML" in refused.output
 
 
 def test_a_built_in_track_serves_its_kind_by_name(app, settings):
@@ -154,6 +155,8 @@ def test_a_built_in_track_serves_its_kind_by_name(app, settings):
     with serve_app(app) as url:
         kind = requests.get(f"{url}/api/v1/challenges/demo/tracks/main/kind").json()
         missing = requests.get(f"{url}/api/v1/challenges/demo/tracks/nope/kind")
+    submit = kind.pop("submit")
     assert kind == {"challenge": "demo", "track": "main", "profile": "e2e", "built_in": True,
-                    "definition": None}  # fmt: skip
+                    "definition": None, "title": "E2E NLG Challenge (MR to text)"}  # fmt: skip
+    assert "`MR<TAB>output`" in submit["layout"] and submit["example"].startswith("MR\toutput\n")
     assert missing.status_code == 404

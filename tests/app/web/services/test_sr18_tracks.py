@@ -240,7 +240,9 @@ def test_web_upload_page_lists_languages_and_takes_a_zip(client, settings):
     participant(settings, "a@x.org", team="A")
     client.post("/login", data={"email": "a@x.org", "password": "password123"})
     page = client.get("/challenges/sr18/tracks/shallow/submit?lang=fr").data.decode()
-    assert "<code>en</code>: 4 sentences" in page and "<code>fr</code>: 3 sentences" in page
+    assert "<code>en</code>: 4 outputs" in page and "<code>fr</code>: 3 outputs" in page
+    assert "one file per language" in page and "`# text = ...` line per output" not in page
+    assert "<code># text = ...</code> line per output" in page
     assert '<option selected value="fr">fr</option>' in page
     refused = client.post(
         "/challenges/sr18/tracks/shallow/submit",

@@ -1,0 +1,59 @@
+"""The kinds an organiser may add a track of: the built-in ones and those defined on this board
+(a bundle's ``kinds:``, stored with its tracks), each saying where it comes from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.data.models import Track
+from scorer.kinds import TRACK_KIND_LABELS
+
+BUILT_IN = "built in"
+
+
+@dataclass(frozen=True)
+class KindChoice:
+    value: str
+    """A built-in track kind (``e2e``), or a defined kind's profile name (``name@digest``: two
+    bundles may define two kinds of one name)."""
+    title: str
+    origin: str
+    """``built in``, or the challenge whose tracks first brought the definition."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} · {self.origin}"
+
+
+def kind_choices(session: Session) -> list[KindChoice]:
+    """The built-in kinds (as ``built_in.yaml`` labels them), then each kind defined on this
+    board once, in the order it came, titled by its definition."""
+    choices = [KindChoice(kind, label, BUILT_IN) for kind, label in TRACK_KIND_LABELS.items()]
+    defined: dict[str, KindChoice] = {}
+    tracks = session.scalars(
+        select(Track)
+        .where(Track.kind_definition.isnot(None))
+        .options(selectinload(Track.challenge))
+        .order_by(Track.id)
+    )
+    for track in tracks:
+        if track.profile not in defined:
+            challenge = track.challenge
+            origin = f"from challenge {challenge.title} ({challenge.slug})"
+            defined[track.profile] = KindChoice(track.profile, track.scoring_profile.title, origin)
+    return choices + list(defined.values())
+
+
+def defined_kind(session: Session, choice: str) -> dict | None:
+    """The definition a choice of ``kind_choices`` stands for (stored with the tracks that
+    brought it), or None for a built-in kind: what the import is given with it."""
+    if choice in TRACK_KIND_LABELS:
+        return None
+    return session.scalar(
+        select(Track.kind_definition)
+        .where(Track.profile == choice, Track.kind_definition.isnot(None))
+        .limit(1)
+    )
