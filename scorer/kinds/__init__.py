@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
+from scorer.errors import KindError
 from scorer.kinds.analyses import (
     describe_e2e,
     describe_references,
@@ -20,7 +21,6 @@ from scorer.kinds.analyses import (
 from scorer.kinds.definitions import (
     BUILT_IN_KEYS,
     PROFILES,
-    KindError,
     build_built_in,
     build_profile,
     definition_digest,

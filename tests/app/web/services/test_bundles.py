@@ -13,8 +13,9 @@ from sqlalchemy import func, select
 from app.data.db import session_scope
 from app.data.models import Challenge, Item, Submission, Track
 from app.data.storage import storage_for
+from app.web.errors import BundleError
 from app.web.services.access import ORGANISERS, PUBLIC
-from app.web.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.web.services.bundles import Bundle, export_bundle, import_bundle
 from app.web.services.leaderboard import leaderboard
 from tests.conftest import make_app, make_settings
 from tests.support.factories import run_queue
