@@ -32,7 +32,6 @@ from rq.executions import Execution
 from rq.job import Job
 from rq.worker import WorkerStatus
 
-from app.data import track_kinds
 from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
@@ -164,7 +163,6 @@ def run_worker(
         raise RuntimeError(f"unknown queue(s) {sorted(unknown)}: choose from {QUEUE_NAMES}")
     queues = [name for name in QUEUE_NAMES if name in queues]
     configure_logging()
-    track_kinds.install(settings.database_url)
     state = JobsState()
     if queues == [DESCRIBE_QUEUE_NAME]:
         _lowest_priority()

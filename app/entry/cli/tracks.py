@@ -229,7 +229,7 @@ def track_split_report(
     organisers' view of the track page."""
     with session_scope(board_settings().database_url) as session:
         found = get_track(session, challenge_slug, track_slug)
-        suffix = get_profile(found.profile).folder_suffix
+        suffix = found.scoring_profile.folder_suffix
         data, name = _read_path(train_path, suffix, f"track {found.slug}", "--train")
         report = store_split_report(
             session, found, language or default_language(found) or found.language, data, name

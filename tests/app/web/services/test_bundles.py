@@ -453,9 +453,10 @@ def test_a_defined_kind_is_found_by_any_process_and_round_trips(app, runner, set
 
     assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg")]).exit_code == 0
     with session_scope(settings.database_url) as session:
-        name = session.scalars(select(Track)).one().profile
-    built = PROFILES.pop(name)  # as a worker process that never saw the bundle
-    assert get_profile(name).metrics == built.metrics
+        track = session.scalars(select(Track)).one()
+        built = PROFILES.pop(track.profile)  # as a worker process that never saw the bundle
+        assert track.scoring_profile.metrics == built.metrics  # the track builds it again
+        assert get_profile(track.profile) is track.scoring_profile  # once, then looked up
     other = make_settings(tmp_path / "other")
     other_app = make_app(other, WTF_CSRF_ENABLED=False)
     _import(other_app, other, _export(settings, "webnlg-plus-example"))
