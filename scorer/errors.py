@@ -37,3 +37,38 @@ class InputError(Refused, ValueError):
 
 class KindError(Refused, ValueError):
     """A kind's definition refused: ``str()`` names the key and says what is known there."""
+
+
+class UnknownMetric(KeyError):
+    """An id or an option the metric registry does not know; ``str()`` is the message (a
+    kind's definition turns it into a ``KindError`` naming the key)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+# What this installation lacks or cannot read: not the person's input, so not a refusal.
+
+
+class MissingExtra(ImportError):
+    """An optional package is not installed; the message says which extra brings it."""
+
+
+class JavaMissing(RuntimeError):
+    """The jars were asked for (``NLGBOARD_METEOR=jar``) and Java is not installed."""
+
+
+class ClassFileError(ValueError):
+    """The class file is not what the reader expects (a different jar, or a damaged one)."""
+
+
+class ScanError(RuntimeError):
+    """The scanner matched nothing (CoreNLP throws "could not match input")."""
+
+
+class ParserUnavailable(RuntimeError):
+    """The link grammar parser or its English dictionary is not installed."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The embedding model is not installed, or its weights are not the upstream ones."""

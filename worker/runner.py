@@ -36,6 +36,7 @@ from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
 from worker import stopping, warming
+from worker.errors import JobInterrupted
 from worker.recovery import start_recovery_loop
 from worker.state import JobsState
 
@@ -72,11 +73,6 @@ def warm_up_scorers() -> None:
             log.exception(
                 "warm-up of profile %s failed; its jobs will report the error", profile.name
             )
-
-
-class JobInterrupted(BaseException):
-    """Raised in a running job by a stop signal, after its submission was handed back: RQ
-    records the job as failed, and the worker re-enqueues the submission before it exits."""
 
 
 class StatefulJob(Job):

@@ -14,20 +14,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scorer.errors import KindError
+from scorer.errors import KindError, UnknownMetric
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
 from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
-from scorer.metrics import (
-    UnknownMetric,
-    get_metric,
-    metric_options,
-    option_problem,
-    register_preset,
-)
+from scorer.metrics import get_metric, metric_options, option_problem, register_preset
 from scorer.metrics import normalised_average as norm_avg
 from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
 
