@@ -12,9 +12,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-
-class MissingExtra(ImportError):
-    """An optional package is not installed; the message says which extra brings it."""
+from scorer.errors import MissingExtra
 
 
 def require(module: str, extra: str, purpose: str) -> ModuleType:

@@ -44,7 +44,7 @@ from app.data.models import (
 from app.data.statistics import pack_statistics
 from app.data.storage import storage_for
 from scorer.errors import InputError
-from scorer.kinds import Profile, describe_references, described_signature, get_profile
+from scorer.kinds import Profile, describe_references, described_signature
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
 from worker.notifications import submission_finished
@@ -350,7 +350,7 @@ def _load(settings: Settings, submission_id: int, state: JobsState, stored: bool
         if test_set is None:
             raise InputError(f"track {track.slug} has no test set for {submission.language}")
         cached = state.test_sets.get(session, test_set)
-        profile = get_profile(track.profile)
+        profile = track.scoring_profile
         filename, digest = submission.filename, submission.file_sha256
         language, finished_at = submission.language, submission.finished_at
         test_set_id, signature = test_set.id, test_set.described_signature

@@ -13,8 +13,9 @@ import smtplib
 
 from app.data.config import Settings
 from app.data.db import session_scope
+from app.data.errors import MailError
 from app.data.mail import outbox
-from app.data.mail.messages import MailError, build_message
+from app.data.mail.messages import build_message
 from app.data.mail.transport import deliver
 
 log = logging.getLogger(__name__)

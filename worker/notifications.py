@@ -26,7 +26,6 @@ from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_participants, team_members
 from app.data.models import Challenge, Submission, SubmissionStatus, Track, utcnow
 from app.data.visibility import Viewer
-from scorer.kinds import get_profile
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +95,7 @@ def _scored_lines(submission: Submission, viewer: Viewer) -> list[str]:
         ]
     headline = {score.metric: score.value for score in submission.scores if score.subset == ""}
     shown = viewer.disclosed(track, seal(headline, Figure.HEADLINE, system.team_id))
-    columns = get_profile(track.profile).columns
+    columns = track.scoring_profile.columns
     order = sorted(shown, key=lambda name: columns.index(name) if name in columns else len(columns))
     lines = ["It was scored:", ""] + [f"  {metric}: {shown[metric]:.4f}" for metric in order]
     if not viewer.sees_exact_scores_of(track):

@@ -32,11 +32,11 @@ from rq.executions import Execution
 from rq.job import Job
 from rq.worker import WorkerStatus
 
-from app.data import track_kinds
 from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
 from worker import stopping, warming
+from worker.errors import JobInterrupted
 from worker.recovery import start_recovery_loop
 from worker.state import JobsState
 
@@ -73,11 +73,6 @@ def warm_up_scorers() -> None:
             log.exception(
                 "warm-up of profile %s failed; its jobs will report the error", profile.name
             )
-
-
-class JobInterrupted(BaseException):
-    """Raised in a running job by a stop signal, after its submission was handed back: RQ
-    records the job as failed, and the worker re-enqueues the submission before it exits."""
 
 
 class StatefulJob(Job):
@@ -164,7 +159,6 @@ def run_worker(
         raise RuntimeError(f"unknown queue(s) {sorted(unknown)}: choose from {QUEUE_NAMES}")
     queues = [name for name in QUEUE_NAMES if name in queues]
     configure_logging()
-    track_kinds.install(settings.database_url)
     state = JobsState()
     if queues == [DESCRIBE_QUEUE_NAME]:
         _lowest_priority()

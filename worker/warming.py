@@ -28,7 +28,6 @@ from sqlalchemy import func, or_, select
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.models import Item, Reference, Submission, System, TestSet, Track, utcnow
-from scorer.kinds import get_profile
 from worker.state import JobsState
 
 log = logging.getLogger(__name__)
@@ -87,7 +86,7 @@ def prepare_test_set(settings: Settings, state: JobsState, test_set_id: int) -> 
             test_set = session.get(TestSet, test_set_id)
             if test_set is None or state.test_sets.holds(session, test_set):
                 return False
-            profile = get_profile(test_set.track.profile)
+            profile = test_set.track.scoring_profile
             loaded = state.test_sets.get(session, test_set)
         profile.statistics([PLACEHOLDER] * len(loaded.item_ids), loaded.references)
     return True

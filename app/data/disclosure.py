@@ -24,6 +24,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, NoReturn
 
+from app.data.errors import Undisclosed
+
 
 class Figure(Enum):
     """What a number computed from hidden references is, for the rule."""
@@ -40,10 +42,6 @@ class Disclosure(Enum):
     NONE = "not shown"
     ROUNDED = "rounded as the published table prints it"
     EXACT = "exact"
-
-
-class Undisclosed(TypeError):
-    """A hidden figure reached an output (a template, JSON, CSV, a plot) without the rule."""
 
 
 class Hidden:

@@ -1,36 +1,23 @@
-"""Track kinds organisers defined, found by their profile's name in whichever process scores or
-shows a track (``scorer.kinds.PROFILE_LOADERS``): the definition is stored with the track."""
+"""A track's scoring profile, from what is stored with the track: the one place the board turns
+a stored kind into a ``Profile`` (``Track.scoring_profile`` asks it).
+
+The scorer's registry (``scorer.kinds.PROFILES``) is a pure lookup: it never opens a database.
+The board fills it instead: a track whose kind an organiser defined builds its profile from its
+definition the first time this process asks (``build_profile`` registers it under the name the
+track stores, ``name@digest``), and every later ask, by the track or by that name, is a lookup.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from collections.abc import Mapping
+from typing import Any
 
-from app.data.db import session_scope
-from app.data.models import Track
-from scorer.kinds import PROFILE_LOADERS, Profile, build_profile
-
-_INSTALLED: set[str] = set()
+from scorer.kinds import PROFILES, Profile, build_profile, get_profile
 
 
-def install(database_url: str) -> None:
-    """Let ``get_profile`` build the profiles of this database's defined kinds (once per URL)."""
-    if database_url in _INSTALLED:
-        return
-    _INSTALLED.add(database_url)
-
-    def load(name: str) -> Profile | None:
-        if "@" not in name:
-            return None
-        try:
-            with session_scope(database_url) as session:
-                definition = session.scalar(
-                    select(Track.kind_definition)
-                    .where(Track.profile == name, Track.kind_definition.isnot(None))
-                    .limit(1)
-                )
-        except SQLAlchemyError:  # a board that is gone (a test's) knows no kinds
-            return None
-        return build_profile(definition) if definition else None
-
-    PROFILE_LOADERS.append(load)
+def profile_of(name: str, definition: Mapping[str, Any] | None, where: str) -> Profile:
+    """The profile named ``name`` (a track's ``profile``): a built-in one, or the one its stored
+    ``definition`` describes, built once per process. ``where`` names the track in a refusal."""
+    if definition is None:
+        return get_profile(name)
+    return PROFILES.get(name) or build_profile(definition, where)

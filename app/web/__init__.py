@@ -39,7 +39,6 @@ def create_app(
     """
     from flask import Flask
 
-    from app.data import track_kinds
     from app.data.queue import RedisQueue
     from app.web import security
     from app.web.extensions import close_db, csrf, login_manager
@@ -62,7 +61,6 @@ def create_app(
     app.config.update(config or {})
     app.extensions["nlgboard.settings"] = settings
     app.extensions["nlgboard.queue"] = queue
-    track_kinds.install(settings.database_url)
 
     _guard_outputs(app)
     login_manager.init_app(app)

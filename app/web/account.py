@@ -13,10 +13,10 @@ from app.data.config import AccountLimits
 from app.data.mail.outbox import post
 from app.data.models import NOTIFICATIONS, Mail
 from app.web.auth import after_registering
+from app.web.errors import DomainError, TooManyRequests
 from app.web.extensions import db, settings, submission_queue
 from app.web.forms import ActionForm, ForgotPasswordForm, ResetPasswordForm
 from app.web.security import secret_page
-from app.web.services import DomainError
 from app.web.services.account_mail import (
     RESET_HOURS,
     confirm_registration,
@@ -29,7 +29,7 @@ from app.web.services.account_mail import (
     verification_user,
     verify_address,
 )
-from app.web.services.accounts import TooManyRequests, password_problem
+from app.web.services.accounts import password_problem
 
 bp = Blueprint("account", __name__)
 

@@ -23,13 +23,12 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.data.mail.outbox import post
 from app.data.models import User
+from app.web.errors import DomainError, TooManyRequests
 from app.web.extensions import db, login_manager, settings, submission_queue
 from app.web.forms import LoginForm, RegisterForm
 from app.web.security import secret_page
-from app.web.services import DomainError
 from app.web.services.account_mail import register as register_account
 from app.web.services.accounts import (
-    TooManyRequests,
     authenticate,
     end_sessions,
     login_wait,

@@ -16,9 +16,9 @@ from app.data.models import (
     Track,
 )
 from app.data.statistics import unpack_statistics
+from app.web.errors import DomainError
 from app.web.extensions import db, file_cache
 from app.web.public_cache import public_cache
-from app.web.services import DomainError
 from app.web.services.access import can_see_outputs, can_see_submission, viewer_of
 from app.web.services.breakdowns import breakdown_choices, slot_error_table, track_breakdown
 from app.web.services.challenge_page import glossaries, track_facts

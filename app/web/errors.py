@@ -1,4 +1,11 @@
-"""Error pages: JSON under /api/, HTML elsewhere; never a stack trace."""
+"""The web layer's errors and how the board answers every error: JSON under /api/, an HTML page
+elsewhere; never a stack trace.
+
+A refusal (``scorer.errors.Refused``: a bad file, a kind's definition, a board rule) is answered
+here, once: its status (``STATUS``) and its wording (``refusal``); a view that shows a refusal
+beside its form, and stays on the page, catches ``Refused`` itself. The classes live here, not
+with the services that raise them, so this module stays cheap to import (the CLI loads it).
+"""
 
 from __future__ import annotations
 
@@ -6,19 +13,42 @@ import logging
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from app.web.services import DomainError
+from scorer.errors import Refused
 
 log = logging.getLogger(__name__)
+
+
+class DomainError(Refused):
+    """A request that breaks a board rule; the message is shown to the person as it is."""
+
+
+class TooManyRequests(DomainError):
+    """A client address used up its hour of registrations or account mails. The answer is the
+    same whether or not the address asked about has an account."""
+
+
+class BundleError(DomainError):
+    """A bundle refused: the message names the file and the key or line."""
+
+
+STATUS: dict[type[Refused], int] = {TooManyRequests: 429}
+"""The HTTP status of a refusal by its class (or the nearest base class listed); else 400."""
+
+
+def status_of(error: Refused) -> int:
+    return next((STATUS[c] for c in type(error).__mro__ if c in STATUS), 400)
+
 
 RETRY_AFTER_SECONDS = 30
 """What a client is told to wait when the database cannot be reached (a restart, a failover)."""
 
 
 def register(app: Flask) -> None:
+    from flask_wtf.csrf import CSRFError
+
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
         limit = app.config["UPLOAD_MAX_BYTES"]
@@ -38,10 +68,11 @@ def register(app: Flask) -> None:
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         return _render(exc.code or 500, exc.description or exc.name)
 
-    @app.errorhandler(DomainError)
-    def refused(exc: DomainError) -> ResponseReturnValue:
-        """A rule a view did not catch itself: the person is told which, not a 500."""
-        return _render(400, f"Refused: {exc}. Nothing was changed.")
+    @app.errorhandler(Refused)
+    def refused(exc: Refused) -> ResponseReturnValue:
+        """A refusal a view did not show beside its form: the person is told which rule, not
+        a 500."""
+        return _render(status_of(exc), refusal(exc))
 
     @app.errorhandler(DBAPIError)
     def database_error(exc: DBAPIError) -> ResponseReturnValue:
@@ -65,6 +96,14 @@ def register(app: Flask) -> None:
     def internal_error(exc: Exception) -> ResponseReturnValue:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _render(500, "Something went wrong on our side. Nothing you uploaded was lost.")
+
+
+def refusal(error: Refused) -> str:
+    """What a person is told of a refusal: the rule it broke, and that nothing changed (the
+    API's wording is the one ``nlgboard-submit`` prints)."""
+    if request.path.startswith("/api/"):
+        return f"refused: {error}; nothing was stored"
+    return f"Refused: {error}. Nothing was changed."
 
 
 def _render(status: int, message: str) -> ResponseReturnValue:

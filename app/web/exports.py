@@ -11,8 +11,8 @@ from flask_login import current_user
 
 from app.data.models import Campaign, Track
 from app.data.visibility import Viewer
+from app.web.errors import DomainError
 from app.web.extensions import db, file_cache
-from app.web.services import DomainError
 from app.web.services.access import viewer_of
 from app.web.services.breakdowns import breakdown_csv, track_breakdown
 from app.web.services.campaigns import get_campaign

@@ -29,7 +29,8 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from app.data.mail.messages import MailError, check_address
+from app.data.errors import MailError
+from app.data.mail.messages import check_address
 from app.web.services.organising import LIMIT_MAX
 from scorer.kinds import TRACK_KIND_LABELS
 

@@ -28,11 +28,11 @@ from sqlalchemy.orm import selectinload
 
 from app.data.mail.outbox import post
 from app.data.models import Campaign, CampaignUnit, Method, Role, System, Track
+from app.web.errors import DomainError
 from app.web.extensions import db, file_cache, settings, storage, submission_queue
 from app.web.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
 from app.web.organise import organised_track
 from app.web.security import form_id, secret_page
-from app.web.services import DomainError
 from app.web.services.access import may_annotate, viewer_of
 from app.web.services.annotation import (
     Annotator,
@@ -66,7 +66,7 @@ from app.web.services.human_results import (
 )
 from app.web.services.plots import STYLE
 from app.web.services.tracks import get_track
-from scorer.errors import InputError
+from scorer.errors import Refused
 from scorer.human.heatmap import heatmap_svg
 from scorer.human.rose import DIMENSIONS
 
@@ -163,7 +163,7 @@ def import_file(slug: str, track_slug: str) -> ResponseReturnValue:
         read = read_import(
             db(), track, request_.method, request_.criterion, data, request_.filename
         )
-    except (DomainError, InputError) as error:
+    except Refused as error:
         flash(f"Import refused: {error}. Nothing was stored.", "error")
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
     token = _previews().dumps(
@@ -221,7 +221,7 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
             db(), current_user, track, request_.name, request_.method, request_.criterion, data,
             request_.filename, mapping,
         )  # fmt: skip
-    except (DomainError, InputError) as error:
+    except Refused as error:
         return _preview(track, read, request_, token, chosen, str(error)), 400
     flash(
         f"Imported {(campaign.imported or {})['judgements']} judgements into {campaign.name}.",

@@ -22,6 +22,7 @@ from werkzeug.utils import secure_filename
 
 from app.data.mail.outbox import post
 from app.data.models import Challenge, Role, Team, Track, User
+from app.web.errors import DomainError
 from app.web.extensions import db, settings, storage, submission_queue
 from app.web.forms import (
     ActionForm,
@@ -36,7 +37,6 @@ from app.web.forms import (
     UploadRuleForm,
 )
 from app.web.security import form_id
-from app.web.services import DomainError
 from app.web.services.access import is_organiser_of
 from app.web.services.account_mail import set_unverified_may_upload, unverified_may_upload
 from app.web.services.accounts import grant_role
@@ -66,7 +66,7 @@ from app.web.services.organising import (
 )
 from app.web.services.track_imports import import_track
 from app.web.services.tracks import get_challenge, get_track
-from scorer.errors import InputError
+from scorer.errors import Refused
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 CHALLENGE = "/<slug>"
@@ -150,7 +150,7 @@ def import_challenge_bundle() -> ResponseReturnValue:
             settings().bundle_max_bytes,
         )
         report = import_bundle(db(), submission_queue(), storage(), bundle, by=current_user)
-    except (DomainError, InputError) as error:
+    except Refused as error:
         flash(f"Bundle refused, nothing stored: {error}", "error")
         return redirect(url_for("organise.index"))
     flash(f"Imported {report.summary()}.", "info")
@@ -186,7 +186,7 @@ def challenge(slug: str) -> ResponseReturnValue:
                 subset=upload.subset.data or None,
                 title=upload.title.data or None,
             )
-        except (DomainError, InputError) as error:
+        except Refused as error:
             upload.inputs.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             flash(f"Imported: {report}.", "info")
@@ -298,7 +298,7 @@ def add_baseline(slug: str, track_slug: str) -> ResponseReturnValue:
             max_bytes=max_bytes,
             language=form.language.data or None,
         )
-    except (DomainError, InputError) as error:
+    except Refused as error:
         flash(f"Baseline refused: {error}. Nothing was stored.", "error")
     else:
         flash(f"Baseline {form.name.data}: {len(created)} submission(s) queued.", "info")

@@ -11,9 +11,9 @@ from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
 from app.data.models import Submission, System
+from app.web.errors import DomainError
 from app.web.extensions import db, storage, submission_queue
 from app.web.forms import ActionForm, UploadForm
-from app.web.services import DomainError
 from app.web.services.access import can_see_scores, viewer_of
 from app.web.services.columns import headline_scores
 from app.web.services.submissions import (
@@ -28,7 +28,7 @@ from app.web.services.submissions import (
 )
 from app.web.services.tracks import get_track
 from app.web.services.waiting import standings
-from scorer.errors import InputError
+from scorer.errors import Refused
 
 bp = Blueprint("submissions", __name__)
 
@@ -66,7 +66,7 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
                 max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
                 language=form.language.data or None,
             )
-        except (DomainError, InputError) as error:
+        except Refused as error:
             form.file.errors.append(f"Refused: {error}. Nothing was stored.")
         else:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)

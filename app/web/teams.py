@@ -8,9 +8,9 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
 from app.data.models import NOTIFICATIONS
+from app.web.errors import DomainError
 from app.web.extensions import db
 from app.web.forms import ActionForm, CreateTeamForm, JoinTeamForm
-from app.web.services import DomainError
 from app.web.services.account_mail import unverified_may_upload
 from app.web.services.accounts import create_team, join_team
 from app.web.services.tracks import submittable_tracks

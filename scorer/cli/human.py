@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from scorer.errors import InputError
-from scorer.extras import MissingExtra
+from scorer.errors import InputError, MissingExtra
 from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human.judgements import read_judgements, read_ratings
 from scorer.io.table import read_table, require_columns

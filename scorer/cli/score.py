@@ -13,11 +13,9 @@ import numpy as np
 
 from scorer.compare.breakdown import buckets, item_attributes
 from scorer.compare.significance import Comparison
-from scorer.errors import InputError
-from scorer.extras import MissingExtra
+from scorer.errors import InputError, JavaMissing, MissingExtra
 from scorer.io.folders import folder_as_zip
 from scorer.java import implementation
-from scorer.java.jars import JavaMissing
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
@@ -25,7 +23,8 @@ from scorer.references import ReferenceSet
 
 def _find_profile(name: str, kinds_path: Path | None) -> Profile:
     """A built-in profile, or the kind ``name`` defined in ``kinds_path``."""
-    from scorer.kinds import KindError, build_profile, read_kinds
+    from scorer.errors import KindError
+    from scorer.kinds import build_profile, read_kinds
 
     if kinds_path is not None:
         try:

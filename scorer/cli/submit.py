@@ -23,9 +23,9 @@ from pathlib import Path
 import click
 import requests
 
-from scorer.errors import InputError
+from scorer.errors import InputError, KindError
 from scorer.io.archive import is_zip
-from scorer.kinds import BUILT_IN, KindError, Profile, build_profile, get_profile
+from scorer.kinds import BUILT_IN, Profile, build_profile, get_profile
 
 SPINNER = "|/-\\"
 TOKEN_ENV = "NLGBOARD_TOKEN"

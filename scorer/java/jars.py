@@ -6,9 +6,7 @@ import importlib.util
 import shutil
 from pathlib import Path
 
-
-class JavaMissing(RuntimeError):
-    """The jars were asked for (``NLGBOARD_METEOR=jar``) and Java is not installed."""
+from scorer.errors import JavaMissing
 
 
 def java_binary() -> str:

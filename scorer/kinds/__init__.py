@@ -2,15 +2,17 @@
 registries of verified parts (readers, normalisations, metrics with options, tokenisers,
 analyses); a definition becomes a scoring ``Profile``. The built-in kinds (E2E, SR'18, DRS,
 WebNLG 2017) are definitions too (``built_in.yaml``); organisers define theirs in a challenge
-bundle. The web app, the worker and ``nlg-score`` resolve a profile from one name.
+bundle. ``nlg-score`` resolves a profile from its name; on the board a track hands out its own
+(built from the definition stored with it), so the registry is filled by whoever builds one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from scorer.errors import KindError
 from scorer.kinds.analyses import (
     describe_e2e,
     describe_references,
@@ -20,7 +22,6 @@ from scorer.kinds.analyses import (
 from scorer.kinds.definitions import (
     BUILT_IN_KEYS,
     PROFILES,
-    KindError,
     build_built_in,
     build_profile,
     definition_digest,
@@ -60,19 +61,11 @@ TRACK_KIND_LABELS = {
 }
 """The board's track kinds -> how the organisers' form names them."""
 
-PROFILE_LOADERS: list[Callable[[str], Profile | None]] = []
-"""Where a profile not built in is found by name (the board: track kinds organisers defined,
-stored with their tracks); each returns None for a name it does not know."""
-
 
 def get_profile(name: str) -> Profile:
-    """Look a profile up by name, with the list of known names in the error."""
-    if name not in PROFILES:
-        for load in PROFILE_LOADERS:
-            found = load(name)
-            if found is not None:
-                PROFILES[name] = found
-                break
+    """Look a profile up by name, with the list of known names in the error: a built-in kind,
+    or a definition this process built (``build_profile``; on the board a track builds its
+    own, ``Track.scoring_profile``). The scorer never goes looking for one."""
     try:
         return PROFILES[name]
     except KeyError:
@@ -102,7 +95,7 @@ def metric_id(profile: Profile, wanted: str) -> str | None:
 
 
 __all__ = [
-    "BUILT_IN", "PROFILES", "PROFILE_LOADERS", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
+    "BUILT_IN", "PROFILES", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
     "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
     "trained_variant", "truncate",

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from scorer.errors import KindError, UnknownMetric
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
@@ -21,20 +22,9 @@ from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.instructions import READER_INSTRUCTIONS, SubmitInstructions
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
 from scorer.kinds.profile import Profile
-from scorer.metrics import (
-    UnknownMetric,
-    get_metric,
-    metric_options,
-    option_problem,
-    register_preset,
-)
+from scorer.metrics import get_metric, metric_options, option_problem, register_preset
 from scorer.metrics import normalised_average as norm_avg
 from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
-
-
-class KindError(ValueError):
-    """A definition refused: ``str()`` names the key and says what is known there."""
-
 
 PROFILES: dict[str, Profile] = {}
 """Every profile by name: the built-in kinds (``built_in.yaml``, loaded by ``scorer.kinds``),

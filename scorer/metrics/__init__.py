@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorer.errors import UnknownMetric
 from scorer.metrics.base import Metric
 
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
@@ -124,13 +125,6 @@ def _index() -> tuple[tuple[str, str], ...]:
 
 def _modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
-
-
-class UnknownMetric(KeyError):
-    """An id or an option the registry does not know; ``str()`` is the message."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 def register(

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from scorer.cache import built_file
+from scorer.errors import ScanError
 from scorer.java.classfile import string_constants
 from scorer.java.jars import coco_file
 from scorer.java.lowercase import java_lower
@@ -184,10 +185,6 @@ _FIXED = {2: "<", 10: ">", 11: "--", 13: "...", 16: "-RCB-", 17: "-LRB-", 18: "-
 _FIXED |= {20: "-LCB-", 21: "-RSB-", 22: "-LSB-", 5: NEWLINE_TOKEN}
 _SKIP = frozenset({1, 7, 23})
 """Untokenisable characters (deleted) and white space."""
-
-
-class ScanError(RuntimeError):
-    """The scanner matched nothing (CoreNLP throws "could not match input")."""
 
 
 def tokenize(text: str) -> list[str]:

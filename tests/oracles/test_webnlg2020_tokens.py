@@ -183,7 +183,7 @@ def test_english_meteor_on_the_tokens_equals_eval_py(tmp_path, untrained_punkt, 
 def test_russian_meteor_cannot_be_had_here(tmp_path, monkeypatch):
     """eval.py's ``-l ru``: the jar wants ``paraphrase-ru.gz``, which pycocoevalcap does not
     ship (eval.py then prints an error and reports -1); the kind refuses the option."""
-    from scorer.kinds.definitions import KindError
+    from scorer.errors import KindError
 
     require_binary("java")
     monkeypatch.chdir(tmp_path)

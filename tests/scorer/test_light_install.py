@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.extras import MissingExtra, require
+from scorer.errors import MissingExtra
+from scorer.extras import require
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = {

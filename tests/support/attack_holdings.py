@@ -260,7 +260,6 @@ def _bucket_scores(
     from app.data.statistics import unpack_statistics
     from app.data.testsets import load_attributes
     from scorer.compare.breakdown import breakdown, buckets
-    from scorer.kinds import get_profile
 
     scores: list[ScoreState] = []
     items: dict[tuple[int, str], int] = {}
@@ -272,7 +271,7 @@ def _bucket_scores(
             test_set = track.test_set_for(submission.language) if track and submission else None
             if system is None or test_set is None:
                 continue
-            profile = get_profile(track.profile)
+            profile = track.scoring_profile
             attributes = load_attributes(session, test_set)
             statistics = unpack_statistics(stored.data)
             for attribute in profile.breakdown_attributes:

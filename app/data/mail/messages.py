@@ -9,10 +9,7 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate, make_msgid, parseaddr
 
-
-class MailError(ValueError):
-    """An address or a header text that cannot go into a message; says what and where."""
-
+from app.data.errors import MailError
 
 _PART = r"[^@\s\"<>(),;:\\\[\]]+"
 ADDRESS = re.compile(rf"^{_PART}@{_PART}\.{_PART}$")

@@ -18,7 +18,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.data.models.base import Base, UTCDateTime, utcnow
-from scorer.kinds import Profile, build_profile, get_profile
+from app.data.track_kinds import profile_of
+from scorer.kinds import Profile
 
 
 class Challenge(Base):
@@ -129,10 +130,8 @@ class Track(Base):
     def scoring_profile(self) -> Profile:
         """The profile that scores this track, from the track itself: an organiser's kind
         built from the definition stored with it (its digest is the name in ``profile``), a
-        built-in kind by name. Built once per process (``scorer.kinds`` keeps it)."""
-        if self.kind_definition is not None:
-            return build_profile(self.kind_definition, f"track {self.slug}'s kind")
-        return get_profile(self.profile)
+        built-in kind by name. Built once per process (``app.data.track_kinds``)."""
+        return profile_of(self.profile, self.kind_definition, f"track {self.slug}'s kind")
 
     def test_set_for(self, language: str | None = None) -> TestSet | None:
         language = language or self.language

@@ -49,6 +49,17 @@ class BoardGroup(FlaskGroup):
             return load_command(cmd_name)
         return click.Group.get_command(self, ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a refusal it did not answer itself (``scorer.errors.Refused``: a
+        bad file, a kind, a board rule) is answered here for every command, as ``fail`` does:
+        its message on stderr after "Error:", exit status 1, no traceback."""
+        from scorer.errors import Refused
+
+        try:
+            return super().invoke(ctx)
+        except Refused as error:
+            raise click.ClickException(str(error)) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
         rows += [(name, command.get_short_help_str()) for name, command in self.commands.items()]

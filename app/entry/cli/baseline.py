@@ -11,12 +11,11 @@ from flask.cli import AppGroup
 from app.data.db import session_scope
 from app.data.storage import storage_for
 from app.entry.cli.common import board_settings, fail, score_if_embedded
-from app.web.services import DomainError
 from app.web.services.organising import upload_baseline
 from app.web.services.tracks import (
     get_track,
 )
-from scorer.errors import InputError
+from scorer.errors import Refused
 
 
 @click.group(cls=AppGroup)
@@ -52,7 +51,7 @@ def baseline_add(
                 language=language,
             )
             submission_ids = [(s.id, s.language) for s in submissions]
-    except (DomainError, InputError) as error:
+    except Refused as error:
         fail(error)
     for (submission_id, test_language), outcome in zip(
         submission_ids,

@@ -12,8 +12,7 @@ from flask.cli import AppGroup
 from app.data.db import session_scope
 from app.data.storage import storage_for
 from app.entry.cli.common import board_settings, fail, score_if_embedded
-from app.web.services import DomainError
-from scorer.errors import InputError
+from scorer.errors import Refused
 
 if TYPE_CHECKING:
     from app.web.services.bundles import Bundle
@@ -33,11 +32,8 @@ def challenge() -> None:
 @click.option("--description", default="")
 def challenge_create(slug: str, title: str, description: str) -> None:
     """Create a challenge."""
-    try:
-        with session_scope(board_settings().database_url) as session:
-            create_challenge(session, slug, title, description)
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        create_challenge(session, slug, title, description)
     click.echo(f"challenge {slug} created")
 
 
@@ -54,7 +50,7 @@ def challenge_import(bundle_path: Path) -> None:
         bundle = _read_bundle(bundle_path, settings.bundle_max_bytes)
         with session_scope(settings.database_url) as session:
             report = import_bundle(session, queue, storage_for(settings), bundle)
-    except (DomainError, InputError) as error:
+    except Refused as error:
         fail(error)
     click.echo(report.summary())
     outcomes = score_if_embedded(queue, settings, report.submissions)
@@ -83,13 +79,10 @@ def challenge_export(slug: str, out: Path, with_submissions: bool) -> None:
     from app.web.services.tracks import get_challenge
 
     settings = board_settings()
-    try:
-        with session_scope(settings.database_url) as session:
-            data = export_bundle(
-                session, storage_for(settings), get_challenge(session, slug), with_submissions
-            )
-    except DomainError as error:
-        fail(error)
+    with session_scope(settings.database_url) as session:
+        data = export_bundle(
+            session, storage_for(settings), get_challenge(session, slug), with_submissions
+        )
     out.write_bytes(data)
     click.echo(f"{out}: {len(data):,} bytes")
 
@@ -108,19 +101,16 @@ def challenge_teams(slug: str, needed: bool | None) -> None:
     from app.web.services.approvals import set_teams_need_approval, teams_for_approval
     from app.web.services.tracks import get_challenge
 
-    try:
-        with session_scope(board_settings().database_url) as session:
-            found = get_challenge(session, slug)
-            if needed is not None:
-                set_teams_need_approval(session, None, found, needed)
-            rule = "on" if found.teams_need_approval else "off"
-            click.echo(f"{slug}: teams need approval: {rule}")
-            for standing in teams_for_approval(session, found):
-                when = standing.approved_at
-                state = f"approved {when:%Y-%m-%d %H:%M} UTC" if when else "waiting"
-                click.echo(f"  {standing.team.name}\t{standing.members} members\t{state}")
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        found = get_challenge(session, slug)
+        if needed is not None:
+            set_teams_need_approval(session, None, found, needed)
+        rule = "on" if found.teams_need_approval else "off"
+        click.echo(f"{slug}: teams need approval: {rule}")
+        for standing in teams_for_approval(session, found):
+            when = standing.approved_at
+            state = f"approved {when:%Y-%m-%d %H:%M} UTC" if when else "waiting"
+            click.echo(f"  {standing.team.name}\t{standing.members} members\t{state}")
 
 
 @challenge.command("approve-team")
@@ -133,12 +123,7 @@ def challenge_approve_team(slug: str, team: str, revoke: bool) -> None:
     from app.web.services.approvals import find_team, set_team_approval
     from app.web.services.tracks import get_challenge
 
-    try:
-        with session_scope(board_settings().database_url) as session:
-            found = find_team(session, team)
-            set_team_approval(session, None, get_challenge(session, slug), found, not revoke)
-            click.echo(
-                f"team {found.name} {'no longer approved' if revoke else 'approved'} for {slug}"
-            )
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        found = find_team(session, team)
+        set_team_approval(session, None, get_challenge(session, slug), found, not revoke)
+        click.echo(f"team {found.name} {'no longer approved' if revoke else 'approved'} for {slug}")

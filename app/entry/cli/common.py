@@ -19,6 +19,8 @@ def board_settings() -> Settings:
 
 
 def fail(error: Exception) -> NoReturn:
+    """A command's error as the CLI answers every refusal (``BoardGroup.invoke``): the message
+    on stderr after "Error:", exit status 1."""
     raise click.ClickException(str(error))
 
 
@@ -62,7 +64,7 @@ class Deadline(click.ParamType):
                 param,
                 ctx,
             )
-        from app.web.services import DomainError
+        from app.web.errors import DomainError
         from app.web.services.tracks import DEADLINE_YEARS, check_deadline
 
         try:

@@ -10,7 +10,7 @@ from flask.cli import AppGroup
 
 from app.data.db import session_scope
 from app.entry.cli.common import board_settings, fail
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.annotation import create_links
 from app.web.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
 from app.web.services.human_import import (

@@ -14,7 +14,7 @@ from app.data.db import session_scope
 from app.data.models import DEFAULT_DAILY_LIMIT
 from app.data.storage import storage_for
 from app.entry.cli.common import Deadline, board_settings, fail, score_if_embedded
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.access import ORGANISERS
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
@@ -30,7 +30,7 @@ from app.web.services.tracks import (
     store_split_report,
 )
 from scorer.compare.similarity import similarity_matrix
-from scorer.errors import InputError
+from scorer.errors import Refused
 from scorer.io.folders import folder_as_zip
 from scorer.kinds import get_profile
 
@@ -116,7 +116,7 @@ def track_import(
                 session, queue, storage_for(settings), test_set,
                 current_app.config["UPLOAD_MAX_BYTES"],
             )  # fmt: skip
-    except (DomainError, InputError) as error:
+    except Refused as error:
         fail(error)
     click.echo(report)
     if registered:
@@ -187,7 +187,7 @@ def track_challenge_set(
                 sentences_name=refs_path.name,
                 allow_unmatched=allow_unmatched,
             )
-    except (DomainError, InputError) as error:
+    except Refused as error:
         fail(error)
     click.echo(report.describe())
 
@@ -204,12 +204,9 @@ def track_public_part(
     """Declare a random share of a test set's items its public part (a public leaderboard in
     the test phase, as Kaggle's); the final ranking stays on every item, hidden until the
     results are published. Only before the first upload."""
-    try:
-        with session_scope(board_settings().database_url) as session:
-            track = get_track(session, challenge_slug, track_slug)
-            count = declare_public_part(session, track, language, share, seed)
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        track = get_track(session, challenge_slug, track_slug)
+        count = declare_public_part(session, track, language, share, seed)
     click.echo(f"{count} items of {track_slug} ({language}) are its public part")
 
 
@@ -230,16 +227,13 @@ def track_split_report(
     """How close each test reference is to its nearest training text (Zhang et al. 2024,
     Eq. 3, Fig. 3): the word-overlap histogram and the near-duplicate share, kept for the
     organisers' view of the track page."""
-    try:
-        with session_scope(board_settings().database_url) as session:
-            found = get_track(session, challenge_slug, track_slug)
-            suffix = get_profile(found.profile).folder_suffix
-            data, name = _read_path(train_path, suffix, f"track {found.slug}", "--train")
-            report = store_split_report(
-                session, found, language or default_language(found) or found.language, data, name
-            )
-    except (DomainError, InputError) as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        found = get_track(session, challenge_slug, track_slug)
+        suffix = found.scoring_profile.folder_suffix
+        data, name = _read_path(train_path, suffix, f"track {found.slug}", "--train")
+        report = store_split_report(
+            session, found, language or default_language(found) or found.language, data, name
+        )
     click.echo(
         f"{report['test_items']} test texts vs {report['train_items']} training texts: "
         f"mean nearest overlap {report['mean']:.3f}, median {report['median']:.3f}; "
@@ -270,14 +264,11 @@ def track_similarity(
     twenty systems: run it on the worker host, not in a request). The matrix is kept on the test
     set, for the track page's heatmap."""
     settings = board_settings()
-    try:
-        with session_scope(settings.database_url) as session:
-            found = get_track(session, challenge_slug, track_slug)
-            systems, references, profile = leaderboard_outputs(
-                session, found, language, include_secondary, viewer=ORGANISERS
-            )
-    except DomainError as error:
-        fail(error)
+    with session_scope(settings.database_url) as session:
+        found = get_track(session, challenge_slug, track_slug)
+        systems, references, profile = leaderboard_outputs(
+            session, found, language, include_secondary, viewer=ORGANISERS
+        )
     if len(systems) < 2:
         fail(DomainError(f"similarity needs two scored systems, {len(systems)} found"))
     try:

@@ -8,7 +8,7 @@ from flask.cli import AppGroup
 from app.data.db import session_scope
 from app.data.models import ChallengeAnnotator, ChallengeOrganiser, Role
 from app.entry.cli.common import board_settings, fail
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.accounts import create_user, find_or_create_team, grant_role, password_problem
 from app.web.services.tracks import (
     get_challenge,
@@ -42,17 +42,14 @@ def user_create(
     problem = password_problem(password, email) if password else None
     if problem:
         fail(DomainError(f"--password: {problem}"))
-    try:
-        with session_scope(board_settings().database_url) as session:
-            account = create_user(session, email, password, Role(role))
-            if team_name:
-                session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
-            staff = ChallengeAnnotator if account.role == Role.ANNOTATOR else ChallengeOrganiser
-            for slug in challenges:
-                session.add(staff(challenge_id=get_challenge(session, slug).id, user_id=account.id))
-            token = account.new_api_token()
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        account = create_user(session, email, password, Role(role))
+        if team_name:
+            session.add(Membership(user=account, team=find_or_create_team(session, team_name)))
+        staff = ChallengeAnnotator if account.role == Role.ANNOTATOR else ChallengeOrganiser
+        for slug in challenges:
+            session.add(staff(challenge_id=get_challenge(session, slug).id, user_id=account.id))
+        token = account.new_api_token()
     click.echo(token)
 
 
@@ -67,14 +64,11 @@ def user_create(
 )
 def user_role(email: str, role: str, challenges: tuple[str, ...]) -> None:
     """Give an existing account a role (e.g. make a web-registered user an organiser)."""
-    try:
-        with session_scope(board_settings().database_url) as session:
-            found = [get_challenge(session, slug) for slug in challenges]
-            account = grant_role(session, None, email, Role(role), found)
-            click.echo(f"{account.email} is now {account.role.value}"
-                       + (f" of {', '.join(challenges)}" if challenges else ""))  # fmt: skip
-    except DomainError as error:
-        fail(error)
+    with session_scope(board_settings().database_url) as session:
+        found = [get_challenge(session, slug) for slug in challenges]
+        account = grant_role(session, None, email, Role(role), found)
+        click.echo(f"{account.email} is now {account.role.value}"
+                   + (f" of {', '.join(challenges)}" if challenges else ""))  # fmt: skip
 
 
 @user.command("admin-link")

@@ -20,9 +20,9 @@ from app.web.api.openapi import (
     openapi_document,
     query,
 )
+from app.web.errors import DomainError
 from app.web.extensions import db, file_cache, storage, submission_queue
 from app.web.public_cache import public_cache
-from app.web.services import DomainError
 from app.web.services.access import PUBLIC, can_see_scores, can_see_submission, viewer_of
 from app.web.services.accounts import user_for_token
 from app.web.services.breakdowns import Cell, breakdown_choices, track_breakdown
@@ -38,7 +38,6 @@ from app.web.services.overview import overview
 from app.web.services.submissions import submit_output, test_set_for_upload
 from app.web.services.tracks import get_challenge, get_track
 from app.web.services.waiting import standings
-from scorer.errors import InputError
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api/v1")
 
@@ -119,22 +118,19 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
         return error(400, "missing multipart field 'file' (the output file)")
     system_name = request.form.get("system", "")
     max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
-    try:
-        submissions = submit_output(
-            db(),
-            submission_queue(),
-            storage(),
-            user=user,
-            team=user.team,
-            track=track,
-            system_name=system_name,
-            filename=secure_filename(upload.filename or "") or "upload.txt",
-            data=upload.read(max_bytes + 1),
-            max_bytes=max_bytes,
-            language=request.form.get("language") or None,
-        )
-    except (DomainError, InputError) as exc:
-        return error(400, f"refused: {exc}; nothing was stored")
+    submissions = submit_output(  # a refusal: app.web.errors answers it
+        db(),
+        submission_queue(),
+        storage(),
+        user=user,
+        team=user.team,
+        track=track,
+        system_name=system_name,
+        filename=secure_filename(upload.filename or "") or "upload.txt",
+        data=upload.read(max_bytes + 1),
+        max_bytes=max_bytes,
+        language=request.form.get("language") or None,
+    )
     first = submissions[0]
     response = jsonify(
         {

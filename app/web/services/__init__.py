@@ -13,9 +13,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-
-class DomainError(Exception):
-    """A request that breaks a rule; the message is shown to the person as it is."""
+from app.web.errors import DomainError
 
 
 @contextmanager

@@ -18,7 +18,8 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.data.config import AccountLimits
-from app.data.mail.messages import MailError, check_address
+from app.data.errors import MailError
+from app.data.mail.messages import check_address
 from app.data.mail.outbox import add_mail
 from app.data.models import (
     NOTIFICATIONS,
@@ -30,7 +31,8 @@ from app.data.models import (
     utcnow,
 )
 from app.data.models.accounts import hash_password
-from app.web.services import DomainError, action, add_unique, committed
+from app.web.errors import DomainError
+from app.web.services import action, add_unique, committed
 from app.web.services.accounts import REGISTER, RESET, VERIFY, note_account_request
 from app.web.services.audit import record
 

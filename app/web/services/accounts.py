@@ -24,7 +24,8 @@ from app.data.models import (
     utcnow,
 )
 from app.data.models.accounts import unusable_hash
-from app.web.services import DomainError, action, add_unique, committed
+from app.web.errors import DomainError, TooManyRequests
+from app.web.services import action, add_unique, committed
 from app.web.services.audit import record
 from app.web.services.names import check_name
 from app.web.services.passwords import is_common
@@ -182,11 +183,6 @@ def note_failed_login(
 REQUEST_WINDOW = timedelta(hours=1)
 """The window of the limits on registrations and account mails (``AccountLimits``)."""
 REGISTER, RESET, VERIFY = "register", "reset", "verify"
-
-
-class TooManyRequests(DomainError):
-    """A client address used up its hour of registrations or account mails. The answer is the
-    same whether or not the address asked about has an account."""
 
 
 def note_account_request(

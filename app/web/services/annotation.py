@@ -26,7 +26,8 @@ from app.data.models import (
     hash_token,
     utcnow,
 )
-from app.web.services import DomainError, add_unique, committed
+from app.web.errors import DomainError
+from app.web.services import add_unique, committed
 from scorer.human.rose import DIMENSIONS
 
 

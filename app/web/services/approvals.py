@@ -12,7 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.data.models import Challenge, Membership, Team, TeamApproval, User
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.access import is_organiser_of
 from app.web.services.accounts import team_named
 from app.web.services.audit import record

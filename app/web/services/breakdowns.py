@@ -27,7 +27,7 @@ from app.data.disclosure import Figure, Hidden, seal
 from app.data.models import Output, SubmissionStatistics, TestSet, Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.access import MIN_SUBSET_ITEMS, Viewer
 from app.web.services.csv_cells import csv_cell
 from app.web.services.file_cache import FileCache

@@ -14,10 +14,9 @@ from sqlalchemy.orm import Session
 from app.data.models import Submission, System, TestSet
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
-from app.web.services import DomainError
 from app.web.services.submissions import submit_output
 from baselines.manifest import BundledRun, matching_runs, read_manifest
-from scorer.errors import InputError
+from scorer.errors import Refused
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def register_bundled_runs(
                 is_baseline=True,
                 language=test_set.language if track.is_multilingual else None,
             )
-        except (DomainError, InputError, OSError) as error:
+        except (Refused, OSError) as error:
             session.rollback()
             added.append(Registered(run.system, run.file, problem=str(error)))
             continue

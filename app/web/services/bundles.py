@@ -52,7 +52,7 @@ from app.data.models import (
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.data.testsets import stamp_content
-from app.web.services import DomainError
+from app.web.errors import BundleError, DomainError
 from app.web.services.accounts import TEAM_NAME_MAX, team_named
 from app.web.services.audit import record
 from app.web.services.drs import import_challenge_set
@@ -69,10 +69,10 @@ from app.web.services.tracks import (
     import_profile_read_test_set,
     language_code,
 )
-from scorer.errors import InputError
+from scorer.errors import InputError, KindError, Refused
 from scorer.io.archive import read_zip
 from scorer.io.folders import as_zip, release_order
-from scorer.kinds import KindError, build_profile
+from scorer.kinds import build_profile
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -87,10 +87,6 @@ DEFINITION_MAX_BYTES = 2 * 1024 * 1024
 """``challenge.yaml``'s cap, checked before it is parsed: a finished challenge's definition with
 every submission and its scores is about 1 KB per submission (2,000 of them fit; libyaml reads
 it in about a second)."""
-
-
-class BundleError(DomainError):
-    """A bundle refused: the message names the file and the key or line."""
 
 
 @dataclass
@@ -354,7 +350,7 @@ def import_bundle(
         record(session, by, "challenge import", report.challenge, challenge_id,
                tracks=report.tracks, submissions=len(report.submissions))  # fmt: skip
         session.flush()
-    except (DomainError, InputError):
+    except Refused:
         session.rollback()
         raise
     for data in files:

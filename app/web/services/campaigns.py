@@ -33,7 +33,8 @@ from app.data.models import (
     UnitEntry,
     User,
 )
-from app.web.services import DomainError, action, add_unique
+from app.web.errors import DomainError
+from app.web.services import action, add_unique
 from app.web.services.access import ORGANISERS
 from app.web.services.audit import record
 from app.web.services.human_subjects import REFERENCES, subject_key

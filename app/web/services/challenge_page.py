@@ -11,7 +11,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.data.models import TEST, Item, Submission, SubmissionStatus, System, TestSet, Track
-from scorer.kinds import get_profile
 from scorer.kinds.glossary import Entry, glossary
 
 
@@ -76,10 +75,10 @@ def _participation(session: Session, track: Track) -> tuple[int, int]:
 def glossaries(tracks: list[Track]) -> list[tuple[str, list[Entry]]]:
     """One glossary per scorer profile the tracks use (tracks of one kind share it), titled
     with the tracks' titles."""
-    by_profile: dict[str, list[str]] = {}
+    by_profile: dict[str, list[Track]] = {}
     for track in tracks:
-        by_profile.setdefault(track.profile, []).append(track.title)
+        by_profile.setdefault(track.profile, []).append(track)
     return [
-        (", ".join(titles), glossary(get_profile(profile)))
-        for profile, titles in by_profile.items()
+        (", ".join(t.title for t in same), glossary(same[0].scoring_profile))
+        for same in by_profile.values()
     ]

@@ -22,7 +22,7 @@ from app.data.disclosure import Figure, Hidden
 from app.data.models import Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import LoadedTestSet, load_attributes, load_test_set
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.access import Viewer
 from app.web.services.breakdowns import breakdown_choices, stored_statistics
 from app.web.services.file_cache import FileCache

@@ -30,7 +30,7 @@ from app.data.models import (
     Track,
 )
 from app.data.testsets import HEADLINE_SUBSET, stamp_content
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.bundled import remove_bundled_runs
 from app.web.services.tracks import language_code, multilingual_track
 from scorer.io import drs

@@ -21,7 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.models import Campaign, Judgement, Method, System, Track, User
-from app.web.services import DomainError, action, add_unique
+from app.web.errors import DomainError
+from app.web.services import action, add_unique
 from app.web.services.audit import record
 from app.web.services.campaigns import CRITERIA
 from app.web.services.human_subjects import REFERENCES, subject_key

@@ -14,7 +14,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.models import Campaign, Judgement, Method, Track, User, utcnow
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.access import ORGANISERS, Viewer
 from app.web.services.audit import record
 from app.web.services.campaigns import track_campaigns

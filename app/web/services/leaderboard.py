@@ -20,7 +20,7 @@ from app.data.models import (
     Track,
 )
 from app.data.testsets import CHAL, HEADLINE_SUBSET, ORIG, PUBLIC_PART, load_references
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.access import ANONYMOUS, PUBLIC, Viewer
 from scorer.kinds import Profile
 from scorer.references import ReferenceSet

@@ -20,7 +20,7 @@ from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
 from app.data.models import Campaign, Challenge, System, Team, Track
-from app.web.services import DomainError
+from app.web.errors import DomainError
 
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app.data.mail.messages import MailError, check_header_text, one_line
+from app.data.errors import MailError
+from app.data.mail.messages import check_header_text, one_line
 from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_annotators, track_participants
 from app.data.models import Campaign, Mail, Track, User
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.access import is_organiser_of
 from app.web.services.audit import record
 

@@ -27,7 +27,8 @@ from app.data.models import (
 )
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.audit import record
 from app.web.services.csv_cells import csv_cell
 from app.web.services.notifications import notify_published

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 
 from app.data.models import Item, ItemSubset, Submission, System, Track, User
 from app.data.testsets import PUBLIC_PART
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.audit import record
 
 

@@ -36,7 +36,8 @@ from app.data.models import (
 )
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.account_mail import check_may_upload
 from app.web.services.approvals import team_approved
 from app.web.services.audit import record

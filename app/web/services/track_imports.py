@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 from sqlalchemy.orm import Session
 
 from app.data.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet, User
-from app.web.services import DomainError, action
+from app.web.errors import DomainError
+from app.web.services import action
 from app.web.services.audit import record
 from app.web.services.drs import STANDARD, import_drs_test_set, removed_note
 from app.web.services.tracks import (
@@ -20,7 +21,8 @@ from app.web.services.tracks import (
     import_profile_read_test_set,
     import_sr18_test_set,
 )
-from scorer.kinds import KindError, trained_variant
+from scorer.errors import KindError
+from scorer.kinds import trained_variant
 
 
 class TrackOptions(NamedTuple):

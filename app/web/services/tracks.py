@@ -20,7 +20,8 @@ from app.data.models import (
     Track,
 )
 from app.data.testsets import load_references, load_subsets, stamp_content
-from app.web.services import DomainError, add_unique
+from app.web.errors import DomainError
+from app.web.services import add_unique
 from app.web.services.names import check_text
 from scorer.errors import InputError
 from scorer.io import conllu, e2e, sr18

@@ -14,7 +14,8 @@ from sqlalchemy import select, update
 
 from app.data.config import MailSettings
 from app.data.db import session_scope
-from app.data.mail.messages import MailError, build_message, check_address
+from app.data.errors import MailError
+from app.data.mail.messages import build_message, check_address
 from app.data.models import (
     AuditEvent,
     Mail,

@@ -55,7 +55,7 @@ BREAK = "Results\r\nBcc: everyone@evil.example"
 
 def test_a_line_break_in_a_title_or_name_is_refused_naming_the_field(app, session):
     from app.data.models import Team
-    from app.web.services import DomainError
+    from app.web.errors import DomainError
     from app.web.services.tracks import create_challenge, import_e2e_track
     from tests.support.factories import DEMO_REFS
 
@@ -175,7 +175,8 @@ def test_a_newer_reset_link_voids_the_older_ones(session, monkeypatch):
     """Finding 2: an older reset link still worked after a newer one was sent."""
     from datetime import timedelta
 
-    from app.web.services import DomainError, account_mail
+    from app.web.errors import DomainError
+    from app.web.services import account_mail
     from app.web.services.accounts import create_user
 
     create_user(session, "a@x.org", "old password 123")

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from app.data.db import session_scope
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.tracks import create_challenge
 from scorer.errors import InputError
 from scorer.io.archive import read_zip

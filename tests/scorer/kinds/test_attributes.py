@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.kinds import KindError, build_profile, get_profile
+from scorer.errors import KindError
+from scorer.kinds import build_profile, get_profile
 from scorer.kinds.attributes import conllu_length, e2e_slots, length_bucket
 
 

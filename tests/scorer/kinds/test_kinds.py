@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from scorer.errors import InputError
+from scorer.errors import InputError, KindError
 from scorer.io import records
-from scorer.kinds import BUILT_IN, PROFILES, TRACK_KINDS, KindError, build_profile, get_profile
+from scorer.kinds import BUILT_IN, PROFILES, TRACK_KINDS, build_profile, get_profile
 from scorer.kinds.parts import READERS
 from scorer.metrics import get_metric
 from tests.support.paths import DEMO_DATA

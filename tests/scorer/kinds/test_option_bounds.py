@@ -8,7 +8,8 @@ import inspect
 
 import pytest
 
-from scorer.kinds import KindError, build_profile
+from scorer.errors import KindError
+from scorer.kinds import build_profile
 from scorer.metrics import _FACTORIES, known_metrics, metric_bounds
 
 

@@ -80,10 +80,11 @@ def test_real_model_discrete_is_below_greedy_on_a_repetitive_output():
 def test_the_model_weights_are_checked_against_the_upstream_hash(tmp_path):
     require_semantic()
     from scorer import embeddings
+    from scorer.errors import ModelUnavailable
 
     embeddings.verify_weights(embeddings.model_path())  # the installed copy is upstream's
     (tmp_path / "model.safetensors").write_bytes(b"not the weights")
-    with pytest.raises(embeddings.ModelUnavailable, match="not the upstream"):
+    with pytest.raises(ModelUnavailable, match="not the upstream"):
         embeddings.verify_weights(tmp_path)
 
 

@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from scorer.metrics import UnknownMetric, get_metric, metric_options
+from scorer.errors import UnknownMetric
+from scorer.metrics import get_metric, metric_options
 from scorer.metrics.chrf_plus_plus import EPSILON
 from scorer.metrics.multibleu_detok import tokenization
 from scorer.metrics.ter_pyter import item_ter, ter

@@ -13,8 +13,9 @@ from sqlalchemy import func, select
 from app.data.db import session_scope
 from app.data.models import Challenge, Item, Submission, Track
 from app.data.storage import storage_for
+from app.web.errors import BundleError
 from app.web.services.access import ORGANISERS, PUBLIC
-from app.web.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.web.services.bundles import Bundle, export_bundle, import_bundle
 from app.web.services.leaderboard import leaderboard
 from tests.conftest import make_app, make_settings
 from tests.support.factories import run_queue
@@ -452,9 +453,10 @@ def test_a_defined_kind_is_found_by_any_process_and_round_trips(app, runner, set
 
     assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg")]).exit_code == 0
     with session_scope(settings.database_url) as session:
-        name = session.scalars(select(Track)).one().profile
-    built = PROFILES.pop(name)  # as a worker process that never saw the bundle
-    assert get_profile(name).metrics == built.metrics
+        track = session.scalars(select(Track)).one()
+        built = PROFILES.pop(track.profile)  # as a worker process that never saw the bundle
+        assert track.scoring_profile.metrics == built.metrics  # the track builds it again
+        assert get_profile(track.profile) is track.scoring_profile  # once, then looked up
     other = make_settings(tmp_path / "other")
     other_app = make_app(other, WTF_CSRF_ENABLED=False)
     _import(other_app, other, _export(settings, "webnlg-plus-example"))

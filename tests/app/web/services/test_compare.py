@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from app.data.db import session_scope
 from app.data.models import Submission, System
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.access import ORGANISERS, PUBLIC, Viewer
 from app.web.services.breakdowns import track_breakdown
 from app.web.services.tracks import get_track

@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from app.data.db import session_scope
-from app.data.disclosure import Disclosure, Figure, Hidden, Undisclosed
+from app.data.disclosure import Disclosure, Figure, Hidden
+from app.data.errors import Undisclosed
 from app.data.models import Submission, System, Track
 from app.web.services.access import Viewer
 from tests.app.web.services.test_compare import _copy_submission, _ids

@@ -18,7 +18,7 @@ from app.data.models import (
     System,
     Track,
 )
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.accounts import create_user
 from app.web.services.campaigns import CampaignSpec, create_campaign
 from app.web.services.tracks import get_track

@@ -13,7 +13,8 @@ from app.data.db import session_scope
 from app.data.models import Item, Track
 from app.data.storage import storage_for
 from app.data.testsets import load_attributes
-from app.web.services.bundles import Bundle, BundleError, export_bundle, import_bundle
+from app.web.errors import BundleError
+from app.web.services.bundles import Bundle, export_bundle, import_bundle
 from app.web.services.tracks import create_challenge, import_profile_read_test_set
 from tests.support.factories import demo_track, sr18_tracks
 from tests.support.paths import DEMO_DATA

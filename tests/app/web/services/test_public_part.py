@@ -10,7 +10,7 @@ from sqlalchemy import select
 from app.data.db import session_scope
 from app.data.models import ItemSubset, Score
 from app.data.testsets import PUBLIC_PART
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.public_part import declare_public_part
 from app.web.services.tracks import get_track
 from tests.support.board import API, bearer, set_track, upload

@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from app.data.db import session_scope
 from app.data.models import TEST, AuditEvent, Membership, Submission, Team, User
 from app.data.storage import LocalStorage
-from app.web.services import DomainError
+from app.web.errors import DomainError
 from app.web.services.accounts import create_team, create_user
 from app.web.services.approvals import (
     find_team,
