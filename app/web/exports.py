@@ -147,19 +147,19 @@ def bars_plot(slug: str, track_slug: str) -> ResponseReturnValue:
         language,
         column,
         intervals,
-        [(r.submission_id, r.system, r.scores[column]) for r in rows],
+        [(r.submission_id, r.label, r.scores[column]) for r in rows],
+        factor := profile.scale.get(column, 1.0),
     ]
 
     def make() -> bytes:
         resampled = resampled_rows(db(), profile, rows, column, file_cache()) if intervals else {}
+        found = [resampled[r.submission_id].interval if r.submission_id in resampled else None
+                 for r in rows]  # fmt: skip
         return metric_bars(
             column,
-            [r.system for r in rows],
-            [r.scores[column] for r in rows],
-            [
-                resampled[r.submission_id].interval if r.submission_id in resampled else None
-                for r in rows
-            ],
+            [r.label for r in rows],
+            [r.scores[column] * factor for r in rows],
+            [None if i is None else (i[0] * factor, i[1] * factor) for i in found],
             [r.is_baseline for r in rows],
         )
 
