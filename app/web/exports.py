@@ -142,13 +142,14 @@ def bars_plot(slug: str, track_slug: str) -> ResponseReturnValue:
         abort(404)
     rows.sort(key=lambda row: row.scores[column], reverse=profile.higher_is_better(column))
     intervals = viewer.sees_exact_scores_of(track)
+    factor = profile.scale.get(column, 1.0)  # drawn on the scale the tables print
     key = [
         track.id,
         language,
         column,
         intervals,
         [(r.submission_id, r.label, r.scores[column]) for r in rows],
-        factor := profile.scale.get(column, 1.0),
+        factor,
     ]
 
     def make() -> bytes:

@@ -200,9 +200,11 @@ def test_a_teams_systems_are_primary_up_to_the_limit_and_all_shown_in_developmen
     assert primary == {"primary": True, "second": True, "third": False}
     board = client.get(TRACK).get_data(as_text=True)
     assert ">third</a>" in board and board.count('class="compare"') == 4
+    assert "every system is listed" in board
     _set(settings, phase="test", is_published=True)
     board = client.get(TRACK).get_data(as_text=True)
     assert ">second</a>" in board and ">third</a>" not in board  # secondary: on request
+    assert "Show all systems" in board and ">third</a>" in client.get(f"{TRACK}?all=1").text
 
 
 def test_the_bundle_format_page_documents_every_kind_key(client, settings):
