@@ -255,3 +255,4 @@ def test_the_signatures_are_folded_on_a_phone_and_open_on_a_laptop(board, tabs, 
     else:
         assert page.locator("details#signatures").evaluate("d => d.open")
         assert signatures.is_visible()
+    screenshot(page, f"track-page-signatures-{screen}")
