@@ -43,6 +43,10 @@ KIND_KEY_DOCS: dict[str, str] = {
     "annotate": "Per-output findings kept beside each output (`e2e-slot-errors`).",
     "describe": "Descriptive statistics of outputs and references (E2E's textual statistics).",
     "item_metrics": "Metrics worth showing per output on its own (SR'18: DIST).",
+    "groups": "The leaderboard's column groups, left to right: "
+    "`[{name: ..., columns: [...]}, ...]`, every column in one (default: each metric's own).",
+    "submit": "What an output file holds and the start of one, for the Submit page, the API and "
+    "`nlgboard-submit`: `{layout: ..., example: ...}` (default: the reader's).",
     "scale": "Columns printed multiplied by a factor, the stored scores unchanged: "
     "`{BLEU: 0.01}` prints BLEU, stored on 0-100, on 0-1 as WebNLG+ 2020's paper does.",
 }
