@@ -21,10 +21,11 @@ from sqlalchemy.orm import Session
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.disclosure import Figure, seal
+from app.data.labels import system_label
 from app.data.mail.messages import one_line
 from app.data.mail.outbox import add_mail
 from app.data.mail.recipients import challenge_participants, team_members
-from app.data.models import Challenge, Submission, SubmissionStatus, Track, utcnow
+from app.data.models import Challenge, Submission, SubmissionStatus, System, Track, utcnow
 from app.data.visibility import Viewer
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ def _submission_mails(session: Session, submission_id: int, base_url: str) -> li
         return []
     body = "\n".join(
         [
-            f"Submission {submission.id} of {system.name} to {track.challenge.title} · "
+            f"Submission {submission.id} of {_label(system)} to {track.challenge.title} · "
             f"{track.title} ({submission.language}).",
             "",
             *lines,
@@ -85,6 +86,10 @@ def _submission_mails(session: Session, submission_id: int, base_url: str) -> li
     return [mail.id for mail in mails]
 
 
+def _label(system: System) -> str:
+    return system_label(system.name, system.team.name if system.team else None)
+
+
 def _scored_lines(submission: Submission, viewer: Viewer) -> list[str]:
     """The headline scores if the team may see them now, as the board shows them to it."""
     system, track = submission.system, submission.system.track
@@ -97,7 +102,10 @@ def _scored_lines(submission: Submission, viewer: Viewer) -> list[str]:
     shown = viewer.disclosed(track, seal(headline, Figure.HEADLINE, system.team_id))
     columns = track.scoring_profile.columns
     order = sorted(shown, key=lambda name: columns.index(name) if name in columns else len(columns))
-    lines = ["It was scored:", ""] + [f"  {metric}: {shown[metric]:.4f}" for metric in order]
+    printed = track.scoring_profile.printed
+    lines = ["It was scored:", ""] + [
+        f"  {metric}: {printed(metric, shown[metric])}" for metric in order
+    ]
     if not viewer.sees_exact_scores_of(track):
         lines += ["", "(Rounded as the published table prints them, until publication.)"]
     return lines

@@ -16,6 +16,7 @@ from app.data.config import Settings
 if TYPE_CHECKING:
     from flask import Flask
 
+    from app.data.models import Track
     from app.data.queue import SubmissionQueue
 
 UPLOAD_MAX_BYTES = 10 * 1024 * 1024
@@ -107,6 +108,7 @@ def _register_pages(app: Flask, csrf: Any) -> None:
     app.add_template_filter(markdown_html, "markdown")
     app.add_template_filter(markdown_text, "markdown_text")
     app.add_template_filter(p_value_text, "p_value")
+    app.add_template_filter(score_text, "score")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
 
 
@@ -135,6 +137,12 @@ def p_value_text(p_value: float) -> str:
 
     text = printed_p(p_value)
     return text.removeprefix("p=") if text.startswith("p=") else text[1:].replace("<", "< ", 1)
+
+
+def score_text(value: float, track: Track, column: str, signed: bool = False) -> str:
+    """A score as the track's kind prints it (decimals, scale), on every page alike:
+    ``{{ value|score(track, column) }}``."""
+    return track.scoring_profile.printed(column, value, signed=signed)
 
 
 def _favicon() -> Any:

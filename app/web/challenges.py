@@ -21,7 +21,13 @@ from app.web.extensions import db, file_cache
 from app.web.public_cache import public_cache
 from app.web.services.access import can_see_outputs, can_see_submission, viewer_of
 from app.web.services.breakdowns import breakdown_choices, slot_error_table, track_breakdown
-from app.web.services.challenge_page import glossaries, track_facts
+from app.web.services.bundle_format import SECTIONS, kind_keys, known_parts
+from app.web.services.challenge_page import (
+    challenge_status,
+    glossaries,
+    team_entries,
+    track_facts,
+)
 from app.web.services.columns import add_human_scores, beats_baseline, columns, headline_scores
 from app.web.services.compare import FILTERS, compare_systems
 from app.web.services.home import summaries
@@ -52,6 +58,18 @@ def index() -> ResponseReturnValue:
     return render_template("challenges/index.html", challenges=challenges)
 
 
+@bp.route("/bundle-format")
+@public_cache
+def bundle_format() -> ResponseReturnValue:
+    """The challenge bundle's format, with every key a defined kind may have."""
+    return render_template(
+        "challenges/bundle_format.html",
+        sections=SECTIONS,
+        kind_keys=kind_keys(),
+        parts=known_parts(),
+    )
+
+
 @bp.route("/challenges/<slug>")
 def challenge(slug: str) -> ResponseReturnValue:
     try:
@@ -59,11 +77,16 @@ def challenge(slug: str) -> ResponseReturnValue:
     except DomainError:
         abort(404)
     tracks = ordered_tracks(found)
+    facts = track_facts(db(), tracks)
+    entries, unlisted = team_entries(db(), tracks, viewer_of(db(), current_user, found.id))
     return render_template(
         "challenges/challenge.html",
         challenge=found,
         tracks=tracks,
-        facts=track_facts(db(), tracks),
+        facts=facts,
+        status=challenge_status(facts),
+        entries=entries,
+        unlisted_teams=unlisted,
         glossaries=glossaries(tracks),
     )
 
@@ -171,6 +194,9 @@ def compare(slug: str, track_slug: str) -> ResponseReturnValue:
         language=language,
         lang=language if found.is_multilingual else None,
         filters=FILTERS,
+        rising={
+            d.metric: found.scoring_profile.higher_is_better(d.metric) for d in comparison.metrics
+        },
     )
 
 

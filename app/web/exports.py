@@ -142,24 +142,25 @@ def bars_plot(slug: str, track_slug: str) -> ResponseReturnValue:
         abort(404)
     rows.sort(key=lambda row: row.scores[column], reverse=profile.higher_is_better(column))
     intervals = viewer.sees_exact_scores_of(track)
+    factor = profile.scale.get(column, 1.0)  # drawn on the scale the tables print
     key = [
         track.id,
         language,
         column,
         intervals,
-        [(r.submission_id, r.system, r.scores[column]) for r in rows],
+        [(r.submission_id, r.label, r.scores[column]) for r in rows],
+        factor,
     ]
 
     def make() -> bytes:
         resampled = resampled_rows(db(), profile, rows, column, file_cache()) if intervals else {}
+        found = [resampled[r.submission_id].interval if r.submission_id in resampled else None
+                 for r in rows]  # fmt: skip
         return metric_bars(
             column,
-            [r.system for r in rows],
-            [r.scores[column] for r in rows],
-            [
-                resampled[r.submission_id].interval if r.submission_id in resampled else None
-                for r in rows
-            ],
+            [r.label for r in rows],
+            [r.scores[column] * factor for r in rows],
+            [None if i is None else (i[0] * factor, i[1] * factor) for i in found],
             [r.is_baseline for r in rows],
         )
 

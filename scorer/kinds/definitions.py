@@ -55,6 +55,8 @@ KIND_KEYS = {
 }
 KIND_KEYS |= {"groups", "submit"}
 """What a kind says of its pages: its column groups and what an output file looks like."""
+KIND_KEYS |= {"scale"}
+"""How a column is printed: a factor its stored value is multiplied by (pages, exports)."""
 BUILT_IN_KEYS = {"signature", "track_kinds"}
 """Keys only the built-in definitions have: the normalisation label their stored scores carry
 (kept from before kinds were data) and the board's track kinds they score."""
@@ -132,6 +134,7 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
             str(k): _decimals(v, f"{where}.column_decimals.{k}") for k, v in column_decimals.items()
         },
         truncated_columns=truncate,
+        scale=_scale(definition.get("scale"), f"{where}.scale"),
         subsets=subsets,
         breakdowns=tuple(_texts(definition, "breakdowns", where)),
         attribute_parts=tuple(
@@ -173,6 +176,9 @@ def _check_columns(
     column_decimals = definition.get("column_decimals") or {}
     if not isinstance(column_decimals, Mapping) or set(column_decimals) - set(columns):
         raise KindError(f"{where}.column_decimals: a mapping of columns {columns} to decimals")
+    scale = definition.get("scale") or {}
+    if not isinstance(scale, Mapping) or set(scale) - set(columns):
+        raise KindError(f"{where}.scale: a mapping of columns {columns} to factors")
     item_metrics = set(_texts(definition, "item_metrics", where))
     if item_metrics - set(metrics):
         raise KindError(
@@ -260,6 +266,17 @@ def _decimals(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 8:
         raise KindError(f"{where}: 0 to 8")
     return value
+
+
+def _scale(value: Any, where: str) -> dict[str, float]:
+    """Column -> the positive factor its values are printed multiplied by."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value.values()
+    ):
+        raise KindError(f"{where}: a mapping of columns to positive factors, e.g. {{BLEU: 0.01}}")
+    return {str(k): float(v) for k, v in value.items()}
 
 
 def _named(value: Any, registry: Mapping[str, Any], where: str) -> Any:

@@ -76,6 +76,9 @@ class Profile:
     truncated_columns: frozenset[str] = frozenset()
     """Columns the published tables cut to their decimals rather than round (WebNLG 2017:
     METEOR and TER)."""
+    scale: Mapping[str, float] = field(default_factory=dict)
+    """Column -> factor its stored value is printed multiplied by (WebNLG+ 2020 prints BLEU,
+    stored on 0-100, on 0-1: ``{BLEU: 0.01}``); the stored scores never change."""
     subsets: tuple[str, ...] = ()
     """Item attributes whose values are subsets always scored beside all items (WebNLG:
     ``seen`` gives seen and unseen)."""
@@ -111,9 +114,33 @@ class Profile:
     """What an output file looks like (the kind's ``submit:``, else its reader's)."""
 
     def published(self, column: str, value: float) -> float:
-        """``value`` as the published table prints it: what a team sees of its scores before
-        the results are out, so an aggregate is no finer a probe of the references."""
-        decimals = self.column_decimals.get(column, self.decimals)
+        """``value`` as the published table prints it, on the stored scale: what a team sees
+        of its scores before the results are out, so an aggregate is no finer a probe of the
+        references."""
+        factor = self.scale.get(column, 1)
+        if factor == 1:
+            return self._rounded(column, value)
+        return self._rounded(column, value * factor) / factor
+
+    def printed(self, column: str, value: float, *, signed: bool = False) -> str:
+        """``value`` as the published table writes it: on the kind's scale (``scale``), with
+        the column's decimals, rounded or cut as the table does; ``signed`` for differences."""
+        shown = self._rounded(column, value * self.scale.get(column, 1))
+        return f"{shown:{'+' if signed else ''}.{self.decimals_of(column)}f}"
+
+    def decimals_of(self, column: str) -> int:
+        """Decimals the published table prints ``column`` with."""
+        return self.column_decimals.get(column, self.decimals)
+
+    def printing(self, column: str) -> str:
+        """How ``column`` is printed, in words, for exports' notes."""
+        how = "cut" if column in self.truncated_columns else "rounded"
+        factor = self.scale.get(column, 1)
+        scaled = f" x {factor:g}" if factor != 1 else ""
+        return f"{how} to {self.decimals_of(column)} decimals{scaled}"
+
+    def _rounded(self, column: str, value: float) -> float:
+        decimals = self.decimals_of(column)
         if column in self.truncated_columns:
             return truncate(value, decimals)
         return round(value, decimals)

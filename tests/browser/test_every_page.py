@@ -36,6 +36,7 @@ PAGES = {  # name: (who looks, path with {ids} from the seeded data, what the pa
     "register": (None, "/register", "form"),
     "forgot-password": (None, "/password/forgot", "form"),
     "challenge": (None, "/challenges/demo-e2e", "main h1"),
+    "bundle-format": (None, "/bundle-format", "#kind-key-list"),
     "overview": (None, "/challenges/demo-sr18/overview", "table"),
     "leaderboard-e2e-human-results": (None, E2E, "#human-evaluation table.human tbody tr"),
     "leaderboard-sr18": (None, "/challenges/demo-sr18/tracks/shallow?lang=fr", "#leaderboard"),
@@ -235,3 +236,23 @@ def test_meaning_representations_wrap_between_words_not_letters(board, tabs, scr
         assert not inside_words, (
             f"{cells.nth(k).inner_text()!r} breaks inside words: {inside_words}"
         )
+
+
+@pytest.mark.parametrize("screen", ["phone", "laptop"])
+def test_the_signatures_are_folded_on_a_phone_and_open_on_a_laptop(board, tabs, screen):
+    """The list of column signatures, long under a wide table, starts folded at 390 px (its
+    summary opens it) and open on a laptop."""
+    page = tabs(None)
+    page.set_viewport_size({"width": WIDTHS[screen], "height": 900})
+    page.goto(board.url + E2E)
+    signatures = page.locator("details#signatures ul.signatures")
+    summary = page.locator("details#signatures > summary")
+    if screen == "phone":
+        page.wait_for_function("!document.querySelector('details#signatures').open")
+        assert not signatures.is_visible() and summary.is_visible()
+        summary.click()
+        signatures.wait_for(state="visible")
+    else:
+        assert page.locator("details#signatures").evaluate("d => d.open")
+        assert signatures.is_visible()
+    screenshot(page, f"track-page-signatures-{screen}")

@@ -223,7 +223,7 @@ def slot_error_table(session: Session, rows: list[LeaderboardRow]) -> SlotErrorT
     present = {slot for counts in found.values() for _, slot in counts}
     slots = [s for s in E2E_SLOTS if s in present] + sorted(present - set(E2E_SLOTS))
     return SlotErrorTable(
-        ERROR_KINDS, slots, [(row.system, dict(found[row.submission_id])) for row in rows]
+        ERROR_KINDS, slots, [(row.label, dict(found[row.submission_id])) for row in rows]
     )
 
 

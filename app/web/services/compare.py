@@ -106,6 +106,8 @@ class SystemComparison:
     """None: this viewer may not see per-item figures (yet)."""
     items_matching: int = 0
     which: str = "all"
+    systems: list[LeaderboardRow] = field(default_factory=list)
+    """Every row the viewer's leaderboard lists, secondary systems too: what A and B may be."""
 
 
 def compare_systems(
@@ -144,8 +146,9 @@ def compare_systems(
     shown = [*a.scores]
     intervals = viewer.sees_exact_scores_of(track)
     result = SystemComparison(
-        a, b, [], intervals, significance=viewer.sees_significance_of(track), which=which
-    )
+        a, b, [], intervals, significance=viewer.sees_significance_of(track), which=which,
+        systems=rows,
+    )  # fmt: skip
     headline = {"": loaded.subsets[""]}
     found = _cached_comparisons(
         profile, (packed_a, packed_b), headline, cache, statistics_a, statistics_b
@@ -366,7 +369,7 @@ def comparison_json(found: SystemComparison) -> dict:
 
     def side(row: LeaderboardRow) -> dict:
         return {"system_id": row.system_id, "system": row.system, "team": row.team,
-                "baseline": row.is_baseline}  # fmt: skip
+                "label": row.label, "baseline": row.is_baseline}  # fmt: skip
 
     def differences(rows: list[Difference]) -> list[dict]:
         return [

@@ -18,8 +18,9 @@ from app.web.services.csv_cells import csv_cell
 from app.web.services.leaderboard import LeaderboardRow, default_language, leaderboard
 from app.web.services.names import printable
 from app.web.services.overview import Overview
+from scorer.kinds import Profile
 
-CONTEXT_FIELDS = ("challenge", "track", "language", "phase")
+CONTEXT_FIELDS = ("challenge", "track", "language", "phase", "values")
 ROW_FIELDS = ("rank", "group", "system", "team", "baseline", "primary", "late", "architecture")
 
 
@@ -36,6 +37,29 @@ class TrackTable:
     beats: set[tuple[int, str]]
     notes: dict[int, str]
     """Baseline system id -> what it is (a bundled run: retrained here, not the paper's run)."""
+    profile: Profile
+    exact: bool
+    """Whether the values are the stored ones to every digit (else as the published table
+    rounds them: a team's own scores before publication)."""
+
+    @property
+    def values(self) -> str:
+        """What the numbers in a CSV or JSON file are, said in the file."""
+        if self.exact:
+            return "full precision (as stored, on the stored scale)"
+        return "rounded as the published table prints them, on the stored scale"
+
+    def printing(self) -> dict[str, dict]:
+        """Per metric: how the published table prints it (decimals, cut or rounded, factor)."""
+        return {
+            m: {
+                "decimals": self.profile.decimals_of(m),
+                "truncated": m in self.profile.truncated_columns,
+                "scale": self.profile.scale.get(m, 1.0),
+                "rule": self.profile.printing(m),
+            }
+            for m in self.metrics
+        }
 
 
 def track_table(
@@ -73,6 +97,8 @@ def track_table(
         signatures,
         beats_baseline(rows, metrics, profile),
         baseline_notes(session, rows),
+        profile,
+        viewer.for_publication().sees_exact_scores_of(track),
     )
 
 
@@ -103,10 +129,17 @@ def _fields(row: LeaderboardRow) -> list:
     ]
 
 
+def _printed(table: TrackTable, row: LeaderboardRow, metric: str) -> str:
+    value = row.scores.get(metric)
+    return "" if value is None else table.profile.printed(metric, value)
+
+
 def to_csv(table: TrackTable) -> str:
     """Plain CSV, one header row and one row per system, as ``pandas.read_csv`` and
-    spreadsheets read it: each metric's signature in a column of its own ("BLEU signature"),
-    the track, language and phase in columns too (no ``#`` comment lines)."""
+    spreadsheets read it: each metric's value as stored (to every digit the viewer may see:
+    ``values`` says which), as the published table prints it ("BLEU printed") and its
+    signature ("BLEU signature") in columns of their own, the track, language and phase in
+    columns too (no ``#`` comment lines)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -114,17 +147,23 @@ def to_csv(table: TrackTable) -> str:
             *CONTEXT_FIELDS,
             *ROW_FIELDS,
             *table.metrics,
+            *(f"{metric} printed" for metric in table.metrics),
             *(f"{metric} signature" for metric in table.metrics),
             "note",
         ]
     )
-    context = [table.challenge, table.track, table.language or "", table.phase]
+    context = [table.challenge, table.track, table.language or "", table.phase, table.values]
     for row in table.rows:
         values = [row.scores.get(m, "") for m in table.metrics]
         signatures = [row.signatures.get(m, "") for m in table.metrics]
         note = csv_cell(table.notes.get(row.system_id, ""))
+        printed = [_printed(table, row, m) for m in table.metrics]
         writer.writerow(
-            [csv_cell(v) for v in (*context, *_fields(row))] + values + signatures + [note]
+            [csv_cell(v) for v in (*context, *_fields(row))]
+            + values
+            + printed
+            + signatures
+            + [note]
         )
     return out.getvalue()
 
@@ -138,12 +177,16 @@ def to_json(table: TrackTable) -> dict:
         "published": table.published,
         "metrics": table.metrics,
         "signatures": table.signatures,
+        "values": table.values,
+        "printing": table.printing(),
         "rows": [
             {
                 **dict(zip(ROW_FIELDS, _fields(row), strict=True)),
                 "rank": int(row.rank.rstrip("=")) if row.rank else None,
                 "tied": row.rank.endswith("="),
+                "label": row.label,
                 "scores": row.scores,
+                "printed": {m: _printed(table, row, m) for m in table.metrics if m in row.scores},
                 "beats_baseline": [m for m in table.metrics if (row.system_id, m) in table.beats],
                 "note": table.notes.get(row.system_id, ""),
             }
@@ -178,6 +221,7 @@ def to_latex(table: TrackTable) -> str:
     significance group beside each name; signatures as comments."""
     rows = sorted(table.rows, key=lambda row: not row.is_baseline)
     lines = [f"% {table.challenge}/{table.track} ({table.language}), phase {table.phase}"]
+    lines += [f"% {m} printed {table.profile.printing(m)}" for m in table.metrics]
     lines += [f"% {m}: {s}" for m, sigs in table.signatures.items() for s in sigs]
     lines += [
         r"\begin{tabular}{rrl" + "r" * len(table.metrics) + "}",
@@ -186,13 +230,13 @@ def to_latex(table: TrackTable) -> str:
         r"\hline",
     ]
     for row in rows:
-        name = latex_escape(row.system) + ("*" if row.is_late else "")
+        name = latex_escape(row.label) + ("*" if row.is_late else "")
         if row.is_baseline:
             name = r"\textsc{" + name + "}"
         cells = []
         for metric in table.metrics:
             value = row.scores.get(metric)
-            cell = "--" if value is None else f"{value:.4f}"
+            cell = "--" if value is None else table.profile.printed(metric, value)
             if (row.system_id, metric) in table.beats:
                 cell = r"\textbf{" + cell + "}"
             cells.append(cell)
@@ -202,7 +246,7 @@ def to_latex(table: TrackTable) -> str:
             lines.append(r"\hline")
     lines += [r"\hline", r"\end{tabular}"]
     lines += [
-        r"\par\footnotesize " + latex_escape(f"{row.system}: {table.notes[row.system_id]}")
+        r"\par\footnotesize " + latex_escape(f"{row.label}: {table.notes[row.system_id]}")
         for row in rows
         if row.system_id in table.notes
     ]

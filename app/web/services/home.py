@@ -82,5 +82,5 @@ def _track_summary(session: Session, track: Track, viewer: Viewer) -> TrackSumma
     )
     if leading is None or primary is None:
         return TrackSummary(track, None, None, None, hidden)
-    name = leading.system + (f" ({leading.team})" if leading.team else "")
+    name = leading.label
     return TrackSummary(track, name, primary, leading.scores[primary], hidden)

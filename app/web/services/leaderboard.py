@@ -8,8 +8,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from app.data.disclosure import Figure, seal
+from app.data.labels import system_label
 from app.data.models import (
     DESCRIBED,
+    DEVELOPMENT,
     Item,
     ItemSubset,
     Output,
@@ -60,6 +62,12 @@ class LeaderboardRow:
     rank: str = ""
     """Place on the sort metric, ties sharing one ("1=", "1=", "3"); empty without a score."""
 
+    @property
+    def label(self) -> str:
+        """The name shown wherever one system stands for itself (plots, headers, titles,
+        exports): team and system, since many teams call theirs "primary"."""
+        return system_label(self.system, self.team)
+
 
 def default_language(track: Track) -> str | None:
     """The test set a track page shows first: its only one, else English, else the first."""
@@ -108,7 +116,8 @@ def leaderboard(
     """Return the metric columns and the rows ``viewer`` may see: each system's latest scored
     submission on the test set of ``language`` (default: ``default_language``).
 
-    Baselines are always included; secondary systems only on request. A submission being
+    Baselines are always included; secondary systems on request, and always in the
+    development phase (where nothing is ranked for the record yet). A submission being
     rescored keeps its old scores until the new ones are written; withdrawn ones are left out
     (organisers still get a system whose every submission was withdrawn, flagged).
     """
@@ -123,10 +132,11 @@ def leaderboard(
     profile = track.scoring_profile
     current = current_signatures(profile)
     public = _has_public_part(session, track, language)
+    every_system = include_secondary or track.phase == DEVELOPMENT
     shown = [
         system
         for system in systems
-        if (system.is_primary or system.is_baseline or include_secondary)
+        if (system.is_primary or system.is_baseline or every_system)
         and (public or viewer.sees_scores_of(track, system))
     ]
     latest = _latest_scored(session, [s.id for s in shown], language, viewer.sees_withdrawn)
@@ -347,7 +357,7 @@ def subset_tables(
             chal = f"{name}{CHAL}" if paired < size else name
             table_rows = [
                 ChallengeSetRow(
-                    row.system,
+                    row.label,
                     {
                         m: (row.subsets[f"{name}{ORIG}"][m], row.subsets[chal][m])
                         for m in metrics
@@ -360,7 +370,7 @@ def subset_tables(
             if any(row.pairs for row in table_rows):
                 challenges.append(ChallengeSetTable(name, size, paired, metrics, table_rows))
         else:
-            table = [(row.system, row.subsets[name]) for row in rows if name in row.subsets]
+            table = [(row.label, row.subsets[name]) for row in rows if name in row.subsets]
             if table:
                 others.append(SubsetTable(name, size, metrics, table))
     return challenges, others
@@ -420,7 +430,7 @@ def dlevel_comparison(
 ) -> LevelComparison | None:
     from scorer.describe import dlevel
 
-    candidates = [*reference_rows.items(), *((row.system, row.described) for row in rows)]
+    candidates = [*reference_rows.items(), *((row.label, row.described) for row in rows)]
     described = [(label, v) for label, v in candidates if v.get("D-level sentences")]
     if not described:
         return None

@@ -344,13 +344,14 @@ def _find_or_new_system(
                 f"your team already has {entered} systems in this track, the limit is "
                 f"{track.max_systems}; submit under one of their names instead"
             )
-    has_primary = team is not None and _count_systems(session, track, team, primary=True)
+    # a team's systems are primary until the track's limit of primaries is reached
+    primaries = _count_systems(session, track, team, primary=True) if team is not None else 0
     system = System(
         track=track,
         team=team,
         name=name,
         is_baseline=is_baseline,
-        is_primary=is_baseline or not has_primary,
+        is_primary=is_baseline or primaries < track.max_primary,
     )
     session.add(system)
     return system

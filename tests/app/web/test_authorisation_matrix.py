@@ -62,6 +62,7 @@ MATRIX = [
     Case("favicon", "GET", "/favicon.ico", every(OK)),
     Case("challenges.index", "GET", "/", every(OK)),
     Case("challenges.challenge", "GET", "/challenges/x", every(OK)),
+    Case("challenges.bundle_format", "GET", "/bundle-format", every(OK)),
     Case("challenges.challenge_overview", "GET", "/challenges/x/overview", every(OK)),
     Case("challenges.track", "GET", X, every(OK)),
     Case("challenges.inputs", "GET", f"{X}/inputs", every(OK)),

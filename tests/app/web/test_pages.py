@@ -23,7 +23,7 @@ def test_home_page_summarises_each_challenge(app, client, settings):
     assert "Generate restaurant descriptions from MRs." in page
     assert "2 teams · 2 submissions" in page and "next deadline 2099-01-31 23:59 UTC" in page
     assert "<td>development</td>" in page and "2099-01-31 23:59" in page
-    assert "sys-A (A) · norm_avg " in page or "sys-B (B) · norm_avg " in page
+    assert "A / sys-A · norm_avg " in page or "B / sys-B · norm_avg " in page
 
     set_track(settings, phase="test")
     page = client.get("/").get_data(as_text=True)

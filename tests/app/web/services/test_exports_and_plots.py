@@ -113,7 +113,7 @@ def test_latex_puts_the_baseline_first_and_bolds_what_beats_it(app, client, sett
     body = [line for line in tex.splitlines() if line.endswith(r"\\")]
     assert body[0].startswith("Rank & Group & System & ")
     assert body[1].startswith(r"2 & 2 & \textsc{Weak \#1}")  # the baseline first, in its place
-    assert body[2].startswith("1 & 1 & strong & ") and r"\textbf{" in body[2]
+    assert body[2].startswith(r"1 & 1 & A\&B\_lab / strong & ") and r"\textbf{" in body[2]
     page = client.get(TRACK).data.decode()
     assert 'title="better than the baseline"' in page
 

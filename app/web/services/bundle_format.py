@@ -1,0 +1,145 @@
+"""The challenge bundle's format, as the organisers' page shows it: what ``challenge.yaml``
+holds, section by section, and every key of a track kind defined in it.
+
+The kind keys are listed from ``scorer.kinds.definitions.KIND_KEYS`` itself and the known parts
+from the registries, so the page cannot fall behind the code: a key added to a kind without a
+line here shows as undocumented, and the test of this module fails on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
+from scorer.kinds.attributes import ATTRIBUTES
+from scorer.kinds.definitions import KIND_KEYS
+from scorer.kinds.parts import READERS, TOKENISERS
+from scorer.metrics import known_metrics
+from scorer.normalise import NORMALISATIONS
+
+KIND_KEY_DOCS: dict[str, str] = {
+    "name": "The kind's name, which tracks give as their `kind`; not a built-in kind's name, "
+    "no `@` or `/`.",
+    "title": "What the kind is, in words (shown where the kind is chosen).",
+    "reader": "How test files and uploads are read: a reader's name, or "
+    "`{name: READER, OPTION: VALUE}` with that reader's options.",
+    "normalisation": "A named normalisation applied to outputs and references before scoring "
+    "(`none` by default).",
+    "references": "How many references of each item count (the first N), or absent: all.",
+    "metrics": "The metrics scoring each upload, in column order: a metric's id, or "
+    "`{metric: ID, options: {...}, tokens: TOKENISER}`.",
+    "subsets": "Item attributes whose values are subsets always scored beside all items "
+    "(WebNLG: `seen`).",
+    "breakdowns": "Item attributes a leaderboard may be broken down by.",
+    "attributes": "Item attributes computed from each item's input and references, beside "
+    "those the reader gives.",
+    "primary": "The column the leaderboard sorts by (default: the first metric's).",
+    "decimals": "Decimals the published table prints (0 to 8, default 4): pages, exports and, "
+    "before publication, what a team sees of its own scores.",
+    "truncate": "Columns the published table cuts to their decimals rather than rounds.",
+    "column_decimals": "Columns printed with other decimals: `{SER: 2}`.",
+    "derived": "Columns computed from the others (`norm_avg`: E2E's normalised average).",
+    "derived_after": "The metric the derived columns follow in the table.",
+    "annotate": "Per-output findings kept beside each output (`e2e-slot-errors`).",
+    "describe": "Descriptive statistics of outputs and references (E2E's textual statistics).",
+    "item_metrics": "Metrics worth showing per output on its own (SR'18: DIST).",
+    "groups": "The leaderboard's column groups, left to right: "
+    "`[{name: ..., columns: [...]}, ...]`, every column in one (default: each metric's own).",
+    "submit": "What an output file holds and the start of one, for the Submit page, the API and "
+    "`nlgboard-submit`: `{layout: ..., example: ...}` (default: the reader's).",
+    "scale": "Columns printed multiplied by a factor, the stored scores unchanged: "
+    "`{BLEU: 0.01}` prints BLEU, stored on 0-100, on 0-1 as WebNLG+ 2020's paper does.",
+}
+"""Every key of ``KIND_KEYS`` and what it does (the test holds the two equal)."""
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    text: str
+    fields: list[tuple[str, str]]
+
+
+SECTIONS = [
+    Section(
+        "format",
+        "The bundle format's version: 1. A newer one than this board reads is refused.",
+        [],
+    ),
+    Section(
+        "challenge",
+        "The challenge to create.",
+        [
+            ("slug", "Its address (letters, digits, hyphens); not in use on this board."),
+            ("title", "Its title."),
+            ("description", "Optional: Markdown shown on its page."),
+        ],
+    ),
+    Section(
+        "kinds",
+        "Optional: track kinds defined here, from the board's verified parts only "
+        "(the keys are listed below).",
+        [],
+    ),
+    Section(
+        "tracks",
+        "One entry per track.",
+        [
+            ("slug", "Its address within the challenge."),
+            ("kind", "A built-in kind or one defined under `kinds`."),
+            ("title", "Optional: its title (default: the slug)."),
+            ("language", "Optional: its language code."),
+            (
+                "test_sets",
+                "One per language: `{language, inputs, references}` as the organisers "
+                "publish them (read by the kind's reader; optional `train`, `subsets`, "
+                "`challenge_sets`), or `{language, items}`: the board's own JSON Lines "
+                "layout, one item a line (`input`, `references`, `subsets`, `attributes`, "
+                "`original`), as an export writes it.",
+            ),
+            (
+                "settings",
+                "Optional: `phase` (development or test), `published`, `hide_own_scores`, "
+                "`confirmed_only_in_test`, `deadline` (e.g. 2017-10-31T23:59:00Z), "
+                "`daily_limit`, `max_systems`, `max_primary` (0: no limit).",
+            ),
+        ],
+    ),
+    Section(
+        "systems",
+        "Optional: systems and their submissions (an export's `--with-submissions`), "
+        "stored and queued for scoring.",
+        [
+            ("track", "The track's slug."),
+            ("name", "The system's name."),
+            ("team", "Optional: its team (a team of that name already here gets a suffix)."),
+            (
+                "baseline / primary / anonymous",
+                "Optional flags; `description` and `architecture` texts.",
+            ),
+            (
+                "submissions",
+                "`{language, file}` per upload, the file as uploaded (optional `filename`).",
+            ),
+        ],
+    ),
+]
+"""The top-level keys of ``challenge.yaml``, in the order a bundle lists them."""
+
+
+def kind_keys() -> list[tuple[str, str | None]]:
+    """Every key a defined kind may have, with its line here (None: undocumented)."""
+    return [(key, KIND_KEY_DOCS.get(key)) for key in sorted(KIND_KEYS)]
+
+
+def known_parts() -> dict[str, list[str]]:
+    """The registries' names a kind may use, for the page."""
+    return {
+        "readers": sorted(READERS),
+        "normalisations": sorted(NORMALISATIONS),
+        "metrics": sorted(known_metrics()),
+        "tokens": sorted(TOKENISERS),
+        "attributes": sorted(ATTRIBUTES),
+        "annotate": sorted(ANNOTATIONS),
+        "describe": sorted(DESCRIPTIONS),
+    }
