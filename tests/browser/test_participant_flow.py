@@ -48,7 +48,7 @@ def test_sign_up_upload_watch_it_score_and_see_the_outputs(page, settings, width
         page.get_by_text("Uploads a day:").wait_for()  # visible once the page has loaded
         check_page(page, "participant-3-submit", width)
         page.get_by_label("System name").fill("ana-seq2seq")
-        page.get_by_label("Output file").set_input_files(str(OUTPUTS))
+        page.get_by_label("Output file", exact=True).set_input_files(str(OUTPUTS))
         page.get_by_role("button", name="Upload").click()
         page.get_by_role("heading", name="My team's submissions").wait_for()
         notices = page.locator(".flash.queued").all_inner_texts()  # read first: the state
