@@ -191,8 +191,9 @@ def _track(
     daily_limit: int | None,
     definition: dict[str, Any] | None,
 ) -> Track:
-    """The track the test set goes to: created if new; a kind with one test set per language
-    adds to its own kind's track, any other refuses an existing one."""
+    """The track the test set goes to: created if new; an existing one of the same kind takes
+    a language's test set (a kind with one per language) or a subset of items (a kind whose
+    test sets grow by subsets); any other import refuses it."""
     track = existing_track(session, challenge, slug)
     if track is None:
         return new_track(
@@ -201,7 +202,7 @@ def _track(
             title=title or rule.titles.get(kind) or slug, deadline=deadline,
             daily_limit=daily_limit, definition=definition,
         )  # fmt: skip
-    if not rule.per_language:
+    if not rule.per_language and not (rule.grows_by and track.language == language):
         raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
     if track.kind != kind:
         raise DomainError(f"track {slug!r} is a {track.kind} track, not {kind}")
