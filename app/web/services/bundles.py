@@ -447,66 +447,69 @@ def _import_test_set(
     definition: dict[str, Any] | None = None,
 ) -> Track:
     language = language_code(entry.get("language", str))
-    where = entry.where
     if "items" in entry.data:
         track = _items_track(session, challenge, slug, kind, title, language, definition)
         _add_items(session, track, language, bundle, entry.get("items", str), entry.key("items"))
     else:
-        inputs = entry.get("inputs", str, None)
-        train = entry.get("train", str, None)
-        test_set, _ = _refusing(
-            where,
-            lambda: import_items(
-                session,
-                challenge,
-                slug,
-                kind,
-                language=language,
-                inputs=_named(bundle, inputs, entry.key("inputs")),
-                references=_references(bundle, entry),
-                title=title,
-                train=_named(bundle, train, entry.key("train")),
-                definition=definition,
-            ),
-        )
-        track = test_set.track
+        train = _named(bundle, entry.get("train", str, None), entry.key("train"))
+        track = _import_release(
+            session, bundle, challenge, slug, kind, entry, definition,
+            language=language, title=title, train=train,
+        ).track  # fmt: skip
         for subset in entry.items("subsets"):
-            name = subset.get("name", str)
-            _refusing(
-                subset.where,
-                lambda subset=subset, name=name: import_items(
-                    session,
-                    challenge,
-                    slug,
-                    kind,
-                    language=language,
-                    inputs=_named(bundle, subset.get("inputs", str), subset.key("inputs")),
-                    references=_named(
-                        bundle, subset.get("references", str, None), subset.key("references")
-                    ),
-                    subset=name,
-                    definition=definition,
-                ),
-            )
+            subset.get("inputs", str)  # a subset is given by its inputs
+            _import_release(
+                session, bundle, challenge, slug, kind, subset, definition,
+                language=language, subset=subset.get("name", str),
+            )  # fmt: skip
             subset.done()
-        for chosen in entry.items("challenge_sets"):
-            name = chosen.get("name", str)
-            _refusing(
-                chosen.where,
-                lambda chosen=chosen, name=name: import_challenge_set(
-                    session,
-                    track,
-                    language,
-                    name,
-                    bundle.read(chosen.get("inputs", str), chosen.key("inputs")),
-                    bundle.read(chosen.get("references", str), chosen.key("references")),
-                    inputs_name=chosen.get("inputs", str),
-                    sentences_name=chosen.get("references", str),
-                ),
-            )
-            chosen.done()
+        _import_challenge_sets(session, bundle, track, language, entry)
     entry.done()
     return track
+
+
+def _import_release(
+    session: Session,
+    bundle: Bundle,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    part: _Reader,
+    definition: dict[str, Any] | None,
+    **options: Any,
+) -> TestSet:
+    """A test set, or a subset of one, given as published files: ``import_items``, as the CLI
+    and the organisers' form import one."""
+    inputs = part.get("inputs", str, None)
+    test_set, _ = _refusing(
+        part.where,
+        lambda: import_items(
+            session, challenge, slug, kind, inputs=_named(bundle, inputs, part.key("inputs")),
+            references=_references(bundle, part), definition=definition, **options,
+        ),
+    )  # fmt: skip
+    return test_set
+
+
+def _import_challenge_sets(
+    session: Session, bundle: Bundle, track: Track, language: str, entry: _Reader
+) -> None:
+    for chosen in entry.items("challenge_sets"):
+        name = chosen.get("name", str)
+        _refusing(
+            chosen.where,
+            lambda chosen=chosen, name=name: import_challenge_set(
+                session,
+                track,
+                language,
+                name,
+                bundle.read(chosen.get("inputs", str), chosen.key("inputs")),
+                bundle.read(chosen.get("references", str), chosen.key("references")),
+                inputs_name=chosen.get("inputs", str),
+                sentences_name=chosen.get("references", str),
+            ),
+        )
+        chosen.done()
 
 
 def _references(bundle: Bundle, entry: _Reader) -> tuple[bytes, str] | None:

@@ -81,12 +81,7 @@ def import_items(
     append_items(session, test_set, release.items, subset)
     added = seen + (f"{len(release.items)} {subset} items added; " if subset else "")
     added += f"{removed_note(removed)}; " if removed else ""
-    n_refs = sum(len(item.references) for item in test_set.items)
-    report = (
-        f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
-        f"{len(test_set.items)} items, {n_refs} references"
-    )
-    return test_set, report
+    return test_set, added + _counted(test_set)
 
 
 def import_track(
@@ -106,6 +101,16 @@ def import_track(
         record(session, actor, "test set import", f"{slug} ({test_set.language})",
                challenge.id, report=report, files=files)  # fmt: skip
     return test_set, report
+
+
+def _counted(test_set: TestSet) -> str:
+    """The report's line: what the test set holds now."""
+    n_refs = sum(len(item.references) for item in test_set.items)
+    track = test_set.track
+    return (
+        f"track {track.challenge.slug}/{track.slug} ({test_set.language}): "
+        f"{len(test_set.items)} items, {n_refs} references"
+    )
 
 
 def _rule(kind: str, definition: Mapping[str, Any] | None) -> ImportRule:
