@@ -141,3 +141,22 @@ def test_subsets_are_refused_for_a_kind_that_declares_none(app, settings):
         _import(app, settings, _challenge("c", [LINES], test_set), files)
     with session_scope(settings.database_url) as session:
         assert session.scalar(select(Challenge)) is None
+
+
+def test_the_form_imports_a_track_of_a_kind_defined_on_the_board(app, runner, client, settings):
+    test_set = {"language": "en", "inputs": "in.txt", "references": "r.txt"}
+    files = {"in.txt": b"a\nb\n", "r.txt": b"A\nB\n"}
+    _import(app, settings, _challenge("bundle", [LINES], test_set), files)
+    assert runner.invoke(args=["challenge", "create", "form", "--title", "T"]).exit_code == 0
+    organiser(settings, "org@x.org", "form")
+    login(client, "org@x.org")
+    profile = _items(settings, "bundle")[0][1]
+    form = client.post(
+        "/organise/form",
+        data={"action": "track", "track-slug": "t", "track-kind": profile,
+              "track-language": "en", "track-inputs": (io.BytesIO(files["in.txt"]), "in.txt"),
+              "track-references": (io.BytesIO(files["r.txt"]), "r.txt")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert form.status_code == 302, form.data[:800]
+    assert _items(settings, "form") == _items(settings, "bundle")
