@@ -14,7 +14,8 @@ from sqlalchemy import select
 from app.data.db import session_scope
 from app.data.models import Challenge, Track
 from app.data.storage import storage_for
-from app.web.services.bundles import Bundle, BundleError, import_bundle
+from app.web.errors import BundleError
+from app.web.services.bundles import Bundle, import_bundle
 from tests.support.factories import login, organiser
 from tests.support.paths import DEMO_DATA
 
