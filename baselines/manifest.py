@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -64,11 +64,14 @@ def write_entry(run: BundledRun, path: Path | None = None) -> None:
     path.write_text(json.dumps({"runs": entries}, indent=2, ensure_ascii=False) + "\n", "utf-8")
 
 
-def matching_runs(kind: str, language: str, inputs: Sequence[str]) -> list[BundledRun]:
-    """The bundled runs decoded from exactly these inputs."""
+def matching_runs(
+    baselines: Collection[str], language: str, inputs: Sequence[str]
+) -> list[BundledRun]:
+    """The runs of the bundled ``baselines`` (those a track's kind names, ``tgen``) decoded
+    from exactly these inputs."""
     digest = inputs_digest(inputs)
     return [
         run
         for run in read_manifest()
-        if run.track_kind == kind and run.language == language and run.inputs_sha256 == digest
+        if run.baseline in baselines and run.language == language and run.inputs_sha256 == digest
     ]

@@ -102,7 +102,8 @@ def worker_benchmark(sets: dict, runs: int) -> None:
     from app.data.storage import LocalStorage
     from app.web.services.accounts import find_or_create_team
     from app.web.services.submissions import submit_output
-    from app.web.services.tracks import create_challenge, import_sr18_test_set
+    from app.web.services.track_imports import import_items
+    from app.web.services.tracks import create_challenge
     from scorer.metrics import nltk2018
     from worker.embedded import EmbeddedQueue
     from worker.jobs import score_submission
@@ -123,9 +124,10 @@ def worker_benchmark(sets: dict, runs: int) -> None:
                     conll = b"\n\n".join(b"1\tx\t_\tX\t_\t_\t0\troot\t_\t_" for _ in refs) + b"\n"
                     text = "".join(f"# text = {r}\n\n" for r in refs).encode()
                     kind = "sr-shallow" if track == "shallow" else "sr-deep"
-                    test_set = import_sr18_test_set(
-                        session, challenge, track, kind, language, conll, text
-                    )
+                    test_set, _ = import_items(
+                        session, challenge, track, kind, language=language,
+                        inputs=(conll, "inputs.conllu"), references=(text, "references.txt"),
+                    )  # fmt: skip
                     tracks[track] = test_set.track
                 team = find_or_create_team(session, "Bench")
                 ids = []

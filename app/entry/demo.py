@@ -15,16 +15,12 @@ from app.data.db import session_scope
 from app.data.models import Challenge, Track
 from app.data.storage import storage_for
 from app.web.services.accounts import find_or_create_team
-from app.web.services.drs import import_challenge_set, import_drs_test_set
+from app.web.services.drs import import_challenge_set
 from app.web.services.human_import import confirmed_mapping, import_judgements, read_import
 from app.web.services.human_results import analyse
 from app.web.services.submissions import submit_output
-from app.web.services.tracks import (
-    create_challenge,
-    get_track,
-    import_e2e_track,
-    import_sr18_test_set,
-)
+from app.web.services.track_imports import import_items
+from app.web.services.tracks import create_challenge, get_track
 
 DEMO_DATA = Path(__file__).parents[1] / "demo_data"
 SR18_DATA = DEMO_DATA / "sr18"
@@ -120,10 +116,11 @@ def _e2e_demo(session: Session) -> dict[Track, list[Run]]:
         "Demo: restaurant descriptions (E2E-style)",
         "Ten invented restaurant MRs, to try the board out.",
     )
-    track = import_e2e_track(
-        session, challenge, "main", (DEMO_DATA / "references.csv").read_bytes(), title="Main"
-    )
-    return {track: E2E_RUNS}
+    test_set, _ = import_items(
+        session, challenge, "main", "e2e", references=_file(DEMO_DATA / "references.csv"),
+        title="Main",
+    )  # fmt: skip
+    return {test_set.track: E2E_RUNS}
 
 
 def _sr18_demo(session: Session) -> dict[Track, list[Run]]:
@@ -140,15 +137,10 @@ def _sr18_demo(session: Session) -> dict[Track, list[Run]]:
     ]
     tracks = {}
     for slug, kind, language, inputs, references in sources:
-        test_set = import_sr18_test_set(
-            session,
-            challenge,
-            slug,
-            kind,
-            language,
-            (SR18_DATA / inputs).read_bytes(),
-            (SR18_DATA / references).read_bytes(),
-        )
+        test_set, _ = import_items(
+            session, challenge, slug, kind, language=language,
+            inputs=_file(SR18_DATA / inputs), references=_file(SR18_DATA / references),
+        )  # fmt: skip
         tracks[slug] = test_set.track
     return {tracks[slug]: runs for slug, runs in SR18_RUNS.items()}
 
@@ -160,14 +152,10 @@ def _drs_demo(session: Session) -> dict[Track, list[Run]]:
         "Demo: DRS-to-text",
         "Four invented DRSs in clause format, with a tense and a polarity challenge set.",
     )
-    test_set, _, _ = import_drs_test_set(
-        session,
-        challenge,
-        "gen",
-        "en",
-        (DRS_DATA / "test.txt").read_bytes(),
-        (DRS_DATA / "test.txt.raw").read_bytes(),
-    )
+    test_set, _ = import_items(
+        session, challenge, "gen", "drs", language="en",
+        inputs=_file(DRS_DATA / "test.txt"), references=_file(DRS_DATA / "test.txt.raw"),
+    )  # fmt: skip
     for name in ("tense", "polarity"):
         import_challenge_set(
             session,
@@ -183,6 +171,10 @@ def _drs_demo(session: Session) -> dict[Track, list[Run]]:
             Run("char-lstm", "Groningen demo", DRS_DATA / "team_output.txt", "en"),
         ]
     }
+
+
+def _file(path: Path) -> tuple[bytes, str]:
+    return path.read_bytes(), path.name
 
 
 def _submit(app: Flask, session: Session, track: Track, runs: list[Run]) -> list[int]:

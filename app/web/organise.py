@@ -50,7 +50,7 @@ from app.web.services.audit import challenge_events
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
 from app.web.services.bundles import Bundle, import_bundle
-from app.web.services.kind_choices import kind_choices
+from app.web.services.kind_choices import defined_kind, kind_choices
 from app.web.services.notifications import prepare_message, send_message
 from app.web.services.organising import (
     TrackSettings,
@@ -174,17 +174,19 @@ def challenge(slug: str) -> ResponseReturnValue:
             return redirect(url_for("organise.challenge", slug=slug))
     if request.method == "POST" and request.form.get("action") == "track" and upload.validate():
         try:
+            definition = defined_kind(db(), upload.kind.data)
             test_set, report = import_track(
                 db(),
                 current_user,
                 found,
                 upload.slug.data,
-                upload.kind.data,
+                definition["name"] if definition else upload.kind.data,
                 language=upload.language.data or None,
                 inputs=_file(upload.inputs),
                 references=_file(upload.references),
                 subset=upload.subset.data or None,
                 title=upload.title.data or None,
+                definition=definition,
             )
         except Refused as error:
             upload.inputs.errors.append(f"Refused: {error}. Nothing was stored.")

@@ -89,6 +89,11 @@ def trained_variant(name: str, data: bytes, filename: str) -> dict[str, Any]:
     return definition
 
 
+def kind_definition(name: str) -> Mapping[str, Any]:
+    """The definition of the built-in kind ``name`` (or of the one that scores a track kind)."""
+    return _BUILT_IN_DEFINITIONS[get_profile(name).name]
+
+
 def metric_id(profile: Profile, wanted: str) -> str | None:
     """The registry id of one of ``profile``'s metrics, given its id or its shown name."""
     return wanted if wanted in profile.metrics else profile.metric_ids.get(wanted)
@@ -97,6 +102,6 @@ def metric_id(profile: Profile, wanted: str) -> str | None:
 __all__ = [
     "BUILT_IN", "PROFILES", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
-    "described_signature", "get_profile", "metric_id", "random_references", "read_kinds",
+    "described_signature", "get_profile", "kind_definition", "metric_id", "random_references", "read_kinds",
     "trained_variant", "truncate",
 ]  # fmt: skip

@@ -57,6 +57,7 @@ KIND_KEYS |= {"groups", "submit"}
 """What a kind says of its pages: its column groups and what an output file looks like."""
 KIND_KEYS |= {"scale"}
 """How a column is printed: a factor its stored value is multiplied by (pages, exports)."""
+KIND_KEYS |= {"import"}  # how the board imports its test sets (not scored: the board reads it)
 BUILT_IN_KEYS = {"signature", "track_kinds"}
 """Keys only the built-in definitions have: the normalisation label their stored scores carry
 (kept from before kinds were data) and the board's track kinds they score."""

@@ -20,7 +20,8 @@ from sqlalchemy import func, select
 
 from app.data.db import session_scope
 from app.data.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
-from app.web.services.tracks import create_challenge, import_e2e_track
+from app.web.services.track_imports import import_items
+from app.web.services.tracks import create_challenge
 from scorer.kinds import get_profile
 from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
@@ -43,7 +44,7 @@ def dataset() -> tuple[bytes, bytes, float | None]:
 def import_track(stack: Stack, references: bytes) -> None:
     with session_scope(stack.settings.database_url) as session:
         challenge = create_challenge(session, "e2e", "E2E NLG Challenge")
-        import_e2e_track(session, challenge, "dev", references)
+        import_items(session, challenge, "dev", "e2e", references=(references, "references.csv"))
 
 
 SR18_OUTPUT = (

@@ -12,7 +12,8 @@ from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.models import Mail, Membership, Role
 from app.web.services.accounts import create_user, find_or_create_team
-from app.web.services.tracks import create_challenge, import_e2e_track, import_sr18_test_set
+from app.web.services.track_imports import import_items
+from app.web.services.tracks import create_challenge
 from tests.support.paths import DEMO_DATA
 
 DEMO_REFS = (DEMO_DATA / "references.csv").read_bytes()
@@ -23,7 +24,8 @@ N_ITEMS = 10
 def demo_track(settings: Settings, challenge: str = "demo", track: str = "main", **options) -> None:
     with session_scope(settings.database_url) as session:
         created = create_challenge(session, challenge, f"Challenge {challenge}")
-        import_e2e_track(session, created, track, DEMO_REFS, **options)
+        import_items(session, created, track, "e2e", references=(DEMO_REFS, "references.csv"),
+                     **options)  # fmt: skip
 
 
 def participant(settings: Settings, email: str, team: str | None = None) -> str:
@@ -51,14 +53,14 @@ def sr18_tracks(settings: Settings, challenge: str = "sr18", **options) -> None:
             ("shallow", "sr-shallow", "fr", "fr-shallow.conll"),
             ("deep", "sr-deep", "en", "en-deep.conll"),
         ):
-            import_sr18_test_set(
+            import_items(
                 session,
                 created,
                 slug,
                 kind,
-                language,
-                (SR18_DEMO / inputs).read_bytes(),
-                SR18_REFS[language],
+                language=language,
+                inputs=((SR18_DEMO / inputs).read_bytes(), inputs),
+                references=(SR18_REFS[language], f"{language}-sentences.txt"),
                 **options,
             )
 

@@ -33,7 +33,8 @@ from sqlalchemy.exc import OperationalError
 from app.data.config import Settings
 from app.data.db import get_engine, session_scope
 from app.data.models import Score, Submission, SubmissionStatus
-from app.web.services.tracks import create_challenge, import_e2e_track
+from app.web.services.track_imports import import_items
+from app.web.services.tracks import create_challenge
 from tests.conftest import make_app, make_settings
 from tests.integration.conftest import serve
 from tests.support.factories import participant
@@ -167,7 +168,10 @@ def cluster(work: Path, name: str) -> Iterator[Cluster]:
         references, _ = test_set()
         with session_scope(settings.database_url) as session:
             challenge = create_challenge(session, "scale", "Scale-out")
-            import_e2e_track(session, challenge, "test", references, daily_limit=None)
+            import_items(
+                session, challenge, "test", "e2e", references=(references, "references.csv"),
+                daily_limit=None,
+            )  # fmt: skip
         token = participant(settings, "scale@example.org", team="Scale")
         logs = work / f"logs-{name}"
         logs.mkdir()

@@ -9,10 +9,9 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app.web.services.tracks import TRACK_KINDS
 from baselines import manifest, registry
 from scorer.errors import InputError
-from scorer.kinds import get_profile
+from scorer.kinds import TRACK_KINDS, get_profile
 from scorer.references import ReferenceSet
 
 NAMES = click.Choice(sorted(registry.BASELINES))

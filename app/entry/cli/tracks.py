@@ -23,16 +23,11 @@ from app.web.services.leaderboard import default_language, leaderboard_outputs
 from app.web.services.organising import LIMIT_MAX
 from app.web.services.public_part import declare_public_part
 from app.web.services.track_imports import import_track
-from app.web.services.tracks import (
-    TRACK_KINDS,
-    get_challenge,
-    get_track,
-    store_split_report,
-)
+from app.web.services.tracks import get_challenge, get_track, store_split_report
 from scorer.compare.similarity import similarity_matrix
 from scorer.errors import Refused
 from scorer.io.folders import folder_as_zip
-from scorer.kinds import get_profile
+from scorer.kinds import TRACK_KINDS, get_profile
 
 
 @click.group(cls=AppGroup)
@@ -44,7 +39,9 @@ def track() -> None:
 @click.argument("challenge_slug")
 @click.argument("track_slug")
 @click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
-@click.option("--language", default=None, help="Test-set language (required for SR'18 kinds).")
+@click.option(
+    "--language", default=None, help="Test-set language (required by kinds with one per language)."
+)
 @click.option("--inputs", "inputs_path", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--refs",
@@ -55,15 +52,17 @@ def track() -> None:
 @click.option(
     "--subset",
     default=None,
-    help="DRS: tag the items with this subset (default standard; also long, "
-    "compositional-substitution, compositional-extension).",
+    help="For a kind whose test sets grow by named subsets (its import.grows_by: DRS's "
+    "standard, the default, long, compositional-substitution, compositional-extension): tag "
+    "the items with this subset.",
 )
 @click.option(
     "--train",
     "train_path",
     type=click.Path(exists=True, path_type=Path),
-    help="WebNLG: the edition's training file, or its folder as released (train/, one XML "
-    "file per size and category); its categories are the seen ones (default: the 2017 split).",
+    help="A training file, or its folder as released (train/), for a kind whose reader takes "
+    "one: it sets the reader's options (the WebNLG XML reader: its categories are the seen "
+    "ones; default: the 2017 split).",
 )
 @click.option("--title", default=None)
 @click.option("--deadline", type=Deadline(), default=None, help="UTC, e.g. 2017-10-31T23:59")
@@ -89,8 +88,9 @@ def track_import(
 ) -> None:
     """Create a track (or add a language's test set) from test inputs and hidden references.
 
-    DRS: one test set per language; importing again with --subset appends items tagged with
-    that subset (before any submission). A bundled baseline run decoded from exactly these
+    A kind with one test set per language adds each language to the same track; where its
+    test sets grow by subsets, importing again with --subset appends items tagged with that
+    subset (before any submission). A bundled baseline run decoded from exactly these
     inputs (baselines/runs/manifest.json) is added as a baseline system."""
     settings = board_settings()
     queue = current_app.extensions["nlgboard.queue"]

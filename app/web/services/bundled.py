@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.data.models import Submission, System, TestSet
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
+from app.web.services.import_rules import track_rule
 from app.web.services.submissions import submit_output
 from baselines.manifest import BundledRun, matching_runs, read_manifest
 from scorer.errors import Refused
@@ -42,7 +43,7 @@ def register_bundled_runs(
     track = test_set.track
     inputs = [item.input_text for item in test_set.items]
     added = []
-    for run in matching_runs(track.kind, test_set.language, inputs):
+    for run in matching_runs(track_rule(track).bundled_baselines, test_set.language, inputs):
         if _already_there(session, track.id, run.system, test_set.language):
             continue
         try:
@@ -104,7 +105,7 @@ def _bundled_copies(session: Session, test_set: TestSet) -> list[Submission]:
     runs = {
         (run.system, hashlib.sha256(run.path.read_bytes()).hexdigest())
         for run in read_manifest()
-        if run.track_kind == test_set.track.kind
+        if run.baseline in track_rule(test_set.track).bundled_baselines
         and run.language == test_set.language
         and run.path.exists()
     }

@@ -56,23 +56,24 @@ from app.web.errors import BundleError, DomainError
 from app.web.services.accounts import TEAM_NAME_MAX, team_named
 from app.web.services.audit import record
 from app.web.services.drs import import_challenge_set
+from app.web.services.import_rules import import_rule
 from app.web.services.names import check_name
 from app.web.services.organising import LIMIT_MAX
 from app.web.services.submissions import SYSTEM_NAME_MAX
-from app.web.services.track_imports import import_test_set
+from app.web.services.track_imports import import_items
 from app.web.services.tracks import (
     DEADLINE_YEARS,
-    TRACK_KINDS,
     check_deadline,
     check_slug,
     create_challenge,
-    import_profile_read_test_set,
+    existing_track,
     language_code,
+    new_track,
 )
 from scorer.errors import InputError, KindError, Refused
 from scorer.io.archive import read_zip
 from scorer.io.folders import as_zip, release_order
-from scorer.kinds import build_profile
+from scorer.kinds import TRACK_KINDS, build_profile
 
 DEFINITION = "challenge.yaml"
 FORMAT = 1
@@ -394,6 +395,7 @@ def _defined_kinds(root: _Reader) -> dict[str, dict[str, Any]]:
     for entry in root.items("kinds"):
         try:
             build_profile(entry.data, entry.where)  # checked and registered
+            import_rule(entry.data, entry.where)
         except KindError as error:
             raise BundleError(f"{DEFINITION}: {error}") from None
         except InputError as error:
@@ -423,9 +425,6 @@ def _import_track(
     title = entry.get("title", str, slug)
     track: Track | None = None
     for test_set in entry.items("test_sets"):
-        if kind in kinds and "items" not in test_set.data:
-            track = _import_defined(session, bundle, challenge, slug, kind, title, test_set, kinds)
-            continue
         track = _import_test_set(
             session, bundle, challenge, slug, kind, title, test_set, kinds.get(kind)
         )
@@ -448,96 +447,77 @@ def _import_test_set(
     definition: dict[str, Any] | None = None,
 ) -> Track:
     language = language_code(entry.get("language", str))
-    where = entry.where
     if "items" in entry.data:
         track = _items_track(session, challenge, slug, kind, title, language, definition)
         _add_items(session, track, language, bundle, entry.get("items", str), entry.key("items"))
     else:
-        inputs = entry.get("inputs", str, None)
-        references = entry.get("references", str, None)
-        train = entry.get("train", str, None)
-        test_set, _ = _refusing(
-            where,
-            lambda: import_test_set(
-                session,
-                challenge,
-                slug,
-                kind,
-                language=language,
-                inputs=_named(bundle, inputs, entry.key("inputs")),
-                references=_named(bundle, references, entry.key("references")),
-                title=title,
-                train=_named(bundle, train, entry.key("train")),
-            ),
-        )
-        track = test_set.track
+        train = _named(bundle, entry.get("train", str, None), entry.key("train"))
+        track = _import_release(
+            session, bundle, challenge, slug, kind, entry, definition,
+            language=language, title=title, train=train,
+        ).track  # fmt: skip
         for subset in entry.items("subsets"):
-            name = subset.get("name", str)
-            _refusing(
-                subset.where,
-                lambda subset=subset, name=name: import_test_set(
-                    session,
-                    challenge,
-                    slug,
-                    kind,
-                    language=language,
-                    inputs=_named(bundle, subset.get("inputs", str), subset.key("inputs")),
-                    references=_named(
-                        bundle, subset.get("references", str, None), subset.key("references")
-                    ),
-                    subset=name,
-                ),
-            )
+            subset.get("inputs", str)  # a subset is given by its inputs
+            _import_release(
+                session, bundle, challenge, slug, kind, subset, definition,
+                language=language, subset=subset.get("name", str),
+            )  # fmt: skip
             subset.done()
-        for chosen in entry.items("challenge_sets"):
-            name = chosen.get("name", str)
-            _refusing(
-                chosen.where,
-                lambda chosen=chosen, name=name: import_challenge_set(
-                    session,
-                    track,
-                    language,
-                    name,
-                    bundle.read(chosen.get("inputs", str), chosen.key("inputs")),
-                    bundle.read(chosen.get("references", str), chosen.key("references")),
-                    inputs_name=chosen.get("inputs", str),
-                    sentences_name=chosen.get("references", str),
-                ),
-            )
-            chosen.done()
+        _import_challenge_sets(session, bundle, track, language, entry)
     entry.done()
     return track
 
 
-def _import_defined(
+def _import_release(
     session: Session,
     bundle: Bundle,
     challenge: Challenge,
     slug: str,
     kind: str,
-    title: str,
-    entry: _Reader,
-    kinds: dict[str, dict[str, Any]],
-) -> Track:
-    """A test set of a kind the bundle defines: read by the profile built from it."""
-    language = language_code(entry.get("language", str))
-    named = entry.get("references", (str, list))
-    references: tuple[bytes, str] | None = (
-        _zipped(bundle, named, entry.key("references"))
-        if isinstance(named, list)
-        else _named(bundle, named, entry.key("references"))
-    )
-    inputs = _named(bundle, entry.get("inputs", str, None), entry.key("inputs"))
-    entry.done()
-    assert references is not None
-    test_set = _refusing(
-        entry.where,
-        lambda: import_profile_read_test_set(
-            session, challenge, slug, kind, language, references, inputs,
-            title=title, definition=kinds[kind],
+    part: _Reader,
+    definition: dict[str, Any] | None,
+    **options: Any,
+) -> TestSet:
+    """A test set, or a subset of one, given as published files: ``import_items``, as the CLI
+    and the organisers' form import one."""
+    inputs = part.get("inputs", str, None)
+    test_set, _ = _refusing(
+        part.where,
+        lambda: import_items(
+            session, challenge, slug, kind, inputs=_named(bundle, inputs, part.key("inputs")),
+            references=_references(bundle, part), definition=definition, **options,
         ),
     )  # fmt: skip
-    return test_set.track
+    return test_set
+
+
+def _import_challenge_sets(
+    session: Session, bundle: Bundle, track: Track, language: str, entry: _Reader
+) -> None:
+    for chosen in entry.items("challenge_sets"):
+        name = chosen.get("name", str)
+        _refusing(
+            chosen.where,
+            lambda chosen=chosen, name=name: import_challenge_set(
+                session,
+                track,
+                language,
+                name,
+                bundle.read(chosen.get("inputs", str), chosen.key("inputs")),
+                bundle.read(chosen.get("references", str), chosen.key("references")),
+                inputs_name=chosen.get("inputs", str),
+                sentences_name=chosen.get("references", str),
+            ),
+        )
+        chosen.done()
+
+
+def _references(bundle: Bundle, entry: _Reader) -> tuple[bytes, str] | None:
+    """The references file, or several (parallel ``reference0..N``) zipped in the order given."""
+    named = entry.get("references", (str, list), None)
+    if isinstance(named, list):
+        return _zipped(bundle, named, entry.key("references"))
+    return _named(bundle, named, entry.key("references"))
 
 
 def _refusing(where: str, create: Any) -> Any:
@@ -587,20 +567,13 @@ def _items_track(
 ) -> Track:
     """The track a test set in the board's item layout goes to, created on its first one."""
     session.flush()
-    track = session.scalar(
-        select(Track).where(Track.challenge_id == challenge.id, Track.slug == slug)
-    )
+    track = existing_track(session, challenge, slug)
     if track is None:
-        track = Track(
-            challenge=challenge,
-            slug=slug,
-            title=title,
-            kind=kind,
-            language=language,
-            profile=build_profile(definition).name if definition else TRACK_KINDS[kind],
-            kind_definition=definition,
-        )
-        session.add(track)
+        profile = build_profile(definition).name if definition else TRACK_KINDS[kind]
+        track = new_track(
+            session, challenge, slug, kind, profile=profile, language=language, title=title,
+            definition=definition,
+        )  # fmt: skip
     elif track.kind != kind:
         raise BundleError(f"{DEFINITION}: track {slug!r} is given two kinds")
     return track

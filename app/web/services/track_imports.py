@@ -1,97 +1,87 @@
-"""Importing a track's test set of any kind: the one entry point of the CLI, the organisers'
-form and bundles, above the per-kind importers (E2E, SR'18 and the kinds read by their
-profile alone, WebNLG, in ``tracks``; DRS in ``drs``)."""
+"""Importing a test set of any kind: the one service the CLI (``nlgboard track import``), the
+organisers' form and bundles call. The kind says everything: its reader turns the published
+files into items (``releases``), its ``import:`` rule (``import_rules``) which files it needs,
+whether a track holds one test set per language and whether test sets grow by named subsets;
+a training file sets the reader's options where the reader takes one (``Reader.seen_in``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.data.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet, User
+from app.data.models import DEFAULT_DAILY_LIMIT, Challenge, TestSet, Track, User
 from app.web.errors import DomainError
 from app.web.services import action
 from app.web.services.audit import record
-from app.web.services.drs import STANDARD, import_drs_test_set, removed_note
+from app.web.services.import_rules import ImportRule, rule_for
+from app.web.services.releases import File, Release, read_release
+from app.web.services.test_set_items import (
+    append_items,
+    check_subset_name,
+    make_room,
+    removed_note,
+)
 from app.web.services.tracks import (
-    TRACK_KINDS,
-    import_e2e_track,
-    import_profile_read_test_set,
-    import_sr18_test_set,
+    MULTILINGUAL,
+    existing_track,
+    language_code,
+    new_track,
 )
 from scorer.errors import KindError
-from scorer.kinds import trained_variant
+from scorer.kinds import (
+    TRACK_KINDS,
+    Profile,
+    build_profile,
+    get_profile,
+    kind_definition,
+    trained_variant,
+)
+from scorer.kinds.parts import READERS
 
 
-class TrackOptions(NamedTuple):
-    """What the organiser may set on a track when importing its test set."""
-
-    title: str | None
-    deadline: datetime | None
-    daily_limit: int | None
-
-    def as_kwargs(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-class ImportRequest(NamedTuple):
-    """One import, as the CLI, the organisers' form and a bundle give it."""
-
-    challenge: Challenge
-    slug: str
-    kind: str
-    language: str | None
-    inputs: tuple[bytes, str] | None
-    references: tuple[bytes, str] | None
-    subset: str | None
-    options: TrackOptions
-    train: tuple[bytes, str] | None = None
-
-
-Importer = Callable[[Session, ImportRequest], tuple[TestSet, str]]
-"""Creates the track if new and adds one test set (or a subset of items); returns the test set
-and what it added beyond the items (a note, possibly empty)."""
-
-
-def import_test_set(
+def import_items(
     session: Session,
     challenge: Challenge,
     slug: str,
     kind: str,
     *,
-    language: str | None,
-    inputs: tuple[bytes, str] | None,
-    references: tuple[bytes, str] | None,
+    language: str | None = None,
+    inputs: File | None = None,
+    references: File | None = None,
     subset: str | None = None,
     title: str | None = None,
     deadline: datetime | None = None,
     daily_limit: int | None = DEFAULT_DAILY_LIMIT,
-    train: tuple[bytes, str] | None = None,
+    train: File | None = None,
+    definition: Mapping[str, Any] | None = None,
 ) -> tuple[TestSet, str]:
-    """One entry point for the CLI, the organisers' form and bundles: create a track (or add a
-    language's test set, or items of a subset) from (data, filename) pairs with the kind's
-    importer (``IMPORTERS``); return the test set and a one-line report. ``train``, a training
-    file, says which items are seen (WebNLG: its categories), where the kind's reader can."""
-    importer = IMPORTERS.get(kind)
-    if importer is None or kind not in TRACK_KINDS:
-        raise DomainError(f"kind must be one of {', '.join(sorted(IMPORTERS))}, got {kind!r}")
-    if subset and kind not in SUBSET_KINDS:
-        raise DomainError(f"subsets are for {', '.join(sorted(SUBSET_KINDS))} tracks")
-    if train is not None and importer is not _profile_read:
-        raise DomainError(f"kind {kind} takes no training file (--train is for webnlg)")
-    request = ImportRequest(
-        challenge, slug, kind, language, inputs, references, subset,
-        TrackOptions(title, deadline, daily_limit), train,
+    """Create the track ``slug`` of ``kind`` (a built-in track kind, or the kind an organiser
+    defined as ``definition``) or extend it: a language's test set, or a named subset of items,
+    read from (data, filename) pairs. ``train``, a training file (or folder, zipped), sets the
+    options of a reader that takes one (WebNLG: its categories are the seen ones). Returns the
+    test set and a one-line report."""
+    rule = _rule(kind, definition)
+    subset = _subset(kind, rule, subset)
+    _check_given(kind, rule, language=language, inputs=inputs, references=references)
+    base = definition or kind_definition(kind)
+    trained, seen = _trained(kind, definition, train) if train else (None, "")
+    chosen = trained or (dict(definition) if definition else None)
+    profile = build_profile(chosen) if chosen else get_profile(TRACK_KINDS[kind])
+    language = language_code(language or rule.language or "")
+    release = read_release(profile, _reader_name(base), inputs, references)
+    track = _track(
+        session, challenge, slug, str(chosen["name"]) if chosen else kind, profile, rule,
+        language, title, deadline, daily_limit, chosen,
     )  # fmt: skip
-    test_set, added = importer(session, request)
-    n_refs = sum(len(item.references) for item in test_set.items)
-    report = (
-        f"{added}track {challenge.slug}/{slug} ({test_set.language}): "
-        f"{len(test_set.items)} items, {n_refs} references"
-    )
-    return test_set, report
+    test_set, removed = _test_set(session, track, language, rule, release)
+    append_items(session, test_set, release.items, subset)
+    added = seen + (f"{len(release.items)} {subset} items added; " if subset else "")
+    added += f"{removed_note(removed)}; " if removed else ""
+    return test_set, added + _counted(test_set)
 
 
 def import_track(
@@ -102,10 +92,10 @@ def import_track(
     kind: str,
     **options: Any,
 ) -> tuple[TestSet, str]:
-    """``import_test_set`` as one action of ``actor`` (None: the server's command line),
+    """``import_items`` as one action of ``actor`` (None: the server's command line),
     recorded in the audit log with the files' names, committed whole or not at all."""
     with action(session):
-        test_set, report = import_test_set(session, challenge, slug, kind, **options)
+        test_set, report = import_items(session, challenge, slug, kind, **options)
         files = [pair[1] for pair in (options.get(k) for k in ("inputs", "references", "train"))
                  if pair]  # fmt: skip
         record(session, actor, "test set import", f"{slug} ({test_set.language})",
@@ -113,101 +103,130 @@ def import_track(
     return test_set, report
 
 
-def _drs(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
-    language, inputs, references = request.language, request.inputs, request.references
-    if not language or not inputs:
-        raise DomainError("kind drs needs a language and the inputs (clause format or SBN)")
-    subset = request.subset or STANDARD
-    test_set, count, removed = import_drs_test_set(
-        session,
-        request.challenge,
-        request.slug,
-        language,
-        inputs[0],
-        references[0] if references else None,
-        subset=subset,
-        inputs_name=inputs[1],
-        sentences_name=references[1] if references else inputs[1],
-        **request.options.as_kwargs(),
+def _counted(test_set: TestSet) -> str:
+    """The report's line: what the test set holds now."""
+    n_refs = sum(len(item.references) for item in test_set.items)
+    track = test_set.track
+    return (
+        f"track {track.challenge.slug}/{track.slug} ({test_set.language}): "
+        f"{len(test_set.items)} items, {n_refs} references"
     )
-    added = f"{count} {subset} items added; "
-    if removed:
-        added += removed_note(removed) + "; "
-    return test_set, added
 
 
-def _sr18(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
-    language, inputs, references = request.language, request.inputs, request.references
-    if not language or not inputs or not references:
-        raise DomainError(
-            f"kind {request.kind} needs a language, the CoNLL-U inputs and the references"
-        )
-    test_set = import_sr18_test_set(
-        session,
-        request.challenge,
-        request.slug,
-        request.kind,
-        language,
-        inputs[0],
-        references[0],
-        inputs_name=inputs[1],
-        references_name=references[1],
-        **request.options.as_kwargs(),
-    )
-    return test_set, ""
+def _rule(kind: str, definition: Mapping[str, Any] | None) -> ImportRule:
+    if definition is None and kind not in TRACK_KINDS:
+        raise DomainError(f"kind must be one of {', '.join(sorted(TRACK_KINDS))}, got {kind!r}")
+    try:
+        return rule_for(kind, definition)
+    except KindError as error:
+        raise DomainError(str(error)) from None
 
 
-def _e2e(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
-    inputs, references = request.inputs, request.references
-    if not references:
-        raise DomainError("kind e2e needs the references (the mr,ref CSV)")
-    track = import_e2e_track(
-        session,
-        request.challenge,
-        request.slug,
-        references[0],
-        inputs[0] if inputs else None,
-        language=request.language or "en",
-        references_name=references[1],
-        inputs_name=inputs[1] if inputs else "inputs.csv",
-        **request.options.as_kwargs(),
-    )
-    return track.test_sets[0], ""
+def _subset(kind: str, rule: ImportRule, subset: str | None) -> str | None:
+    """The subset the items are tagged with: the one given, else the kind's first; none for a
+    kind whose test sets are imported whole."""
+    if not rule.grows_by:
+        if subset:
+            raise DomainError(
+                f"kind {kind} takes no subsets: its test sets are imported whole (a kind's "
+                "import.grows_by names the subsets its test sets grow by)"
+            )
+        return None
+    return check_subset_name(subset or rule.grows_by[0])
 
 
-def _profile_read(session: Session, request: ImportRequest) -> tuple[TestSet, str]:
-    if not request.references:
-        raise DomainError(f"kind {request.kind} needs the references")
-    definition, seen = None, ""
-    if request.train is not None:
+def _check_given(kind: str, rule: ImportRule, **given: object) -> None:
+    """Every file and setting the kind needs, or a refusal naming them."""
+    missing = rule.missing({**given, "language": given["language"] or rule.language})
+    if missing:
+        listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1])
+        listed += f" and {missing[-1]}" if len(missing) > 1 else ""
+        raise DomainError(f"kind {kind} needs {listed}")
+    if not (given["language"] or rule.language):
+        raise DomainError(f"kind {kind} needs a language")
+
+
+def _trained(
+    kind: str, definition: Mapping[str, Any] | None, train: File
+) -> tuple[dict[str, Any], str]:
+    """The kind's definition with the reader options a training file sets, and what they are
+    for the report; refused for a reader that takes no training file."""
+    base = definition or kind_definition(kind)
+    options = _reader_options(base)
+    reader = options.pop("name")
+    seen_in = READERS[reader].seen_in
+    if seen_in is None:
+        raise DomainError(f"kind {kind} takes no training file: its reader, {reader}, reads none")
+    if definition is None:
         try:
-            definition = trained_variant(request.kind, *request.train)
+            trained = trained_variant(kind, *train)
         except KindError as error:
             raise DomainError(str(error)) from None
-        count = len(definition["reader"]["seen_categories"])
-        seen = f"{count} seen categories from {request.train[1]}; "
-    test_set = import_profile_read_test_set(
-        session,
-        request.challenge,
-        request.slug,
-        request.kind,
-        request.language or "en",
-        request.references,
-        request.inputs,
-        definition=definition,
-        **request.options.as_kwargs(),
-    )
-    return test_set, seen
+        trained.pop("import", None)  # the board's import rule is the built-in kind's
+    else:
+        trained = {**definition, "reader": {"name": reader, **options, **seen_in(*train)}}
+    set_now = {k: v for k, v in _reader_options(trained).items() if options.get(k) != v}
+    set_now.pop("name")
+    said = [
+        f"{len(value) if isinstance(value, list) else value} {key.replace('_', ' ')}"
+        for key, value in set_now.items()
+    ]
+    return trained, f"{', '.join(said)} from {train[1]}; "
 
 
-IMPORTERS: dict[str, Importer] = {
-    "e2e": _e2e,
-    "sr-shallow": _sr18,
-    "sr-deep": _sr18,
-    "drs": _drs,
-    "webnlg": _profile_read,
-}
-"""Track kind -> its importer (CTFd's ``CHALLENGE_CLASSES`` shape): a new kind registers here."""
+def _reader_options(definition: Mapping[str, Any]) -> dict[str, Any]:
+    reader = definition["reader"]
+    return dict(reader) if isinstance(reader, Mapping) else {"name": reader}
 
-SUBSET_KINDS = frozenset({"drs"})
-"""Kinds whose test sets grow by named subsets of items (PMB 5's long and compositional sets)."""
+
+def _reader_name(definition: Mapping[str, Any]) -> str:
+    return str(_reader_options(definition)["name"])
+
+
+def _track(
+    session: Session,
+    challenge: Challenge,
+    slug: str,
+    kind: str,
+    profile: Profile,
+    rule: ImportRule,
+    language: str,
+    title: str | None,
+    deadline: datetime | None,
+    daily_limit: int | None,
+    definition: dict[str, Any] | None,
+) -> Track:
+    """The track the test set goes to: created if new; an existing one of the same kind takes
+    a language's test set (a kind with one per language) or a subset of items (a kind whose
+    test sets grow by subsets); any other import refuses it."""
+    track = existing_track(session, challenge, slug)
+    if track is None:
+        return new_track(
+            session, challenge, slug, kind, profile=profile.name,
+            language=MULTILINGUAL if rule.per_language else language,
+            title=title or rule.titles.get(kind) or slug, deadline=deadline,
+            daily_limit=daily_limit, definition=definition,
+        )  # fmt: skip
+    if not rule.per_language and not (rule.grows_by and track.language == language):
+        raise DomainError(f"challenge {challenge.slug!r} already has a track {slug!r}")
+    if track.kind != kind:
+        raise DomainError(f"track {slug!r} is a {track.kind} track, not {kind}")
+    return track
+
+
+def _test_set(
+    session: Session, track: Track, language: str, rule: ImportRule, release: Release
+) -> tuple[TestSet, list[str]]:
+    """The language's test set, new, or extended where the kind's test sets grow by subsets
+    (the bundled runs decoded from it removed first: returned)."""
+    test_set = track.test_set_for(language)
+    if test_set is None:
+        test_set = TestSet(
+            track=track, language=language, source_sha256=hashlib.sha256(release.source).hexdigest()
+        )
+        session.add(test_set)
+        session.flush()
+        return test_set, []
+    if not rule.grows_by:
+        raise DomainError(f"track {track.slug!r} already has a {language} test set")
+    return test_set, make_room(session, test_set)

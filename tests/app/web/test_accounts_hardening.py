@@ -56,7 +56,8 @@ BREAK = "Results\r\nBcc: everyone@evil.example"
 def test_a_line_break_in_a_title_or_name_is_refused_naming_the_field(app, session):
     from app.data.models import Team
     from app.web.errors import DomainError
-    from app.web.services.tracks import create_challenge, import_e2e_track
+    from app.web.services.track_imports import import_items
+    from app.web.services.tracks import create_challenge
     from tests.support.factories import DEMO_REFS
 
     with pytest.raises(DomainError, match=r"challenge title .*U\+000D"):
@@ -64,7 +65,7 @@ def test_a_line_break_in_a_title_or_name_is_refused_naming_the_field(app, sessio
     session.rollback()
     challenge = create_challenge(session, "c", "Fine")
     with pytest.raises(DomainError, match=r"track title .*U\+000D"):
-        import_e2e_track(session, challenge, "t", DEMO_REFS, title=BREAK)
+        import_items(session, challenge, "t", "e2e", references=(DEMO_REFS, "r.csv"), title=BREAK)
     session.rollback()
     session.add(Team(name="a\tb", join_code="x" * 12))
     with pytest.raises(DomainError, match=r"team name .*U\+0009"):

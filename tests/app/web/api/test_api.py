@@ -293,7 +293,8 @@ def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, setti
 
     from click.testing import CliRunner
 
-    from app.web.services.tracks import create_challenge, import_e2e_track
+    from app.web.services.track_imports import import_items
+    from app.web.services.tracks import create_challenge
     from scorer.cli.score import main as nlg_score
     from scorer.io.e2e import read_dataset_csv
     from tests.support.factories import DEMO_REFS
@@ -308,7 +309,7 @@ def test_published_layouts_upload_and_score_as_nlg_score_does(app, client, setti
     )
     with session_scope(settings.database_url) as session:
         challenge = create_challenge(session, "e2e", "E2E")
-        import_e2e_track(session, challenge, "test", refs, references_name="testset_w_refs.csv")
+        import_items(session, challenge, "test", "e2e", references=(refs, "testset_w_refs.csv"))
     token = participant(settings, "a@x.org", team="A")
     url = "/api/v1/challenges/e2e/tracks/test/submissions"
     assert post(client, token, data=outputs.encode(), url=url).status_code == 202

@@ -15,6 +15,7 @@ from app.data.models import Submission, System
 from app.data.models import TestSet as ImportedTestSet
 from app.data.storage import LocalStorage
 from app.web.services.bundled import register_bundled_runs
+from app.web.services.import_rules import rule_for
 from baselines import manifest, registry
 from scorer.io import drs, e2e
 from tests.support.paths import DEMO_DATA, e2e_file
@@ -128,7 +129,7 @@ def test_committed_runs_match_their_manifest() -> None:
 def test_committed_e2e_test_run_was_decoded_from_the_test_inputs() -> None:
     path = e2e_file("testset_inputs.csv")
     mrs = e2e.read_inputs_csv(path.read_bytes(), path.name)
-    matched = manifest.matching_runs("e2e", "en", mrs)
+    matched = manifest.matching_runs(rule_for("e2e").bundled_baselines, "en", mrs)
     assert [run.baseline for run in matched] == ["tgen"] and matched[0].items == 630
 
 

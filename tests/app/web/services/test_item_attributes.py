@@ -15,7 +15,8 @@ from app.data.storage import storage_for
 from app.data.testsets import load_attributes
 from app.web.errors import BundleError
 from app.web.services.bundles import Bundle, export_bundle, import_bundle
-from app.web.services.tracks import create_challenge, import_profile_read_test_set
+from app.web.services.track_imports import import_items
+from app.web.services.tracks import create_challenge
 from tests.support.factories import demo_track, sr18_tracks
 from tests.support.paths import DEMO_DATA
 
@@ -25,9 +26,9 @@ WEBNLG = DEMO_DATA / "webnlg"
 def _webnlg(settings) -> None:
     with session_scope(settings.database_url) as session:
         challenge = create_challenge(session, "webnlg", "WebNLG")
-        import_profile_read_test_set(
-            session, challenge, "test", "webnlg", "en",
-            ((WEBNLG / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
+        import_items(
+            session, challenge, "test", "webnlg", language="en",
+            references=((WEBNLG / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
         )  # fmt: skip
 
 

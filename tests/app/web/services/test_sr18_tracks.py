@@ -292,7 +292,8 @@ def test_outputs_page_gives_dist_once_published_and_overview_anonymises(app, cli
 
 
 def test_conllu_comments_never_reach_the_stored_or_downloaded_inputs(client, settings):
-    from app.web.services.tracks import create_challenge, import_sr18_test_set
+    from app.web.services.track_imports import import_items
+    from app.web.services.tracks import create_challenge
 
     tree = (
         "# sent_id = 1\n# text = The hidden sentence .\n"
@@ -300,14 +301,14 @@ def test_conllu_comments_never_reach_the_stored_or_downloaded_inputs(client, set
     )
     with session_scope(settings.database_url) as session:
         created = create_challenge(session, "ud", "UD")
-        test_set = import_sr18_test_set(
+        test_set, _ = import_items(
             session,
             created,
             "shallow",
             "sr-shallow",
-            "en",
-            tree.encode(),
-            b"The hidden sentence .\n",
+            language="en",
+            inputs=(tree.encode(), "en.conllu"),
+            references=(b"The hidden sentence .\n", "en.txt"),
         )
         assert "hidden" not in test_set.items[0].input_text
     download = client.get("/challenges/ud/tracks/shallow/inputs").get_data(as_text=True)

@@ -1,0 +1,158 @@
+"""A test set's published files read into the board's items by the kind's reader: each item's
+input, references and attributes, and the bytes the test set's ``source_sha256`` is taken
+from. Readers whose releases keep inputs and references in separate files that must align
+(E2E's CSVs, SR'18's trees and sentences, DRS files and their sentences) have their own reading
+here, by reader name; every other reader reads the references file as ``nlg-score`` does."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from scorer.errors import InputError
+from scorer.io import conllu, drs, e2e, sr18
+from scorer.kinds import Profile
+
+File = tuple[bytes, str]
+"""A file's bytes and its name (for errors)."""
+
+
+@dataclass(frozen=True)
+class ReleaseItem:
+    """One test item as the published files give it."""
+
+    input: str
+    references: tuple[str, ...]
+    attributes: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Release:
+    """A test set's items, and the bytes its ``source_sha256`` is the hash of."""
+
+    items: list[ReleaseItem]
+    source: bytes
+
+
+ReadRelease = Callable[[Profile, File | None, File | None], Release]
+"""(the kind's profile, inputs, references) -> the release; the import checked that the files
+the kind needs are given."""
+
+
+def read_release(
+    profile: Profile, reader: str, inputs: File | None, references: File | None
+) -> Release:
+    """The published files read by the reader ``reader`` (its own reading, else the profile's)."""
+    return RELEASE_READERS.get(reader, _profile_release)(profile, inputs, references)
+
+
+def _e2e_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+    """The ``mr,ref`` CSV; with an inputs CSV, items in the inputs' order and every input with
+    references; without, in the MRs' first-appearance order."""
+    assert references is not None
+    items = e2e.read_dataset_csv(*references)
+    if inputs is not None:
+        items = _order_by_inputs(items, e2e.read_inputs_csv(*inputs), inputs[1])
+    return Release([ReleaseItem(i.input, tuple(i.references)) for i in items], references[0])
+
+
+def _conllu_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+    """Tree i of the CoNLL-U file is item i; its reference is the i-th sentence."""
+    assert inputs is not None and references is not None
+    trees = conllu.read_trees(*inputs)
+    sentences = sr18.read_sentences(*references)
+    if len(trees) != len(sentences):
+        raise InputError(
+            f"has {len(sentences)} reference sentences but {inputs[1]} has {len(trees)} trees; "
+            "they must align one to one",
+            filename=references[1],
+        )
+    empty = [index for index, sentence in enumerate(sentences) if not sentence]
+    if empty:
+        raise InputError(f"reference sentence {empty[0] + 1} is empty", filename=references[1])
+    items = [ReleaseItem(tree.text, (ref,)) for tree, ref in zip(trees, sentences, strict=True)]
+    return Release(items, inputs[0] + b"\x00" + references[0])
+
+
+def _drs_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+    """DRSs in clause format with their ``.raw`` sentences, or SBN (which carries them)."""
+    assert inputs is not None
+    sentences, sentences_name = references or (None, inputs[1])
+    items = drs.read_test_set(inputs[0], inputs[1], sentences, sentences_name)
+    return Release(
+        [ReleaseItem(item.drs, (item.text or "",)) for item in items],
+        inputs[0] + b"\x00" + (sentences or b""),
+    )
+
+
+def _profile_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+    """A references file that says everything (WebNLG: each entry's triples, ``<lex>`` texts
+    and attributes), read as ``nlg-score`` reads it. The inputs file teams get, when given,
+    must list the same inputs in the same order (or give them, where the references hold
+    none)."""
+    assert references is not None
+    items = profile.read_references(*references)
+    if inputs is not None and profile.read_inputs is not None:
+        given = profile.read_inputs(*inputs)
+        if not any(item.input for item in items):  # parallel reference files hold none
+            _same_count(given, items, inputs[1], references[1])
+            items = [
+                dataclasses.replace(item, input=text)
+                for item, text in zip(items, given, strict=True)
+            ]
+        _check_same_inputs(given, items, inputs[1], references[1])
+    return Release(
+        [
+            ReleaseItem(item.input, tuple(item.references), getattr(item, "attributes", {}))
+            for item in items
+        ],
+        references[0] + b"\x00" + (inputs[0] if inputs else b""),
+    )
+
+
+RELEASE_READERS: dict[str, ReadRelease] = {
+    "e2e-csv": _e2e_release,
+    "conllu": _conllu_release,
+    "drs": _drs_release,
+}
+"""Reader name -> how a release in separate aligned files is read into items."""
+
+
+def _same_count(
+    inputs: list[str], items: list[e2e.ReferenceItem], inputs_name: str, references_name: str
+) -> None:
+    if len(inputs) != len(items):
+        raise InputError(
+            f"has {len(inputs)} inputs but {references_name} has {len(items)} items; they must "
+            "be the same test set",
+            filename=inputs_name,
+        )
+
+
+def _check_same_inputs(
+    inputs: list[str], items: list[e2e.ReferenceItem], inputs_name: str, references_name: str
+) -> None:
+    _same_count(inputs, items, inputs_name, references_name)
+    for position, (given, item) in enumerate(zip(inputs, items, strict=True), 1):
+        if given != item.input:
+            raise InputError(
+                f"input {position} is not item {position} of {references_name} (same order, "
+                f"same triples): {given[:80]!r} vs {item.input[:80]!r}",
+                filename=inputs_name,
+            )
+
+
+def _order_by_inputs(
+    items: list[e2e.ReferenceItem], inputs: list[str], inputs_name: str
+) -> list[e2e.ReferenceItem]:
+    by_mr = {item.input: item for item in items}
+    missing = [index for index, mr in enumerate(inputs) if mr not in by_mr]
+    if missing:
+        first = missing[0]
+        raise InputError(
+            f"{len(missing)} input MR(s) have no references, first {inputs[first][:80]!r}",
+            filename=inputs_name,
+            line=first + 2,
+        )
+    return [by_mr[mr] for mr in inputs]
