@@ -47,6 +47,10 @@ KIND_KEY_DOCS: dict[str, str] = {
     "`[{name: ..., columns: [...]}, ...]`, every column in one (default: each metric's own).",
     "submit": "What an output file holds and the start of one, for the Submit page, the API and "
     "`nlgboard-submit`: `{layout: ..., example: ...}` (default: the reader's).",
+    "import": "How the board imports the kind's test sets: `{needs: {references: ...}, "
+    "language: en, per_language: true, titles: {...}, grows_by: [standard, long], "
+    "bundled_baselines: [...]}` (what an import must give, the default language, one test set "
+    "per language, default titles, named subsets, bundled baseline runs).",
     "scale": "Columns printed multiplied by a factor, the stored scores unchanged: "
     "`{BLEU: 0.01}` prints BLEU, stored on 0-100, on 0-1 as WebNLG+ 2020's paper does.",
 }
