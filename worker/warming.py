@@ -28,6 +28,7 @@ from sqlalchemy import func, or_, select
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.models import Item, Reference, Submission, System, TestSet, Track, utcnow
+from app.data.track_kinds import profile_name
 from worker.state import JobsState
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ def open_test_sets(settings: Settings, profiles: Collection[str] = ()) -> list[i
         .subquery()
     )
     query = (
-        select(TestSet.id, Track.profile)
+        select(TestSet.id, Track.kind, Track.kind_definition)
         .join(Track, Track.id == TestSet.track_id)
         .join(references, references.c.test_set_id == TestSet.id)
         .outerjoin(latest, latest.c.track_id == Track.id)
@@ -73,7 +74,11 @@ def open_test_sets(settings: Settings, profiles: Collection[str] = ()) -> list[i
     )
     with session_scope(settings.database_url) as session:
         rows = session.execute(query).all()
-    wanted = [test_set_id for test_set_id, profile in rows if not profiles or profile in profiles]
+    wanted = [
+        test_set_id
+        for test_set_id, kind, definition in rows
+        if not profiles or profile_name(kind, definition) in profiles
+    ]
     return wanted[:MAX_TEST_SETS]
 
 

@@ -12,12 +12,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.kinds import PROFILES, Profile, build_profile, get_profile
+from scorer.kinds import (
+    PROFILES,
+    TRACK_KINDS,
+    Profile,
+    build_profile,
+    definition_digest,
+    get_profile,
+)
 
 
-def profile_of(name: str, definition: Mapping[str, Any] | None, where: str) -> Profile:
-    """The profile named ``name`` (a track's ``profile``): a built-in one, or the one its stored
+def profile_of(kind: str, definition: Mapping[str, Any] | None, where: str) -> Profile:
+    """The profile that scores a track of ``kind``: a built-in one, or the one its stored
     ``definition`` describes, built once per process. ``where`` names the track in a refusal."""
+    name = profile_name(kind, definition)
     if definition is None:
         return get_profile(name)
     return PROFILES.get(name) or build_profile(definition, where)
+
+
+def profile_name(kind: str, definition: Mapping[str, Any] | None) -> str:
+    """The name of the profile that scores a track of ``kind``: a built-in kind's profile, or
+    ``name@digest`` of the definition an organiser gave (what ``build_profile`` registers it
+    under). Derived, never stored: the kind and its definition are the one record of it."""
+    if definition is None:
+        return TRACK_KINDS[kind]
+    return f"{definition['name']}@{definition_digest(definition)}"

@@ -18,7 +18,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.data.models.base import Base, UTCDateTime, utcnow
-from app.data.track_kinds import profile_of
+from app.data.track_kinds import profile_name, profile_of
 from scorer.kinds import Profile
 
 
@@ -100,7 +100,6 @@ class Track(Base):
     title: Mapped[str] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(32))
     language: Mapped[str] = mapped_column(String(16), default="en")
-    profile: Mapped[str] = mapped_column(String(32))
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
     daily_limit: Mapped[int | None] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(16), default=DEVELOPMENT, server_default=DEVELOPMENT)
@@ -118,7 +117,7 @@ class Track(Base):
     """Primary systems per team (E2E: each team named one or two)."""
     kind_definition: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     """A kind an organiser defined from registry parts (``scorer.kinds``); None for the
-    built-in kinds. ``profile`` then names the profile built from it."""
+    built-in kinds. With ``kind``, the one record of what scores the track."""
     deadline_reminded_for: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """The deadline whose 24-hour reminder went out (a moved deadline gets its own)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -131,7 +130,13 @@ class Track(Base):
         """The profile that scores this track, from the track itself: an organiser's kind
         built from the definition stored with it (its digest is the name in ``profile``), a
         built-in kind by name. Built once per process (``app.data.track_kinds``)."""
-        return profile_of(self.profile, self.kind_definition, f"track {self.slug}'s kind")
+        return profile_of(self.kind, self.kind_definition, f"track {self.slug}'s kind")
+
+    @property
+    def profile(self) -> str:
+        """The name of the profile that scores this track (``name@digest`` for an organiser's
+        kind), derived from the kind and its definition."""
+        return profile_name(self.kind, self.kind_definition)
 
     def test_set_for(self, language: str | None = None) -> TestSet | None:
         language = language or self.language

@@ -569,11 +569,11 @@ def _items_track(
     session.flush()
     track = existing_track(session, challenge, slug)
     if track is None:
-        profile = build_profile(definition).name if definition else TRACK_KINDS[kind]
+        if definition:
+            build_profile(definition)  # a definition that builds no profile stores no track
         track = new_track(
-            session, challenge, slug, kind, profile=profile, language=language, title=title,
-            definition=definition,
-        )  # fmt: skip
+            session, challenge, slug, kind, language=language, title=title, definition=definition
+        )
     elif track.kind != kind:
         raise BundleError(f"{DEFINITION}: track {slug!r} is given two kinds")
     return track

@@ -52,8 +52,5 @@ def defined_kind(session: Session, choice: str) -> dict | None:
     brought it), or None for a built-in kind: what the import is given with it."""
     if choice in TRACK_KIND_LABELS:
         return None
-    return session.scalar(
-        select(Track.kind_definition)
-        .where(Track.profile == choice, Track.kind_definition.isnot(None))
-        .limit(1)
-    )
+    tracks = session.scalars(select(Track).where(Track.kind_definition.isnot(None)))
+    return next((track.kind_definition for track in tracks if track.profile == choice), None)

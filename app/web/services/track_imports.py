@@ -34,7 +34,6 @@ from app.web.services.tracks import (
 from scorer.errors import KindError
 from scorer.kinds import (
     TRACK_KINDS,
-    Profile,
     build_profile,
     get_profile,
     kind_definition,
@@ -74,8 +73,8 @@ def import_items(
     language = language_code(language or rule.language or "")
     release = read_release(profile, _reader_name(base), inputs, references)
     track = _track(
-        session, challenge, slug, str(chosen["name"]) if chosen else kind, profile, rule,
-        language, title, deadline, daily_limit, chosen,
+        session, challenge, slug, str(chosen["name"]) if chosen else kind, rule, language,
+        title, deadline, daily_limit, chosen,
     )  # fmt: skip
     test_set, removed = _test_set(session, track, language, rule, release)
     append_items(session, test_set, release.items, subset)
@@ -188,7 +187,6 @@ def _track(
     challenge: Challenge,
     slug: str,
     kind: str,
-    profile: Profile,
     rule: ImportRule,
     language: str,
     title: str | None,
@@ -202,7 +200,7 @@ def _track(
     track = existing_track(session, challenge, slug)
     if track is None:
         return new_track(
-            session, challenge, slug, kind, profile=profile.name,
+            session, challenge, slug, kind,
             language=MULTILINGUAL if rule.per_language else language,
             title=title or rule.titles.get(kind) or slug, deadline=deadline,
             daily_limit=daily_limit, definition=definition,

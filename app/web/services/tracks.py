@@ -108,22 +108,20 @@ def new_track(
     slug: str,
     kind: str,
     *,
-    profile: str,
     language: str,
     title: str,
     deadline: datetime | None = None,
     daily_limit: int | None = None,
     definition: dict | None = None,
 ) -> Track:
-    """A track of ``kind`` scored by the profile ``profile``; ``definition``: the kind's, when
-    an organiser defined it (kept with the track, which hands out its profile)."""
+    """A track of ``kind``; ``definition``: the kind's, when an organiser defined it (kept with
+    the track, which hands out its profile)."""
     track = Track(
         challenge=challenge,
         slug=check_slug(slug, "track"),
         title=title,
         kind=kind,
         language=language,
-        profile=profile,
         deadline=deadline,
         daily_limit=daily_limit,
         kind_definition=definition,

@@ -109,3 +109,49 @@ def test_accounts_made_before_mail_count_as_verified_on_upgrade(tmp_path):
             text("SELECT email_verified_at, notifications_off FROM users")
         ).one()
     assert verified is not None and off == "[]"
+
+
+def _track_row(connection, slug: str, kind: str, profile: str, definition: str | None) -> None:
+    connection.execute(
+        text(
+            "INSERT INTO tracks (challenge_id, slug, title, kind, language, profile, "
+            "kind_definition, phase, is_published, hide_own_scores, confirmed_only_in_test, "
+            "max_primary, created_at) VALUES (1, :slug, :slug, :kind, 'en', :profile, "
+            ":definition, 'development', 0, 0, 1, 2, '2024-01-01 00:00:00.000000')"
+        ),
+        {"slug": slug, "kind": kind, "profile": profile, "definition": definition},
+    )
+
+
+def test_the_profile_column_goes_and_each_track_derives_the_same_profile(tmp_path):
+    """One kind column: the profile a track stored is the one it now derives, built-in or
+    defined; a row whose stored profile says otherwise stops the upgrade, naming it."""
+    import json
+
+    import pytest
+
+    from app.data.models import Track
+    from app.data.track_kinds import profile_name
+    from scorer.kinds import build_profile
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    upgrade(url, "0020_account_requests")
+    definition = {"name": "k", "reader": "lines", "metrics": ["chrF++"]}
+    defined = build_profile(definition).name
+    with get_engine(url).begin() as connection:
+        connection.execute(text("INSERT INTO challenges (slug, title, description, created_at) "
+                                "VALUES ('c', 'C', '', '2024-01-01 00:00:00.000000')"))  # fmt: skip
+        _track_row(connection, "deep", "sr-deep", "sr18", None)
+        _track_row(connection, "mine", "k", defined, json.dumps(definition))
+        _track_row(connection, "odd", "e2e", "drs", None)
+    with pytest.raises(RuntimeError, match=r"\(odd\): kind 'e2e' stores profile 'drs'"):
+        upgrade(url)
+    with get_engine(url).begin() as connection:
+        connection.execute(text("UPDATE tracks SET profile = 'e2e' WHERE slug = 'odd'"))
+    upgrade(url)
+    from sqlalchemy.orm import Session
+
+    with Session(get_engine(url)) as session:
+        found = {t.slug: t.profile for t in session.query(Track)}
+    assert found == {"deep": "sr18", "mine": defined, "odd": "e2e"}
+    assert profile_name("k", definition) == defined

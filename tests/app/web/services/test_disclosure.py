@@ -20,7 +20,7 @@ FIGURES = list(Figure)
 
 
 def _track(phase: str, published: bool = False, hide_own: bool = False) -> Track:
-    return Track(phase=phase, is_published=published, hide_own_scores=hide_own, profile="e2e")
+    return Track(phase=phase, is_published=published, hide_own_scores=hide_own, kind="e2e")
 
 
 @pytest.mark.parametrize("figure", FIGURES)

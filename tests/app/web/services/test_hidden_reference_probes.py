@@ -207,7 +207,7 @@ def test_before_publication_a_team_reads_no_subset_of_any_size(app, settings):
     from app.data.disclosure import Disclosure, Figure
     from app.web.services.access import MIN_SUBSET_ITEMS, Viewer
 
-    track = Track(phase="test", is_published=False, hide_own_scores=False, profile="drs")
+    track = Track(phase="test", is_published=False, hide_own_scores=False, kind="drs")
     team = Viewer(team_id=1)
     assert not team.sees_subset_scores_of(track, MIN_SUBSET_ITEMS - 1)
     assert not team.sees_subset_scores_of(track, 630)
@@ -215,7 +215,7 @@ def test_before_publication_a_team_reads_no_subset_of_any_size(app, settings):
     assert Viewer(is_organiser=True).sees_subset_scores_of(track, 1)
     track.is_published = True
     assert team.sees_subset_scores_of(track, 1)
-    development = Track(phase="development", is_published=False, profile="drs")
+    development = Track(phase="development", is_published=False, kind="drs")
     assert team.sees_subset_scores_of(development, MIN_SUBSET_ITEMS)
     assert not team.sees_subset_scores_of(development, MIN_SUBSET_ITEMS - 1)
 

@@ -10,16 +10,16 @@ from app.web.services.overview import ordered_tracks
 from scorer.kinds import build_profile, get_profile
 
 
-def _track(track_id: int, kind: str, profile: str) -> Track:
-    return Track(id=track_id, slug=f"t{track_id}", title=kind, kind=kind, profile=profile)
+def _track(track_id: int, kind: str) -> Track:
+    return Track(id=track_id, slug=f"t{track_id}", title=kind, kind=kind)
 
 
 def test_tracks_follow_their_kinds_track_kinds_then_creation():
     deep, e2e, shallow, deep_fr = (
-        _track(1, "sr-deep", "sr18"),
-        _track(2, "e2e", "e2e"),
-        _track(3, "sr-shallow", "sr18"),
-        _track(4, "sr-deep", "sr18"),
+        _track(1, "sr-deep"),
+        _track(2, "e2e"),
+        _track(3, "sr-shallow"),
+        _track(4, "sr-deep"),
     )
     challenge = Challenge(slug="c", title="C", tracks=[e2e, deep_fr, shallow, deep])
     assert [t.id for t in ordered_tracks(challenge)] == [3, 1, 4, 2]
