@@ -8,6 +8,10 @@ matches and maps every other ranked name to a system id, to the human references
 "external" (a system that is on no system of this board: shown under the file's name). Names
 judged only in quality-control rows (DA repeats, damaged copies, references) are never ranked
 and need no mapping.
+
+A DA file's quality control is what its rows hold (``kind``: repeats, damaged copies,
+references), unless the organiser names it; naming a control the file has no rows of is refused,
+since every annotator would fail its check.
 """
 
 from __future__ import annotations
@@ -23,11 +27,12 @@ from sqlalchemy.orm import Session
 from app.data.models import Campaign, Judgement, Method, System, Track, User
 from app.web.services import DomainError, action, add_unique
 from app.web.services.audit import record
-from app.web.services.campaigns import CRITERIA
+from app.web.services.campaigns import CRITERIA, quality_controls
 from app.web.services.human_subjects import REFERENCES, subject_key
 from app.web.services.leaderboard import default_language
 from scorer.errors import InputError
 from scorer.human import judgements as files
+from scorer.human.direct_assessment import RULES, format_controls
 
 EXTERNAL = "external"
 """Mapping target: a name on no system of this board, kept as the file has it."""
@@ -190,11 +195,13 @@ def import_judgements(
     filename: str,
     mapping: Mapping[str, Target],
     language: str | None = None,
+    quality_control: str | None = None,
 ) -> Campaign:
     """A closed campaign holding the file's judgements, each tied to the system (or the
     references) ``mapping`` names for its system name. The whole file and the mapping are
     checked before anything is stored; a bad file or mapping stores nothing."""
     read = read_import(session, track, method, criterion, data, filename)
+    controls = file_controls(read.rows, method, quality_control, filename)
     check_mapping(session, track, read.names, mapping)
     judgements = [_judgement(row, mapping.get(row.system, EXTERNAL)) for row in read.rows]
     _refuse_merged(judgements, filename)
@@ -210,6 +217,7 @@ def import_judgements(
         hit_size=1,
         annotators_per_hit=1,
         is_open=False,
+        quality_control=controls,
         imported=read.notes,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
@@ -222,6 +230,26 @@ def import_judgements(
         "give each ranking its own unit",
     )
     return campaign
+
+
+def file_controls(
+    rows: Iterable[files.Judgement], method: str, named: str | None, filename: str
+) -> str:
+    """The campaign's quality control: ``named`` when given, else the kinds the file holds;
+    ``none`` for methods without controls."""
+    held = {row.kind for row in rows} & set(RULES)
+    if method != Method.DA:
+        return format_controls(())
+    if named is None:
+        return format_controls(tuple(held))
+    controls = quality_controls(named)
+    missing = [kind for kind in controls if kind not in held]
+    if missing:
+        raise DomainError(
+            f"{filename} holds no {', '.join(missing)} rows (column kind), so every annotator "
+            f"would fail that check; give quality control {format_controls(tuple(held))!r}"
+        )
+    return format_controls(controls)
 
 
 def _judgement(row: files.Judgement, target: Target) -> Judgement:

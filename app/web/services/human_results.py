@@ -120,7 +120,11 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
         except ValueError as error:
             raise DomainError(str(error)) from None
     elif campaign.method == Method.DA:
-        results = direct_assessment.analyse(judgements, campaign.criterion).to_dict()
+        required = direct_assessment.required_for(
+            direct_assessment.parse_controls(campaign.quality_control)
+        )
+        results = direct_assessment.analyse(judgements, campaign.criterion, required).to_dict()
+        results["quality_control"] = campaign.quality_control
     else:
         try:
             rows = rose.analyse(judgements)
@@ -222,10 +226,19 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
             for r in results.get("systems", [])
         ]
     elif campaign.method == Method.DA:
-        columns = ["%", "z", "n", "Assess."]
+        columns = ["#", "%", "z", "n", "Assess."]
         rows = [
             _table_row(
-                shown, r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]]
+                shown,
+                r["system"],
+                [
+                    r.get("cluster", "–"),
+                    f"{r['raw']:.1f}",
+                    f"{r['z']:.3f}",
+                    r["n"],
+                    r["assessments"],
+                ],
+                r.get("cluster"),
             )
             for r in results.get("systems", [])
         ]
