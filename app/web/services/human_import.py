@@ -2,8 +2,9 @@
 the track's systems for the organiser to confirm, and only a confirmed mapping is stored.
 
 A name is never taken for a system silently: the preview lists each name of the file as
-*matched* (exactly one system has exactly that name), *ambiguous* (systems whose names differ
-from it only in case, or several of them) or *unmatched* (none); the organiser confirms the
+*matched* (exactly one system has exactly that name, in the team the file's ``team`` column
+names, or the id its ``system_id`` column gives), *ambiguous* (systems whose names differ from
+it only in case, or several of them) or *unmatched* (none, listed with the file's lines); the organiser confirms the
 matches and maps every other ranked name to a system id, to the human references, or to
 "external" (a system that is on no system of this board: shown under the file's name). Names
 judged only in quality-control rows (DA repeats, damaged copies, references) are never ranked
@@ -24,7 +25,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.data.models import Campaign, Judgement, Method, System, Track, User
+from app.data.models import Campaign, Judgement, Method, System, Team, Track, User
 from app.web.services import DomainError, action, add_unique
 from app.web.services.audit import record
 from app.web.services.campaigns import CRITERIA, quality_controls
@@ -37,6 +38,10 @@ from scorer.human.direct_assessment import RULES, format_controls
 EXTERNAL = "external"
 """Mapping target: a name on no system of this board, kept as the file has it."""
 MATCHED, AMBIGUOUS, UNMATCHED, CONTROL = "matched", "ambiguous", "unmatched", "quality control"
+
+LINES_SHOWN = 5
+NAME_MAX = 100
+"""A judged name as stored (``judgements.system_name``)."""
 
 Target = int | str
 """A system id, ``REFERENCES`` or ``EXTERNAL``."""
@@ -51,6 +56,15 @@ class NameMatch:
     judgements: int
     candidates: tuple[tuple[int, str], ...] = ()
     """(system id, system name) of the systems whose names equal it but for case."""
+    lines: tuple[int, ...] = ()
+    """The file's lines naming it (the first few), to find an unmatched one."""
+
+    def described(self) -> str:
+        """``'name' (status, lines 2, 5, 9, ...)`` for messages."""
+        shown = ", ".join(map(str, self.lines[:LINES_SHOWN]))
+        more = ", ..." if self.judgements > LINES_SHOWN else ""
+        where = f", line{'s' if len(self.lines) > 1 else ''} {shown}{more}" if shown else ""
+        return f"{self.name!r} ({self.status}{where})"
 
     @property
     def proposed(self) -> int | None:
@@ -77,12 +91,7 @@ def read_import(
         raise DomainError(f"method {method!r} is not one of {', '.join(CRITERIA)}")
     notes: dict = {"file": filename}
     if method == Method.RANKME:
-        ratings = files.read_ratings(data, filename, criterion)
-        rows = [
-            files.Judgement(r.item, system, r.annotator, r.criterion, score, unit=r.unit)
-            for r in ratings.rankings
-            for system, score in r.scores.items()
-        ]
+        ratings, rows = files.read_rankme(data, filename, criterion)
         notes.update(ratings.notes())
     else:
         rows = files.read_judgements(data, filename)
@@ -91,30 +100,66 @@ def read_import(
         if not rows:
             raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
     notes["judgements"] = len(rows)
+    long = next((row for row in rows if len(row.label) > NAME_MAX), None)
+    if long is not None:
+        raise InputError(
+            f"system {long.label!r} is longer than {NAME_MAX} characters", filename=filename,
+            line=long.line or None,
+        )  # fmt: skip
     return ImportFile(filename, rows, notes, match_names(session, track, rows))
 
 
 def match_names(session: Session, track: Track, rows: Iterable[files.Judgement]) -> list[NameMatch]:
-    """Each name of the file with its status, in alphabetical order (case aside)."""
-    counts = Counter(row.system for row in rows)
-    ranked = {row.system for row in rows if row.kind == "genuine"}
+    """Each name of the file (``Judgement.label``) with its status, in alphabetical order (case
+    aside): by system id when the file gives one, else by name within the team it names."""
+    rows = list(rows)
+    counts = Counter(row.label for row in rows)
+    ranked = {row.label for row in rows if row.kind == "genuine"}
+    lines: dict[str, list[int]] = {}
+    first: dict[str, files.Judgement] = {}
+    for row in rows:
+        lines.setdefault(row.label, []).append(row.line)
+        first.setdefault(row.label, row)
     systems = session.execute(
-        select(System.id, System.name).where(System.track_id == track.id).order_by(System.id)
+        select(System.id, System.name, Team.name)
+        .outerjoin(Team, System.team_id == Team.id)
+        .where(System.track_id == track.id)
+        .order_by(System.id)
     ).all()
     found = []
     for name in sorted(counts, key=lambda name: (name.casefold(), name)):
-        candidates = tuple(
-            (system_id, system) for system_id, system in systems
-            if system.casefold() == name.casefold()
-        )  # fmt: skip
+        row = first[name]
+        candidates, exact = _candidates(systems, row)
         if name not in ranked:
             status = CONTROL
-        elif len(candidates) == 1 and candidates[0][1] == name:
+        elif exact:
             status = MATCHED
         else:
             status = AMBIGUOUS if candidates else UNMATCHED
-        found.append(NameMatch(name, status, counts[name], candidates))
+        shown = tuple(line for line in lines[name][:LINES_SHOWN] if line)
+        found.append(NameMatch(name, status, counts[name], candidates, shown))
     return found
+
+
+def _candidates(
+    systems: Iterable[Any], row: files.Judgement
+) -> tuple[tuple[tuple[int, str], ...], bool]:
+    """The systems ``row`` may name (by id; by name but for case, in its team when it names
+    one), and whether exactly one of them is exactly it."""
+    if row.system_id:  # the id, under its name (alone or after its team): another board's id
+        by_id = [(sid, name, team) for sid, name, team in systems if str(sid) == row.system_id]
+        named = any(row.system in (name, f"{team} / {name}") for _, name, team in by_id)
+        return tuple((sid, name) for sid, name, _ in by_id), named
+    team = row.team.casefold()
+    alike = [
+        (sid, name, team_name) for sid, name, team_name in systems
+        if name.casefold() == row.system.casefold()
+        and (not team or (team_name or "").casefold() == team)
+    ]  # fmt: skip
+    candidates = tuple((sid, name) for sid, name, _ in alike)
+    exact = len(alike) == 1 and alike[0][1] == row.system
+    exact = exact and (not row.team or alike[0][2] == row.team)
+    return candidates, exact
 
 
 def parse_target(text: str) -> Target:
@@ -157,7 +202,7 @@ def confirmed_mapping(
             mapping.setdefault(match.name, EXTERNAL)
     missing = [m for m in names if m.status != CONTROL and m.name not in mapping]
     if missing:
-        listed = ", ".join(f"{m.name!r} ({m.status})" for m in missing)
+        listed = "; ".join(m.described() for m in missing)
         raise DomainError(f"not mapped to a system yet: {listed}")
     return mapping
 
@@ -203,7 +248,7 @@ def import_judgements(
     read = read_import(session, track, method, criterion, data, filename)
     controls = file_controls(read.rows, method, quality_control, filename)
     check_mapping(session, track, read.names, mapping)
-    judgements = [_judgement(row, mapping.get(row.system, EXTERNAL)) for row in read.rows]
+    judgements = [_judgement(row, mapping.get(row.label, EXTERNAL)) for row in read.rows]
     _refuse_merged(judgements, filename)
     read.notes["mapping"] = {key: str(value) for key, value in sorted(mapping.items())}
     campaign = Campaign(
@@ -256,7 +301,7 @@ def _judgement(row: files.Judgement, target: Target) -> Judgement:
     return Judgement(
         unit_key=row.unit or f"{row.item}/{row.annotator}/{row.kind}",
         item_key=row.item,
-        system_name=row.system,
+        system_name=row.label,
         system_id=target if isinstance(target, int) else None,
         is_reference=target == REFERENCES,
         annotator=row.annotator,

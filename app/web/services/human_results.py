@@ -33,7 +33,9 @@ from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
 from scorer.kinds import Profile
 
-EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
+EXPORT_COLUMNS = (
+    "item", "system", "annotator", "criterion", "score", "kind", "subset", "unit", "system_id"
+)  # fmt: skip
 
 
 def _stored(session: Session, campaign: Campaign) -> list[Judgement]:
@@ -67,16 +69,20 @@ def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str
 
 
 def export_csv(session: Session, campaign: Campaign) -> str:
-    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost."""
+    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost; the
+    board's system id (empty for the references and systems not on the board) lets a
+    re-import match each one to its system, whatever its name."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
-    for j in campaign_judgements(session, campaign):
+    for stored in _stored(session, campaign):
+        j = _as_read(stored, stored.system_name)
         writer.writerow(
             [
                 *(csv_cell(v) for v in (j.item, j.system, j.annotator, j.criterion)),
                 f"{j.score:g}",
                 *(csv_cell(v) for v in (j.kind, j.subset, j.unit)),
+                stored.system_id if stored.system_id is not None else "",
             ]
         )
     return buffer.getvalue()

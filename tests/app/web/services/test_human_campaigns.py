@@ -220,7 +220,7 @@ def test_rankme_results_published_beside_the_automatic_metrics(app, settings, tr
     assert [row["name"] for row in results["systems"]] == SYSTEMS
     assert results["correlation"]["pearson"]["BLEU"] > 0.9
     csv_text = org.get(f"{TRACK_URL}/human/quality/judgements.csv").get_data(as_text=True)
-    assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit\n")
+    assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit,system_id\n")
     assert len(csv_text.splitlines()) == 1 + 20 * 5
 
 
