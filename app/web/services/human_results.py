@@ -213,6 +213,55 @@ def human_tables(
     return tables
 
 
+def tables_json(tables: list[HumanTable]) -> list[dict]:
+    """The API's form of ``human_tables``: each row's figures by column, as numbers, with its
+    significance cluster (TrueSkill's or DA's Wilcoxon rank-sum one)."""
+    return [
+        {
+            "name": table.campaign.name,
+            "method": table.campaign.method,
+            "criterion": table.campaign.criterion,
+            "language": table.campaign.language,
+            "judgements": (table.campaign.results or {}).get("judgements"),
+            **_quality_control(table.campaign),
+            "rows": [
+                {
+                    "system": row["system"],
+                    "references": row["is_reference"],
+                    "cluster": row["cluster"],
+                    "values": dict(zip(table.columns, map(_number, row["values"]), strict=True)),
+                }
+                for row in table.rows
+            ],
+            "correlation": table.correlation,
+        }
+        for table in tables
+    ]
+
+
+def _quality_control(campaign: Campaign) -> dict:
+    """A DA campaign's controls and how many annotators they kept and dropped (by rule)."""
+    annotators = (campaign.results or {}).get("annotators")
+    if campaign.method != Method.DA or not annotators:
+        return {}
+    return {
+        "quality_control": (campaign.results or {}).get(
+            "quality_control", campaign.quality_control
+        ),
+        "annotators": {key: annotators.get(key) for key in ("total", "kept", "dropped")},
+    }
+
+
+def _number(value: object) -> object:
+    """A table cell as a number where it is one ("0.744" -> 0.744); a rank range stays text."""
+    if isinstance(value, str):
+        try:
+            return float(value) if "." in value else int(value)
+        except ValueError:
+            return value
+    return value
+
+
 def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
     """None without results, or with results from before they were keyed by subject."""
     subjects = stored_subjects(campaign.results)

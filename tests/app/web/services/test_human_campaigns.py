@@ -491,6 +491,13 @@ def test_da_quality_control_is_the_organisers_choice_and_drops_are_said(
     org.post(f"{TRACK_URL}/human/plain/publish")
     track_page = re.sub(r"\s+", " ", app.test_client().get(TRACK_URL).get_data(as_text=True))
     assert "Quality control: none. 1 of 1 annotators kept." in track_page
+    api = app.test_client().get("/api/v1/challenges/demo/tracks/main/human").json["campaigns"]
+    assert [(c["name"], c["quality_control"]) for c in api] == [("plain", "none")]
+    assert api[0]["annotators"] == {"total": 1, "kept": 1, "dropped": {"without_damaged_copies": 0}}
+    assert [(row["system"], row["cluster"]) for row in api[0]["rows"]] == [
+        (name, rank + 1) for rank, name in enumerate(SYSTEMS)
+    ]
+    assert api[0]["rows"][0]["values"]["%"] == 90.0
     with session_scope(settings.database_url) as session:
         results = get_campaign(session, get_track(session, "demo", "main"), "plain").results
     assert [row["cluster"] for row in results["systems"]] == [1, 2, 3, 4, 5, 6]

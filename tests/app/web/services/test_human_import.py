@@ -288,3 +288,11 @@ def test_names_are_matched_within_the_files_team_or_by_system_id(app, settings, 
         ("b", 70): ids[("OSU Neural NLG", "primary")],
         ("b", 20): None,
     }
+
+
+def test_the_leaderboard_shows_the_system_ids_imports_match(app, settings, board):
+    ids, _ = board
+    page = app.test_client().get(TRACK).get_data(as_text=True)
+    assert f"id {ids['alpha']}</span>" in page
+    rows = app.test_client().get(f"/api/v1{TRACK}/leaderboard").json["rows"]
+    assert {row["system"]: row["system_id"] for row in rows}["alpha"] == ids["alpha"]
