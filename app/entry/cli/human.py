@@ -218,6 +218,11 @@ def human_analyse(
     except DomainError as error:
         fail(error)
     click.echo(json.dumps(results, indent=2) if as_json else f"{name}: results stored")
+    if not as_json and (annotators := results.get("annotators")):
+        click.echo(
+            f"quality control {results.get('quality_control')}: {annotators['kept']} of "
+            f"{annotators['total']} annotators kept; dropped by rule: {annotators['dropped']}"
+        )
 
 
 @human.command("export")

@@ -528,3 +528,5 @@ def test_a_da_import_has_the_quality_control_its_file_had(
     assert analysed.exit_code == 0, analysed.output
     annotators = json.loads(analysed.output)["annotators"]
     assert (annotators["kept"], annotators["total"], annotators["required"]) == (3, 3, [])
+    said = runner.invoke(args=["human", "analyse", "demo", "main", "plain"]).output
+    assert "quality control none: 3 of 3 annotators kept" in said
