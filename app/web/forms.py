@@ -137,11 +137,21 @@ class CampaignForm(CampaignNaming):
     annotators_per_hit = IntegerField(
         "Annotators per HIT", default=3, validators=[NumberRange(min=1, max=100)]
     )
+    quality_control = StringField(
+        "DA quality control (some of damaged,repeat,reference, or none)",
+        default="damaged,repeat,reference",
+        validators=[Length(max=64)],
+    )
 
 
 class ImportJudgementsForm(CampaignNaming):
     criterion = StringField("Criterion", validators=[DataRequired(), Length(max=64)])
     file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
+    quality_control = StringField(
+        "DA quality control the judgements had (damaged,repeat,reference or none; empty: the "
+        "kinds of row the file holds)",
+        validators=[Length(max=64)],
+    )
 
 
 class LinksForm(BoardForm):

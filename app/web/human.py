@@ -100,6 +100,7 @@ def campaigns(slug: str, track_slug: str) -> ResponseReturnValue:
             items=form.items.data,
             subset=form.subset.data or None,
             annotators_per_hit=form.annotators_per_hit.data,
+            quality_control=(form.quality_control.data or "").strip(),
         )
         try:
             campaign, mails = open_campaign(
@@ -129,6 +130,8 @@ class ImportRequest(NamedTuple):
     method: str
     criterion: str
     filename: str
+    quality_control: str = ""
+    """DA: the controls the organiser named; empty = the kinds of row the file holds."""
 
 
 PREVIEW_AGE = 3600
@@ -155,7 +158,7 @@ def import_file(slug: str, track_slug: str) -> ResponseReturnValue:
     data = upload.file.data.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
     request_ = ImportRequest(
         upload.name.data, upload.method.data, upload.criterion.data.strip(),
-        upload.file.data.filename or "judgements.csv",
+        upload.file.data.filename or "judgements.csv", (upload.quality_control.data or "").strip(),
     )  # fmt: skip
     try:
         if len(data) > current_app.config["UPLOAD_MAX_BYTES"]:
@@ -212,14 +215,17 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
     except (BadSignature, FileNotFoundError, KeyError, TypeError):
         flash("This preview has expired: upload the file again. Nothing was stored.", "error")
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
-    request_ = ImportRequest(found["name"], found["method"], found["criterion"], found["filename"])
+    request_ = ImportRequest(
+        found["name"], found["method"], found["criterion"], found["filename"],
+        found.get("quality_control", ""),
+    )  # fmt: skip
     read = read_import(db(), track, request_.method, request_.criterion, data, request_.filename)
     chosen = {m.name: request.form.get(f"map-{k}", "") for k, m in enumerate(read.names)}
     try:
         mapping = {name: parse_target(value) for name, value in chosen.items() if value}
         campaign = import_judgements_by(
             db(), current_user, track, request_.name, request_.method, request_.criterion, data,
-            request_.filename, mapping,
+            request_.filename, mapping, quality_control=request_.quality_control or None,
         )  # fmt: skip
     except Refused as error:
         return _preview(track, read, request_, token, chosen, str(error)), 400

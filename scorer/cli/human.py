@@ -108,15 +108,24 @@ def trueskill(
 @click.option("--judgements", "path", required=True, type=FILE, help="Long CSV with ``kind``.")
 @click.option("--criterion", required=True, help="e.g. meaning-similarity or readability.")
 @click.option("--heatmap", type=click.Path(dir_okay=False, path_type=Path), help="SVG to write.")
+@click.option(
+    "--quality-control",
+    "controls",
+    default=",".join(direct_assessment.RULES),
+    show_default=True,
+    help="The controls the judgements had: some of damaged,repeat,reference, or none.",
+)
 @click.option("--json", "as_json", is_flag=True)
-def da(path: Path, criterion: str, heatmap: Path | None, as_json: bool) -> None:
+def da(path: Path, criterion: str, heatmap: Path | None, controls: str, as_json: bool) -> None:
     """Direct Assessment: QC filter, raw and z averages, Wilcoxon rank-sum (SR'18 Tables 6-8)."""
     try:
-        result = direct_assessment.analyse(read_judgements(path.read_bytes(), path.name), criterion)
-    except InputError as error:
+        required = direct_assessment.required_for(direct_assessment.parse_controls(controls))
+        judgements = read_judgements(path.read_bytes(), path.name)
+        result = direct_assessment.analyse(judgements, criterion, required)
+    except (InputError, ValueError) as error:
         _fail(error)
     if not result.systems:
-        _fail(ValueError(f"no kept judgements for criterion {criterion!r}"))
+        _fail(ValueError(_nothing_kept(result, criterion, controls)))
     if heatmap:
         from scorer.human.heatmap import heatmap_svg
 
@@ -124,14 +133,26 @@ def da(path: Path, criterion: str, heatmap: Path | None, as_json: bool) -> None:
         heatmap.write_text(heatmap_svg(names, result.p_values, criterion), encoding="utf-8")
     kept = sum(check.kept for check in result.annotators)
     lines = [
-        f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control",
-        f"{'%':>6} {'z':>7} {'n':>6} {'Assess.':>8}  System",
+        f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control "
+        f"{controls}; dropped by rule: {result.dropped()}",
+        f"{'#':>2} {'%':>6} {'z':>7} {'n':>6} {'Assess.':>8}  System",
     ]
     lines += [
-        f"{row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
-        for row in result.systems
+        f"{cluster:>2} {row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
+        for row, cluster in zip(result.systems, result.clusters, strict=True)
     ]
     _emit(result.to_dict(), as_json, lines)
+
+
+def _nothing_kept(result: direct_assessment.DirectAssessment, criterion: str, controls: str) -> str:
+    """Why no judgement is left: none of the criterion, or every annotator dropped (by rule)."""
+    if not result.annotators:
+        return f"no judgements for criterion {criterion!r}"
+    return (
+        f"none of the {len(result.annotators)} annotators passed quality control {controls} "
+        f"(dropped by rule: {result.dropped()}); judgements collected without some of these "
+        "controls need --quality-control naming only those they had (or none)"
+    )
 
 
 @main.command("rose")

@@ -16,12 +16,16 @@ Annotators failing a required rule are left out of the results. Required by defa
 lower and references high. Repeat consistency is reported (per annotator, and as the share of kept
 annotators, SR'18's "97%") but not required: SR'18 kept annotators whose repeats differed
 significantly, and a 5%-level test would drop about one careful annotator in twenty by chance.
-``required`` changes this. Each kept annotator's raw scores
+``required`` changes this: a campaign requires only the rules of the controls it had
+(``required_for``), so judgements collected without damaged copies (``none``) keep every
+annotator, and each annotator a rule drops is counted by rule (``dropped``). Each kept annotator's raw scores
 (all kinds) are standardised with their own mean and standard deviation (z-scores). An output's
 raw and z score are the means over its genuine judgements; a system's are the means over its
 outputs ("the mean of sentence-level scores"); ``n`` counts distinct outputs, ``assessments``
 judgements (SR'18 Tables 6-8). Pairs of systems are compared with the one-sided Wilcoxon rank-sum
-test over output z-scores (Figures 4-6).
+test over output z-scores (Figures 4-6), and grouped into significance clusters as WMT reports
+them (``rank_sum_clusters``): a cluster ends where every system above significantly beats every
+system below.
 """
 
 from __future__ import annotations
@@ -39,6 +43,33 @@ from scorer.human.judgements import Judgement
 ALPHA = 0.05
 RULES = ("damaged", "repeat", "reference")
 REQUIRED = ("damaged", "reference")
+NONE = "none"
+"""The quality control of judgements collected without damaged copies, repeats or references."""
+
+
+def parse_controls(text: str) -> tuple[str, ...]:
+    """``damaged,repeat,reference`` (any of them, any order) or ``none`` -> the controls in
+    ``RULES`` order; an unknown name is refused, saying which ones exist."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if names == [NONE]:
+        return ()
+    unknown = [name for name in names if name not in RULES]
+    if unknown or not names:
+        raise ValueError(
+            f"quality control {text!r}: give {NONE!r} or some of {', '.join(RULES)}, comma-separated"
+        )
+    return tuple(rule for rule in RULES if rule in names)
+
+
+def format_controls(controls: Sequence[str]) -> str:
+    """The inverse of ``parse_controls``: ``damaged,reference`` or ``none``."""
+    return ",".join(rule for rule in RULES if rule in controls) or NONE
+
+
+def required_for(controls: Sequence[str]) -> tuple[str, ...]:
+    """The rules an annotator must pass when the campaign had ``controls``: damaged copies and
+    references are required where they were shown; repeats are reported, never required."""
+    return tuple(rule for rule in REQUIRED if rule in controls)
 
 
 @dataclass(frozen=True)
@@ -58,6 +89,11 @@ class AnnotatorCheck:
     def kept(self) -> bool:
         return all(self.passed[rule] for rule in self.required)
 
+    @property
+    def failed(self) -> tuple[str, ...]:
+        """The required rules this annotator failed (why they are left out)."""
+        return tuple(rule for rule in self.required if not self.passed[rule])
+
 
 @dataclass(frozen=True)
 class SystemScore:
@@ -75,19 +111,44 @@ class DirectAssessment:
     annotators: tuple[AnnotatorCheck, ...]
     #: p-value of "row system scores higher than column system", systems in table order.
     p_values: np.ndarray
+    required: tuple[str, ...] = REQUIRED
+
+    @property
+    def clusters(self) -> list[int]:
+        """Each system's Wilcoxon rank-sum cluster (1 = the top), in table order."""
+        return rank_sum_clusters(self.p_values)
+
+    def dropped(self) -> dict[str, int]:
+        """Annotators left out per failed rule (one may fail several), and those of them who
+        had no damaged copy at all (the damaged rule cannot pass without one)."""
+        counts = {
+            rule: sum(rule in check.failed for check in self.annotators) for rule in self.required
+        }
+        counts["without_damaged_copies"] = sum(
+            "damaged" in check.failed and check.damaged_pairs == 0 for check in self.annotators
+        )
+        return counts
 
     def to_dict(self) -> dict:
         names = [row.system for row in self.systems]
         return {
             "criterion": self.criterion,
-            "systems": [row.__dict__ for row in self.systems],
+            "systems": [
+                {**row.__dict__, "cluster": cluster}
+                for row, cluster in zip(self.systems, self.clusters, strict=True)
+            ],
             "annotators": {
+                "required": list(self.required),
                 "total": len(self.annotators),
                 "kept": sum(check.kept for check in self.annotators),
+                "dropped": self.dropped(),
                 "kept_with_consistent_repeats": sum(
                     check.kept and check.passed["repeat"] for check in self.annotators
                 ),
-                "checks": [{**check.__dict__, "kept": check.kept} for check in self.annotators],
+                "checks": [
+                    {**check.__dict__, "kept": check.kept, "failed": list(check.failed)}
+                    for check in self.annotators
+                ],
             },
             "wilcoxon": {
                 row: {
@@ -196,6 +257,21 @@ def rank_sum_p_values(samples: Sequence[Sequence[float]]) -> np.ndarray:
     return p
 
 
+def rank_sum_clusters(p_values: np.ndarray, alpha: float = ALPHA) -> list[int]:
+    """Significance clusters over systems in table order (best first), as WMT forms them from
+    Wilcoxon rank-sum tests: a cluster ends after position ``i`` when every system at or above
+    ``i`` scores significantly higher (one-sided p < alpha) than every system below it, so
+    systems in a higher cluster beat all those in lower ones and ties stay together."""
+    size = len(p_values)
+    clusters, current = [], 1
+    for position in range(size):
+        clusters.append(current)
+        above, below = range(position + 1), range(position + 1, size)
+        if below and all(p_values[a, b] < alpha for a in above for b in below):
+            current += 1
+    return clusters
+
+
 def analyse(
     judgements: Sequence[Judgement], criterion: str, required: Sequence[str] = REQUIRED
 ) -> DirectAssessment:
@@ -223,4 +299,6 @@ def analyse(
         key=lambda row: (-row.z, row.system),
     )
     samples = [[z for _, z, _ in outputs[row.system].values()] for row in rows]
-    return DirectAssessment(criterion, tuple(rows), checks, rank_sum_p_values(samples))
+    return DirectAssessment(
+        criterion, tuple(rows), checks, rank_sum_p_values(samples), tuple(required)
+    )

@@ -6,8 +6,9 @@ Two layouts are read:
   ``naturalness.csv``): one row per crowd worker and MR, systems in ``sys1..sys5`` and their
   0-100 scores in ``quality1..5`` or ``natur1..5``;
 * a long CSV, one judgement per row: ``item,system,annotator,criterion,score`` and, optionally,
-  ``kind`` (a Direct Assessment quality-control role), ``subset`` (a challenge subset) and
-  ``unit`` (what was shown together: one RankME ranking per unit and annotator).
+  ``kind`` (a Direct Assessment quality-control role), ``subset`` (a challenge subset),
+  ``unit`` (what was shown together: one RankME ranking per unit and annotator), ``team`` (the
+  team whose system it is: many teams call theirs "primary") and ``system_id`` (the board's id).
 
 Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
 value is kept as given, as the E2E organisers' TrueSkill script read it: only the order of the
@@ -51,6 +52,19 @@ class Judgement:
     subset: str = ""
     unit: str = ""
     """What was shown together (a RankME page); judgements of one unit form one ranking."""
+    team: str = ""
+    """The team whose system it is, when the file says (system names repeat across teams)."""
+    system_id: str = ""
+    """The board's system id, when the file gives it."""
+    line: int = field(default=0, compare=False)
+    """The file's line, for messages."""
+
+    @property
+    def label(self) -> str:
+        """The system as the file names it: its name, with its team or board id when given."""
+        if self.system_id:
+            return f"{self.system} [id {self.system_id}]"
+        return f"{self.team} / {self.system}" if self.team else self.system
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,25 @@ def read_ratings(data: bytes, filename: str, criterion: str | None = None) -> Ra
     criteria = sorted({judgement.criterion for judgement in judgements})
     chosen = _choose_criterion(criterion, criteria, filename)
     return RatingsFile(chosen, rankings_of(j for j in judgements if j.criterion == chosen))
+
+
+def read_rankme(
+    data: bytes, filename: str, criterion: str | None = None
+) -> tuple[RatingsFile, list[Judgement]]:
+    """The rankings of either layout and their judgements one by one: the long layout's rows as
+    written (with their team and system id), the E2E layout's scores per ranking."""
+    ratings = read_ratings(data, filename, criterion)
+    header, _ = read_table(data, filename)
+    if "sys1" in header:
+        rows = [
+            Judgement(r.item, system, r.annotator, r.criterion, score, unit=r.unit)
+            for r in ratings.rankings
+            for system, score in r.scores.items()
+        ]
+    else:
+        chosen = ratings.criterion
+        rows = [j for j in read_judgements(data, filename) if j.criterion == chosen]
+    return ratings, rows
 
 
 def rankings_of(judgements: Iterable[Judgement]) -> list[Ranking]:
@@ -193,7 +226,17 @@ def _long_judgements(header: list[str], records: list[Record], filename: str) ->
                 filename=filename,
                 line=record.line,
             )
-        key = tuple(values.get(name, "") for name in (*LONG_COLUMNS[:4], "kind", "unit"))
+        system_id = values.get("system_id", "")
+        if system_id and not (system_id.isascii() and system_id.isdigit() and len(system_id) < 10):
+            raise InputError(
+                f"system_id {system_id!r} is not a system id (a whole number)",
+                filename=filename,
+                line=record.line,
+            )
+        key = tuple(
+            values.get(name, "")
+            for name in (*LONG_COLUMNS[:4], "kind", "unit", "team", "system_id")
+        )
         if key in seen:
             raise InputError(
                 f"annotator {values['annotator']} scores {values['system']} on item "
@@ -213,6 +256,9 @@ def _long_judgements(header: list[str], records: list[Record], filename: str) ->
                 kind=kind,
                 subset=values.get("subset", ""),
                 unit=values.get("unit", ""),
+                team=values.get("team", ""),
+                system_id=system_id,
+                line=record.line,
             )
         )
     return judgements

@@ -33,6 +33,10 @@ HUMAN_SYSTEM = "HUMAN"
 no system may take it; results are keyed by system id and ``is_reference``, never by it."""
 
 
+ALL_CONTROLS = "damaged,repeat,reference"
+"""DA quality control of a campaign made before it was a setting: all three controls."""
+
+
 class Campaign(Base):
     """One human evaluation of a track's systems under one method and criterion."""
 
@@ -49,6 +53,11 @@ class Campaign(Base):
     show_reference: Mapped[bool] = mapped_column(Boolean, default=False)
     hit_size: Mapped[int] = mapped_column(Integer)
     annotators_per_hit: Mapped[int] = mapped_column(Integer, default=3)
+    quality_control: Mapped[str] = mapped_column(
+        String(64), default=ALL_CONTROLS, server_default=ALL_CONTROLS
+    )
+    """DA: the quality controls the campaign had (``damaged,repeat,reference`` or ``none``);
+    analysis requires only their rules (``scorer.human.direct_assessment.required_for``)."""
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     is_published: Mapped[bool] = mapped_column(Boolean, default=False)
     imported: Mapped[dict | None] = mapped_column(JSON, nullable=True)

@@ -44,6 +44,12 @@ def human() -> None:
 @click.option("--subset", default=None, help="ROSE: a challenge set, judged beside its originals.")
 @click.option("--annotators-per-hit", default=3, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=2018, show_default=True, type=int)
+@click.option(
+    "--quality-control",
+    default="damaged,repeat,reference",
+    show_default=True,
+    help="DA: the controls each HIT holds (some of damaged,repeat,reference, or none).",
+)
 def human_create(
     challenge_slug: str,
     track_slug: str,
@@ -58,6 +64,7 @@ def human_create(
     subset: str | None,
     annotators_per_hit: int,
     seed: int,
+    quality_control: str,
 ) -> None:
     """Set up a campaign NAME on a track from its systems' stored outputs."""
     spec = CampaignSpec(
@@ -72,6 +79,7 @@ def human_create(
         subset=subset,
         annotators_per_hit=annotators_per_hit,
         seed=seed,
+        quality_control=quality_control,
     )
     try:
         with session_scope(board_settings().database_url) as session:
@@ -130,6 +138,12 @@ HOW_TO_MAP = (
     is_flag=True,
     help="Every unmatched name (no system's name is like it) is on no system of this board.",
 )
+@click.option(
+    "--quality-control",
+    default=None,
+    help="DA: the controls the judgements had (some of damaged,repeat,reference, or none); "
+    "default: the kinds of row the file holds.",
+)
 def human_import(
     challenge_slug: str,
     track_slug: str,
@@ -141,6 +155,7 @@ def human_import(
     pairs: tuple[str, ...],
     confirm: bool,
     unmatched_external: bool,
+    quality_control: str | None,
 ) -> None:
     """Import judgements collected elsewhere (E2E RankME CSV or long CSV) as campaign NAME.
 
@@ -158,14 +173,18 @@ def human_import(
                 read.names, parse_mapping(pairs), confirm, unmatched_external
             )
             campaign = import_judgements(
-                session, track, name, method, criterion, data, path.name, mapping, language
-            )
+                session, track, name, method, criterion, data, path.name, mapping, language,
+                quality_control,
+            )  # fmt: skip
             notes = campaign.imported or {}
     except DomainError as error:
         fail(DomainError(f"{error}; nothing was stored ({HOW_TO_MAP})"))
     except InputError as error:
         fail(error)
-    click.echo(f"imported {notes['judgements']} judgements into {name}")
+    click.echo(
+        f"imported {notes['judgements']} judgements into {name} "
+        f"(quality control: {campaign.quality_control})"
+    )
     for key, says in (("out_of_scale", "outside 0-100, kept as given"), ("skipped", "skipped")):
         if notes.get(key):
             click.echo(f"{says}: {notes[key]} values ({', '.join(notes[key + '_values'][:5])} ...)")
@@ -199,6 +218,11 @@ def human_analyse(
     except DomainError as error:
         fail(error)
     click.echo(json.dumps(results, indent=2) if as_json else f"{name}: results stored")
+    if not as_json and (annotators := results.get("annotators")):
+        click.echo(
+            f"quality control {results.get('quality_control')}: {annotators['kept']} of "
+            f"{annotators['total']} annotators kept; dropped by rule: {annotators['dropped']}"
+        )
 
 
 @human.command("export")

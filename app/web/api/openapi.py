@@ -273,6 +273,10 @@ SCHEMAS: dict[str, dict] = {
     "LeaderboardRow": {
         "type": "object",
         "properties": {
+            "system_id": {
+                "type": "integer",
+                "description": "The board's id (human-evaluation imports match it).",
+            },
             "system": {"type": "string", "description": '"anonymous" for an anonymised system.'},
             "team": {"type": "string", "nullable": True},
             "baseline": {"type": "boolean"},
@@ -286,6 +290,22 @@ SCHEMAS: dict[str, dict] = {
                 "type": "object",
                 "additionalProperties": NUMBERS,
                 "description": "Scores on named subsets (DRS challenge sets).",
+            },
+        },
+    },
+    "HumanEvaluations": {
+        "type": "object",
+        "properties": {
+            "challenge": {"type": "string"},
+            "track": {"type": "string"},
+            "campaigns": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "description": "name, method, criterion, language, judgements, "
+                    "quality_control and annotators (DA: total, kept, dropped by rule), rows "
+                    "(system, references, cluster, values by column), correlation",
+                },
             },
         },
     },

@@ -28,6 +28,7 @@ from app.web.services.accounts import user_for_token
 from app.web.services.breakdowns import Cell, breakdown_choices, track_breakdown
 from app.web.services.columns import ordered_scores
 from app.web.services.compare import ITEM_LIMIT, compare_systems, comparison_json
+from app.web.services.human_results import human_tables, tables_json
 from app.web.services.leaderboard import (
     default_language,
     leaderboard,
@@ -319,6 +320,7 @@ def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
             "metrics": metrics,
             "rows": [
                 {
+                    "system_id": row.system_id,
                     "system": row.system,
                     "team": row.team,
                     "baseline": row.is_baseline,
@@ -339,6 +341,32 @@ def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
             },
         }
     )
+
+
+@bp.get("/challenges/<slug>/tracks/<track_slug>/human")
+@documented(
+    summary="A track's published human evaluations, as the page shows them to the caller",
+    description=(
+        "Each campaign's table with its significance clusters (TrueSkill's; Direct "
+        "Assessment's from Wilcoxon rank-sum tests) and, for Direct Assessment, the quality "
+        "control it had and how many annotators it kept and dropped."
+    ),
+    security=OPTIONAL_BEARER,
+    parameters=[query("language", "Test set language.")],
+    responses={
+        "200": json_response("HumanEvaluations", "Published campaigns, oldest first."),
+        "404": error_response("No such track."),
+    },
+)
+@public_cache
+def get_human(slug: str, track_slug: str) -> ResponseReturnValue:
+    try:
+        track = get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        return error(404, str(exc))
+    language = request.args.get("language") or default_language(track)
+    tables = human_tables(db(), track, language, _viewer(track))
+    return jsonify({"challenge": slug, "track": track_slug, "campaigns": tables_json(tables)})
 
 
 def _viewer(track: Track) -> Viewer:

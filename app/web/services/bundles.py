@@ -55,6 +55,8 @@ from app.data.testsets import stamp_content
 from app.web.errors import BundleError, DomainError
 from app.web.services.accounts import TEAM_NAME_MAX, team_named
 from app.web.services.audit import record
+from app.web.services.bundle_campaigns import KEY as CAMPAIGNS
+from app.web.services.bundle_campaigns import export_campaigns, import_campaigns
 from app.web.services.drs import import_challenge_set
 from app.web.services.import_rules import import_rule
 from app.web.services.names import check_name
@@ -382,6 +384,10 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
         submissions, data = _import_system(session, bundle, challenge, entry, teams)
         report.submissions.extend(submissions)
         files.extend(data)
+    import_campaigns(
+        session, challenge, root.get(CAMPAIGNS, list, []), bundle.read,
+        lambda name, where: _bundle_team(session, challenge, name, where, teams),
+    )  # fmt: skip
     report.renamed = {name: team.name for name, team in teams.items() if team.name != name}
     root.done()
     if not report.tracks:
@@ -826,6 +832,8 @@ def export_bundle(
     definition["tracks"] = tracks
     if with_submissions:
         definition["systems"] = _systems(session, storage, challenge, files)
+    if campaigns := export_campaigns(session, challenge, files):
+        definition[CAMPAIGNS] = campaigns
     text = yaml.dump(
         definition, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=100
     )

@@ -3,7 +3,9 @@
 RankME (E2E Sect. 7.2): each unit is one input with the outputs of five different systems in
 random order; an item's systems are spread over as many units as needed. DA (SR'18 Sect. 3.2.1):
 one output per unit, in HITs of 100 of which 20 are quality control (7 repeats, 7 damaged copies,
-6 references), each placed after the output it copies. ROSE (Wang et al. 2021): one output per
+6 references), each placed after the output it copies; the organiser chooses which of these controls
+a campaign has (``quality_control``: all three by default, or ``none``), and its analysis requires
+only theirs. ROSE (Wang et al. 2021): one output per
 unit with three yes/no questions; a challenge set's items are judged beside their originals.
 
 A campaign that puts references in front of annotators (a meaning-similarity criterion, the human
@@ -41,6 +43,7 @@ from app.web.services.human_subjects import REFERENCES, subject_key
 from app.web.services.leaderboard import default_language, leaderboard, outputs_by_item
 from app.web.services.notifications import notify_campaign_open
 from scorer.human.damage import damage
+from scorer.human.direct_assessment import RULES, format_controls, parse_controls
 
 #: Criteria per method, and whether each shows the input and the reference by default.
 CRITERIA: dict[str, dict[str, tuple[bool, bool]]] = {
@@ -71,6 +74,16 @@ class CampaignSpec:
     subset: str | None = None
     """ROSE on a challenge set: its items and their originals."""
     seed: int = 2018
+    quality_control: str = ",".join(RULES)
+    """DA: the controls each HIT holds (some of damaged,repeat,reference, or none)."""
+
+
+def quality_controls(text: str) -> tuple[str, ...]:
+    """The controls an organiser named, or a DomainError saying which ones exist."""
+    try:
+        return parse_controls(text)
+    except ValueError as error:
+        raise DomainError(str(error)) from None
 
 
 def get_campaign(session: Session, track: Track, name: str) -> Campaign:
@@ -102,13 +115,15 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
         raise DomainError("a campaign needs at least one item")
     if spec.annotators_per_hit < 1:
         raise DomainError("each HIT needs at least one annotator")
-    minimum = sum(DA_CONTROLS.values()) + 1 if spec.method == Method.DA else 1
+    controls = quality_controls(spec.quality_control)
+    minimum = control_units(controls) + 1 if spec.method == Method.DA else 1
     if spec.hit_size is not None and spec.hit_size < minimum:
         raise DomainError(f"HITs of {spec.method} hold at least {minimum} units")
     show_input, show_reference = criteria[spec.criterion]
     show_input = show_input if spec.show_input is None else spec.show_input
     show_reference = show_reference if spec.show_reference is None else spec.show_reference
-    shows_references = show_reference or spec.include_human or spec.method == Method.DA
+    da_references = spec.method == Method.DA and "reference" in controls
+    shows_references = show_reference or spec.include_human or da_references
     if shows_references and not track.deadline_passed:
         raise DomainError(
             "this campaign shows references to annotators (reference shown, human references "
@@ -116,6 +131,11 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
             "deadline has passed" + ("" if track.deadline else ": give the track a deadline first")
         )
     return show_input, show_reference
+
+
+def control_units(controls: Sequence[str]) -> int:
+    """Quality-control units a DA HIT holds with ``controls``."""
+    return sum(count for kind, count in DA_CONTROLS.items() if kind in controls)
 
 
 def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campaign:
@@ -138,6 +158,7 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
         show_reference=show_reference,
         hit_size=spec.hit_size or HIT_SIZES[Method(spec.method)],
         annotators_per_hit=spec.annotators_per_hit,
+        quality_control=format_controls(quality_controls(spec.quality_control)),
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:
@@ -286,10 +307,12 @@ def _single_units(
 def _da_units(
     campaign: Campaign, items: ChosenItems, outputs: Outputs, rng: random.Random
 ) -> list[CampaignUnit]:
-    """Genuine outputs in HITs of hit_size - 20, each HIT topped up with its quality control."""
+    """Genuine outputs in HITs of hit_size less the controls (20 with all three), each HIT
+    topped up with the campaign's quality control."""
     genuine = [(item, subset, key) for item, subset in items for key in outputs]
     rng.shuffle(genuine)
-    per_hit = campaign.hit_size - sum(DA_CONTROLS.values())
+    controls = parse_controls(campaign.quality_control)
+    per_hit = campaign.hit_size - control_units(controls)
     donors = [judged.texts.get(item.id, "") for judged in outputs.values() for item, _ in items]
     units: list[CampaignUnit] = []
     for hit, start in enumerate(range(0, len(genuine), per_hit)):
@@ -300,6 +323,8 @@ def _da_units(
         key_of = {id(unit): key for unit, (_, _, key) in zip(originals, chunk, strict=True)}
         hit_units = list(originals)
         for kind, count in DA_CONTROLS.items():
+            if kind not in controls:
+                continue
             for original in rng.sample(originals, min(count, len(originals))):
                 shown = original.entries[0]
                 text = {

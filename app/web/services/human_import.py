@@ -2,12 +2,17 @@
 the track's systems for the organiser to confirm, and only a confirmed mapping is stored.
 
 A name is never taken for a system silently: the preview lists each name of the file as
-*matched* (exactly one system has exactly that name), *ambiguous* (systems whose names differ
-from it only in case, or several of them) or *unmatched* (none); the organiser confirms the
+*matched* (exactly one system has exactly that name, in the team the file's ``team`` column
+names, or the id its ``system_id`` column gives), *ambiguous* (systems whose names differ from
+it only in case, or several of them) or *unmatched* (none, listed with the file's lines); the organiser confirms the
 matches and maps every other ranked name to a system id, to the human references, or to
 "external" (a system that is on no system of this board: shown under the file's name). Names
 judged only in quality-control rows (DA repeats, damaged copies, references) are never ranked
 and need no mapping.
+
+A DA file's quality control is what its rows hold (``kind``: repeats, damaged copies,
+references), unless the organiser names it; naming a control the file has no rows of is refused,
+since every annotator would fail its check.
 """
 
 from __future__ import annotations
@@ -20,19 +25,24 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.data.models import Campaign, Judgement, Method, System, Track, User
+from app.data.models import Campaign, Judgement, Method, System, Team, Track, User
 from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.audit import record
-from app.web.services.campaigns import CRITERIA
+from app.web.services.campaigns import CRITERIA, quality_controls
 from app.web.services.human_subjects import REFERENCES, subject_key
 from app.web.services.leaderboard import default_language
 from scorer.errors import InputError
 from scorer.human import judgements as files
+from scorer.human.direct_assessment import RULES, format_controls
 
 EXTERNAL = "external"
 """Mapping target: a name on no system of this board, kept as the file has it."""
 MATCHED, AMBIGUOUS, UNMATCHED, CONTROL = "matched", "ambiguous", "unmatched", "quality control"
+
+LINES_SHOWN = 5
+NAME_MAX = 100
+"""A judged name as stored (``judgements.system_name``)."""
 
 Target = int | str
 """A system id, ``REFERENCES`` or ``EXTERNAL``."""
@@ -47,6 +57,15 @@ class NameMatch:
     judgements: int
     candidates: tuple[tuple[int, str], ...] = ()
     """(system id, system name) of the systems whose names equal it but for case."""
+    lines: tuple[int, ...] = ()
+    """The file's lines naming it (the first few), to find an unmatched one."""
+
+    def described(self) -> str:
+        """``'name' (status, lines 2, 5, 9, ...)`` for messages."""
+        shown = ", ".join(map(str, self.lines[:LINES_SHOWN]))
+        more = ", ..." if self.judgements > LINES_SHOWN else ""
+        where = f", line{'s' if len(self.lines) > 1 else ''} {shown}{more}" if shown else ""
+        return f"{self.name!r} ({self.status}{where})"
 
     @property
     def proposed(self) -> int | None:
@@ -73,12 +92,7 @@ def read_import(
         raise DomainError(f"method {method!r} is not one of {', '.join(CRITERIA)}")
     notes: dict = {"file": filename}
     if method == Method.RANKME:
-        ratings = files.read_ratings(data, filename, criterion)
-        rows = [
-            files.Judgement(r.item, system, r.annotator, r.criterion, score, unit=r.unit)
-            for r in ratings.rankings
-            for system, score in r.scores.items()
-        ]
+        ratings, rows = files.read_rankme(data, filename, criterion)
         notes.update(ratings.notes())
     else:
         rows = files.read_judgements(data, filename)
@@ -87,30 +101,66 @@ def read_import(
         if not rows:
             raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
     notes["judgements"] = len(rows)
+    long = next((row for row in rows if len(row.label) > NAME_MAX), None)
+    if long is not None:
+        raise InputError(
+            f"system {long.label!r} is longer than {NAME_MAX} characters", filename=filename,
+            line=long.line or None,
+        )  # fmt: skip
     return ImportFile(filename, rows, notes, match_names(session, track, rows))
 
 
 def match_names(session: Session, track: Track, rows: Iterable[files.Judgement]) -> list[NameMatch]:
-    """Each name of the file with its status, in alphabetical order (case aside)."""
-    counts = Counter(row.system for row in rows)
-    ranked = {row.system for row in rows if row.kind == "genuine"}
+    """Each name of the file (``Judgement.label``) with its status, in alphabetical order (case
+    aside): by system id when the file gives one, else by name within the team it names."""
+    rows = list(rows)
+    counts = Counter(row.label for row in rows)
+    ranked = {row.label for row in rows if row.kind == "genuine"}
+    lines: dict[str, list[int]] = {}
+    first: dict[str, files.Judgement] = {}
+    for row in rows:
+        lines.setdefault(row.label, []).append(row.line)
+        first.setdefault(row.label, row)
     systems = session.execute(
-        select(System.id, System.name).where(System.track_id == track.id).order_by(System.id)
+        select(System.id, System.name, Team.name)
+        .outerjoin(Team, System.team_id == Team.id)
+        .where(System.track_id == track.id)
+        .order_by(System.id)
     ).all()
     found = []
     for name in sorted(counts, key=lambda name: (name.casefold(), name)):
-        candidates = tuple(
-            (system_id, system) for system_id, system in systems
-            if system.casefold() == name.casefold()
-        )  # fmt: skip
+        row = first[name]
+        candidates, exact = _candidates(systems, row)
         if name not in ranked:
             status = CONTROL
-        elif len(candidates) == 1 and candidates[0][1] == name:
+        elif exact:
             status = MATCHED
         else:
             status = AMBIGUOUS if candidates else UNMATCHED
-        found.append(NameMatch(name, status, counts[name], candidates))
+        shown = tuple(line for line in lines[name][:LINES_SHOWN] if line)
+        found.append(NameMatch(name, status, counts[name], candidates, shown))
     return found
+
+
+def _candidates(
+    systems: Iterable[Any], row: files.Judgement
+) -> tuple[tuple[tuple[int, str], ...], bool]:
+    """The systems ``row`` may name (by id; by name but for case, in its team when it names
+    one), and whether exactly one of them is exactly it."""
+    if row.system_id:  # the id, under its name (alone or after its team): another board's id
+        by_id = [(sid, name, team) for sid, name, team in systems if str(sid) == row.system_id]
+        named = any(row.system in (name, f"{team} / {name}") for _, name, team in by_id)
+        return tuple((sid, name) for sid, name, _ in by_id), named
+    team = row.team.casefold()
+    alike = [
+        (sid, name, team_name) for sid, name, team_name in systems
+        if name.casefold() == row.system.casefold()
+        and (not team or (team_name or "").casefold() == team)
+    ]  # fmt: skip
+    candidates = tuple((sid, name) for sid, name, _ in alike)
+    exact = len(alike) == 1 and alike[0][1] == row.system
+    exact = exact and (not row.team or alike[0][2] == row.team)
+    return candidates, exact
 
 
 def parse_target(text: str) -> Target:
@@ -153,7 +203,7 @@ def confirmed_mapping(
             mapping.setdefault(match.name, EXTERNAL)
     missing = [m for m in names if m.status != CONTROL and m.name not in mapping]
     if missing:
-        listed = ", ".join(f"{m.name!r} ({m.status})" for m in missing)
+        listed = "; ".join(m.described() for m in missing)
         raise DomainError(f"not mapped to a system yet: {listed}")
     return mapping
 
@@ -191,13 +241,15 @@ def import_judgements(
     filename: str,
     mapping: Mapping[str, Target],
     language: str | None = None,
+    quality_control: str | None = None,
 ) -> Campaign:
     """A closed campaign holding the file's judgements, each tied to the system (or the
     references) ``mapping`` names for its system name. The whole file and the mapping are
     checked before anything is stored; a bad file or mapping stores nothing."""
     read = read_import(session, track, method, criterion, data, filename)
+    controls = file_controls(read.rows, method, quality_control, filename)
     check_mapping(session, track, read.names, mapping)
-    judgements = [_judgement(row, mapping.get(row.system, EXTERNAL)) for row in read.rows]
+    judgements = [_judgement(row, mapping.get(row.label, EXTERNAL)) for row in read.rows]
     _refuse_merged(judgements, filename)
     read.notes["mapping"] = {key: str(value) for key, value in sorted(mapping.items())}
     campaign = Campaign(
@@ -211,6 +263,7 @@ def import_judgements(
         hit_size=1,
         annotators_per_hit=1,
         is_open=False,
+        quality_control=controls,
         imported=read.notes,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
@@ -225,11 +278,31 @@ def import_judgements(
     return campaign
 
 
+def file_controls(
+    rows: Iterable[files.Judgement], method: str, named: str | None, filename: str
+) -> str:
+    """The campaign's quality control: ``named`` when given, else the kinds the file holds;
+    ``none`` for methods without controls."""
+    held = {row.kind for row in rows} & set(RULES)
+    if method != Method.DA:
+        return format_controls(())
+    if named is None:
+        return format_controls(tuple(held))
+    controls = quality_controls(named)
+    missing = [kind for kind in controls if kind not in held]
+    if missing:
+        raise DomainError(
+            f"{filename} holds no {', '.join(missing)} rows (column kind), so every annotator "
+            f"would fail that check; give quality control {format_controls(tuple(held))!r}"
+        )
+    return format_controls(controls)
+
+
 def _judgement(row: files.Judgement, target: Target) -> Judgement:
     return Judgement(
         unit_key=row.unit or f"{row.item}/{row.annotator}/{row.kind}",
         item_key=row.item,
-        system_name=row.system,
+        system_name=row.label,
         system_id=target if isinstance(target, int) else None,
         is_reference=target == REFERENCES,
         annotator=row.annotator,

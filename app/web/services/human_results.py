@@ -34,7 +34,9 @@ from scorer.human import correlation, direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
 from scorer.kinds import Profile
 
-EXPORT_COLUMNS = ("item", "system", "annotator", "criterion", "score", "kind", "subset", "unit")
+EXPORT_COLUMNS = (
+    "item", "system", "annotator", "criterion", "score", "kind", "subset", "unit", "system_id"
+)  # fmt: skip
 
 
 def _stored(session: Session, campaign: Campaign) -> list[Judgement]:
@@ -68,16 +70,20 @@ def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str
 
 
 def export_csv(session: Session, campaign: Campaign) -> str:
-    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost."""
+    """Every judgement in the long layout ``nlg-human`` reads: nothing collected is lost; the
+    board's system id (empty for the references and systems not on the board) lets a
+    re-import match each one to its system, whatever its name."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
-    for j in campaign_judgements(session, campaign):
+    for stored in _stored(session, campaign):
+        j = _as_read(stored, stored.system_name)
         writer.writerow(
             [
                 *(csv_cell(v) for v in (j.item, j.system, j.annotator, j.criterion)),
                 f"{j.score:g}",
                 *(csv_cell(v) for v in (j.kind, j.subset, j.unit)),
+                stored.system_id if stored.system_id is not None else "",
             ]
         )
     return buffer.getvalue()
@@ -121,7 +127,11 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
         except ValueError as error:
             raise DomainError(str(error)) from None
     elif campaign.method == Method.DA:
-        results = direct_assessment.analyse(judgements, campaign.criterion).to_dict()
+        required = direct_assessment.required_for(
+            direct_assessment.parse_controls(campaign.quality_control)
+        )
+        results = direct_assessment.analyse(judgements, campaign.criterion, required).to_dict()
+        results["quality_control"] = campaign.quality_control
     else:
         try:
             rows = rose.analyse(judgements)
@@ -204,6 +214,55 @@ def human_tables(
     return tables
 
 
+def tables_json(tables: list[HumanTable]) -> list[dict]:
+    """The API's form of ``human_tables``: each row's figures by column, as numbers, with its
+    significance cluster (TrueSkill's or DA's Wilcoxon rank-sum one)."""
+    return [
+        {
+            "name": table.campaign.name,
+            "method": table.campaign.method,
+            "criterion": table.campaign.criterion,
+            "language": table.campaign.language,
+            "judgements": (table.campaign.results or {}).get("judgements"),
+            **_quality_control(table.campaign),
+            "rows": [
+                {
+                    "system": row["system"],
+                    "references": row["is_reference"],
+                    "cluster": row["cluster"],
+                    "values": dict(zip(table.columns, map(_number, row["values"]), strict=True)),
+                }
+                for row in table.rows
+            ],
+            "correlation": table.correlation,
+        }
+        for table in tables
+    ]
+
+
+def _quality_control(campaign: Campaign) -> dict:
+    """A DA campaign's controls and how many annotators they kept and dropped (by rule)."""
+    annotators = (campaign.results or {}).get("annotators")
+    if campaign.method != Method.DA or not annotators:
+        return {}
+    return {
+        "quality_control": (campaign.results or {}).get(
+            "quality_control", campaign.quality_control
+        ),
+        "annotators": {key: annotators.get(key) for key in ("total", "kept", "dropped")},
+    }
+
+
+def _number(value: object) -> object:
+    """A table cell as a number where it is one ("0.744" -> 0.744); a rank range stays text."""
+    if isinstance(value, str):
+        try:
+            return float(value) if "." in value else int(value)
+        except ValueError:
+            return value
+    return value
+
+
 def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
     """None without results, or with results from before they were keyed by subject."""
     subjects = stored_subjects(campaign.results)
@@ -223,10 +282,19 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
             for r in results.get("systems", [])
         ]
     elif campaign.method == Method.DA:
-        columns = ["%", "z", "n", "Assess."]
+        columns = ["#", "%", "z", "n", "Assess."]
         rows = [
             _table_row(
-                shown, r["system"], [f"{r['raw']:.1f}", f"{r['z']:.3f}", r["n"], r["assessments"]]
+                shown,
+                r["system"],
+                [
+                    r.get("cluster", "–"),
+                    f"{r['raw']:.1f}",
+                    f"{r['z']:.3f}",
+                    r["n"],
+                    r["assessments"],
+                ],
+                r.get("cluster"),
             )
             for r in results.get("systems", [])
         ]

@@ -92,6 +92,7 @@ MATRIX = [
     Case("api_v1.get_inputs", "GET", f"{API}/inputs", every(OK), api=True),
     Case("api_v1.get_kind", "GET", f"{API}/kind", every(OK), api=True),
     Case("api_v1.get_leaderboard", "GET", f"{API}/leaderboard", every(OK), api=True),
+    Case("api_v1.get_human", "GET", f"{API}/human", every(OK), api=True),
     Case(
         "api_v1.get_submission",
         "GET",

@@ -111,6 +111,26 @@ def test_da_command_writes_the_table_and_a_heatmap(tmp_path):
     assert svg.read_text().startswith("<?xml") and "osu" in svg.read_text()
 
 
+def test_da_command_without_quality_control_keeps_everyone_and_says_why_not_otherwise(tmp_path):
+    path = tmp_path / "plain.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score\n"
+        + "".join(
+            f"i{n},s{k},a{n % 2},fluency,{40 + 20 * k + n}\n" for n in range(6) for k in (1, 2)
+        )
+    )
+    command = ["da", "--judgements", str(path), "--criterion", "fluency"]
+    refused = CliRunner().invoke(main, command)
+    assert refused.exit_code == 2
+    assert "none of the 2 annotators passed" in refused.output
+    assert "'without_damaged_copies': 2" in refused.output and "--quality-control" in refused.output
+    result = CliRunner().invoke(main, [*command, "--quality-control", "none"])
+    assert result.exit_code == 0, result.output
+    assert "2 of 2 annotators passed quality control none" in result.output
+    bad = CliRunner().invoke(main, [*command, "--quality-control", "damage"])
+    assert bad.exit_code == 2 and "'damage'" in bad.output
+
+
 def test_correlate_and_rose_commands(tmp_path):
     scores = tmp_path / "scores.csv"
     scores.write_text(

@@ -154,3 +154,54 @@ def test_metric_correlation_names_the_metrics_not_significantly_worse():
     assert "DIST" not in result.best and "BLEU" in result.best
     with pytest.raises(ValueError, match="DIST has no score for s7"):
         correlation.correlate(human, {"DIST": {s: 0.0 for s in list(human)[:7]}})
+
+
+def test_quality_control_setting_names_the_controls_and_requires_only_those_shown():
+    parse = direct_assessment.parse_controls
+    assert parse("reference, damaged") == ("damaged", "reference")
+    assert parse("none") == ()
+    assert direct_assessment.format_controls(()) == "none"
+    assert direct_assessment.format_controls(("reference", "damaged")) == "damaged,reference"
+    assert direct_assessment.required_for(("damaged", "repeat")) == ("damaged",)
+    with pytest.raises(ValueError, match="'damagd'"):
+        parse("damagd")
+
+
+def test_judgements_without_damaged_copies_keep_every_annotator_only_with_no_checks():
+    plain = [judge(a, f"i{n}", s, 40 + 10 * n + (s == "s1") * 5) for a in "ABC"
+             for n in range(4) for s in ("s1", "s2")]  # fmt: skip
+    strict = direct_assessment.analyse(plain, "readability")
+    assert not strict.systems
+    assert strict.dropped() == {"damaged": 3, "reference": 0, "without_damaged_copies": 3}
+    assert strict.to_dict()["annotators"]["kept"] == 0
+    none = direct_assessment.analyse(plain, "readability", required=())
+    assert none.to_dict()["annotators"]["kept"] == 3
+    assert [row.system for row in none.systems] == ["s1", "s2"]
+
+
+def test_rank_sum_clusters_end_only_where_everything_above_beats_everything_below():
+    p = np.array(
+        [
+            [np.nan, 0.30, 0.01, 0.01],
+            [0.70, np.nan, 0.02, 0.01],
+            [0.99, 0.98, np.nan, 0.20],
+            [0.99, 0.99, 0.80, np.nan],
+        ]
+    )
+    assert direct_assessment.rank_sum_clusters(p) == [1, 1, 2, 2]
+    p[0, 1] = 0.01  # the first now beats everything below it: a cluster of its own
+    assert direct_assessment.rank_sum_clusters(p) == [1, 2, 3, 3]
+    p[1, 3] = 0.06  # the second does not beat the last: no cut below it or the third
+    assert direct_assessment.rank_sum_clusters(p) == [1, 2, 2, 2]
+
+
+def test_clusters_of_a_campaign_follow_its_true_order():
+    quality = {"best": 90, "good": 60, "same": 59, "bad": 20}
+    judgements = []
+    for number in range(3):
+        judgements += da_hit(f"careful{number}", quality, 30, careful=True, seed=number)
+    result = direct_assessment.analyse(judgements, "readability")
+    rows = result.to_dict()["systems"]
+    assert {row["system"]: row["cluster"] for row in rows} == {
+        "best": 1, "good": 2, "same": 2, "bad": 3
+    }  # fmt: skip

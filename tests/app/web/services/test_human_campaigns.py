@@ -1,5 +1,6 @@
 """Human evaluation in the app: campaigns, annotator pages, one-time links, imports, results."""
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -20,7 +21,7 @@ from app.data.models import (
 )
 from app.web.errors import DomainError
 from app.web.services.accounts import create_user
-from app.web.services.campaigns import CampaignSpec, create_campaign
+from app.web.services.campaigns import CampaignSpec, create_campaign, get_campaign
 from app.web.services.tracks import get_track
 from tests.support.factories import demo_track, login, scored_system
 from tests.support.paths import e2e_file
@@ -219,7 +220,7 @@ def test_rankme_results_published_beside_the_automatic_metrics(app, settings, tr
     assert [row["name"] for row in results["systems"]] == SYSTEMS
     assert results["correlation"]["pearson"]["BLEU"] > 0.9
     csv_text = org.get(f"{TRACK_URL}/human/quality/judgements.csv").get_data(as_text=True)
-    assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit\n")
+    assert csv_text.startswith("item,system,annotator,criterion,score,kind,subset,unit,system_id\n")
     assert len(csv_text.splitlines()) == 1 + 20 * 5
 
 
@@ -309,7 +310,8 @@ def test_da_meaning_similarity_shows_the_reference_and_filters_annotators(
     org = organiser(app)
     assert org.post(f"{TRACK_URL}/human/meaning/analyse").status_code == 302
     page = org.get(f"{TRACK_URL}/human/meaning").get_data(as_text=True)
-    assert "Quality control: 1 of 1" in page
+    said = re.sub(r"\s+", " ", page)
+    assert "Quality control: damaged, repeat, reference. 1 of 1 annotators kept; 1 of those" in said
     assert org.get(f"{TRACK_URL}/human/meaning/heatmap.svg").status_code == 200
     assert app.test_client().get(f"{TRACK_URL}/human/meaning/heatmap.svg").status_code == 404
     org.post(f"{TRACK_URL}/human/meaning/publish")
@@ -443,3 +445,88 @@ def test_an_annotators_unit_that_is_no_id_is_refused_not_500(
     assert client.get(url).status_code == 200
     answer = client.post(url, data={"unit": unit, **{f"score-{k}": "50" for k in range(5)}})
     assert answer.status_code == 400
+
+
+def test_da_quality_control_is_the_organisers_choice_and_drops_are_said(
+    app, settings, track_with_systems
+):
+    with session_scope(settings.database_url) as session:
+        with pytest.raises(DomainError, match="references stay hidden"):
+            create(session, name="r", method="da", criterion="readability", items=2,
+                   quality_control="damaged,reference")  # fmt: skip
+        with pytest.raises(DomainError, match="'damage'"):
+            create(
+                session, name="r", method="da", criterion="readability", quality_control="damage"
+            )
+        plain = create(session, name="plain", method="da", criterion="readability", items=5,
+                       quality_control="none")  # fmt: skip
+        assert plain.quality_control == "none"
+        assert {unit.kind for unit in plain.units} == {"genuine"} and len(plain.units) == 30
+        damaged = create(session, name="damaged", method="da", criterion="readability", items=5,
+                         quality_control="damaged")  # fmt: skip
+        assert sorted({unit.kind for unit in damaged.units}) == ["damaged", "genuine"]
+        assert len(damaged.units) == 30 + 7
+    quality = {name: 90 - 8 * rank for rank, name in enumerate(SYSTEMS)}
+    client = app.test_client()
+    login(client, "ann@example.org")
+
+    def careless(_html, unit_id):  # damaged copies scored like the originals
+        with session_scope(settings.database_url) as session:
+            return {
+                "score-0": str(quality[session.get(CampaignUnit, unit_id).entries[0].system_name])
+            }
+
+    for campaign_id in (1, 2):
+        judge_all(client, f"/annotate/{campaign_id}", careless)
+    org = organiser(app)
+    pages = {}
+    for name in ("plain", "damaged"):
+        assert org.post(f"{TRACK_URL}/human/{name}/analyse").status_code == 302
+        pages[name] = re.sub(
+            r"\s+", " ", org.get(f"{TRACK_URL}/human/{name}").get_data(as_text=True)
+        )
+    assert "Quality control: none. 1 of 1 annotators kept." in pages["plain"]
+    assert "Quality control: damaged. 0 of 1 annotators kept; 1 dropped (1 damaged copies not " \
+        "scored lower)." in pages["damaged"]  # fmt: skip
+    org.post(f"{TRACK_URL}/human/plain/publish")
+    track_page = re.sub(r"\s+", " ", app.test_client().get(TRACK_URL).get_data(as_text=True))
+    assert "Quality control: none. 1 of 1 annotators kept." in track_page
+    api = app.test_client().get("/api/v1/challenges/demo/tracks/main/human").json["campaigns"]
+    assert [(c["name"], c["quality_control"]) for c in api] == [("plain", "none")]
+    assert api[0]["annotators"] == {"total": 1, "kept": 1, "dropped": {"without_damaged_copies": 0}}
+    assert [(row["system"], row["cluster"]) for row in api[0]["rows"]] == [
+        (name, rank + 1) for rank, name in enumerate(SYSTEMS)
+    ]
+    assert api[0]["rows"][0]["values"]["%"] == 90.0
+    with session_scope(settings.database_url) as session:
+        results = get_campaign(session, get_track(session, "demo", "main"), "plain").results
+    assert [row["cluster"] for row in results["systems"]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_da_import_has_the_quality_control_its_file_had(
+    app, settings, track_with_systems, tmp_path
+):
+    path = tmp_path / "plain.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score\n"
+        + "".join(f"{n},{s},a{n % 3},readability,{90 - 20 * k + n}\n"
+                  for n in range(6) for k, s in enumerate(("slug", "tgen")))
+    )  # fmt: skip
+    command = ["human", "import", "demo", "main", "plain", "--method", "da",
+               "--criterion", "readability", "--file", str(path), "--confirm"]  # fmt: skip
+    runner = app.test_cli_runner()
+    refused = runner.invoke(args=[*command, "--quality-control", "damaged,repeat"])
+    assert refused.exit_code != 0
+    assert "plain.csv holds no damaged, repeat rows" in refused.output
+    assert "give quality control 'none'" in refused.output
+    with session_scope(settings.database_url) as session:
+        assert session.scalar(select(func.count()).select_from(Campaign)) == 0
+    result = runner.invoke(args=command)
+    assert result.exit_code == 0, result.output
+    assert "(quality control: none)" in result.output
+    analysed = runner.invoke(args=["human", "analyse", "demo", "main", "plain", "--json"])
+    assert analysed.exit_code == 0, analysed.output
+    annotators = json.loads(analysed.output)["annotators"]
+    assert (annotators["kept"], annotators["total"], annotators["required"]) == (3, 3, [])
+    said = runner.invoke(args=["human", "analyse", "demo", "main", "plain"]).output
+    assert "quality control none: 3 of 3 annotators kept" in said

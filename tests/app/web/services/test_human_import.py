@@ -87,8 +87,9 @@ def test_the_cli_stores_nothing_until_every_name_is_mapped(app, settings, board)
     assert re.search(r"ambiguous\s+'DELTA': 4 judgements; system delta", refused.output)
     assert re.search(r"unmatched\s+'epsilon': 4 judgements\n", refused.output)
     assert (
-        "not mapped to a system yet: 'alpha' (matched), 'DELTA' (ambiguous), "
-        "'epsilon' (unmatched), 'Gamma' (ambiguous); nothing was stored"
+        "not mapped to a system yet: 'alpha' (matched, lines 2, 6, 10, 14); "
+        "'DELTA' (ambiguous, lines 5, 9, 13, 17); 'epsilon' (unmatched, lines 4, 8, 12, 16); "
+        "'Gamma' (ambiguous, lines 3, 7, 11, 15); nothing was stored"
     ) in refused.output
     assert "--confirm" in refused.output and "--map NAME=SYSTEM_ID" in refused.output
     confirmed_only = cli_import(runner, path, "--confirm", "--unmatched-external")
@@ -199,8 +200,9 @@ def test_the_web_import_previews_then_stores_the_confirmed_mapping(app, settings
     partial = {field: str(choice[name]) for field, name in fields.items() if name in choice}
     refused = staff.post(f"{TRACK}/human/import/confirm", data={"preview": token, **partial})
     assert refused.status_code == 400
-    assert "not mapped to a system yet: &#39;epsilon&#39; (unmatched)" in refused.get_data(
-        as_text=True
+    assert (
+        "not mapped to a system yet: &#39;epsilon&#39; (unmatched, lines 4, 8"
+        in refused.get_data(as_text=True)
     )
     assert stored(settings) == (0, 0)
     stranger = app.test_client()
@@ -236,3 +238,61 @@ def test_a_mapping_that_is_no_system_id_is_refused_not_500(app, settings, board,
     answer = staff.post(f"{TRACK}/human/import/confirm", data={"preview": token, **fields})
     assert answer.status_code == 400
     assert stored(settings) == (0, 0)
+
+
+def test_names_are_matched_within_the_files_team_or_by_system_id(app, settings, board):
+    """WebNLG+ 2020: fourteen teams called their system "primary"; a team column (or the
+    board's system id) tells them apart, and a row matching none is listed with its line."""
+    with session_scope(settings.database_url) as session:
+        for team in ("Amazon AI", "OSU Neural NLG"):
+            scored_system(session, "demo", "main", "primary", {"BLEU": 0.3}, team=team)
+        ids = {
+            (s.team.name if s.team else None, s.name): s.id
+            for s in session.scalars(select(System).where(System.name == "primary"))
+        }
+    rows = [
+        "item,system,team,system_id,annotator,criterion,score",
+        "1,primary,Amazon AI,,a,fluency,90",
+        "1,primary,OSU Neural NLG,,a,fluency,60",
+        f"1,primary,,{ids[('OSU Neural NLG', 'primary')]},b,fluency,70",
+        "1,primary,Nobody,,b,fluency,20",
+    ]
+    data = ("\n".join(rows) + "\n").encode()
+    with session_scope(settings.database_url) as session:
+        read = read_import(session, get_track(session, "demo", "main"), "da", "fluency", data,
+                           "webnlg.csv")  # fmt: skip
+    found = {match.name: (match.status, match.proposed, match.lines) for match in read.names}
+    assert found == {
+        "Amazon AI / primary": (MATCHED, ids[("Amazon AI", "primary")], (2,)),
+        "OSU Neural NLG / primary": (MATCHED, ids[("OSU Neural NLG", "primary")], (3,)),
+        f"primary [id {ids[('OSU Neural NLG', 'primary')]}]": (
+            MATCHED, ids[("OSU Neural NLG", "primary")], (4,)
+        ),
+        "Nobody / primary": (UNMATCHED, None, (5,)),
+    }  # fmt: skip
+    file = board[1].parent / "webnlg.csv"
+    file.write_bytes(data)
+    command = ["human", "import", "demo", "main", "w", "--method", "da", "--criterion", "fluency",
+               "--file", str(file), "--confirm"]  # fmt: skip
+    refused = app.test_cli_runner().invoke(args=command)
+    assert refused.exit_code != 0
+    assert "not mapped to a system yet: 'Nobody / primary' (unmatched, line 5)" in refused.output
+    assert stored(settings) == (0, 0)
+    result = app.test_cli_runner().invoke(args=[*command, "--unmatched-external"])
+    assert result.exit_code == 0, result.output
+    with session_scope(settings.database_url) as session:
+        judged = {(j.annotator, j.score): j.system_id for j in session.scalars(select(Judgement))}
+    assert judged == {
+        ("a", 90): ids[("Amazon AI", "primary")],
+        ("a", 60): ids[("OSU Neural NLG", "primary")],
+        ("b", 70): ids[("OSU Neural NLG", "primary")],
+        ("b", 20): None,
+    }
+
+
+def test_the_leaderboard_shows_the_system_ids_imports_match(app, settings, board):
+    ids, _ = board
+    page = app.test_client().get(TRACK).get_data(as_text=True)
+    assert f"id {ids['alpha']}</span>" in page
+    rows = app.test_client().get(f"/api/v1{TRACK}/leaderboard").json["rows"]
+    assert {row["system"]: row["system_id"] for row in rows}["alpha"] == ids["alpha"]

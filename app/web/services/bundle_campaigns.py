@@ -1,0 +1,272 @@
+"""Human-evaluation campaigns in challenge bundles: each campaign's settings in the definition's
+``campaigns`` list and its judgements in a CSV file beside it, so a finished challenge's human
+evaluation moves and is archived with it, and an export of the import is the same export.
+
+A judgement names what was judged by ``subject``: ``system`` (a system of the track, by its
+team and name: system names repeat across teams), ``references`` or ``external`` (a system on no
+board, under the name the organiser imported it by), and keeps the name it was judged by
+(``judged_as``). A bundle exported without submissions holds no systems: the judged ones are
+created, without submissions, in the teams the bundle's systems would have used. What is
+carried is what was collected; the pages still to be judged (units, links, HIT assignments) and
+who judged on this board (accounts) are not, so an imported campaign is closed, and its results
+are computed again when it was published.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
+from app.web.errors import DomainError
+from app.web.services.campaigns import CRITERIA, quality_controls, track_campaigns
+from app.web.services.human_results import analyse
+from app.web.services.names import check_name
+from scorer.human.direct_assessment import format_controls
+from scorer.human.judgements import DA_KINDS
+
+KEY = "campaigns"
+COLUMNS = (
+    "item", "subject", "team", "system", "judged_as", "annotator", "criterion", "score", "kind",
+    "subset", "unit",
+)  # fmt: skip
+SYSTEM, REFERENCES, EXTERNAL = "system", "references", "external"
+SETTINGS = {
+    "track": str,
+    "name": str,
+    "method": str,
+    "criterion": str,
+    "language": str,
+    "quality_control": str,
+    "show_input": bool,
+    "show_reference": bool,
+    "hit_size": int,
+    "annotators_per_hit": int,
+    "published": bool,
+    "imported": dict,
+    "judgements": str,
+}
+OPTIONAL = {"imported"}
+TeamOf = Callable[[str, str], Team]
+"""A bundle team's name and where it is named -> the team the import uses (``bundles``)."""
+
+
+class CampaignBundleError(DomainError):
+    """A bundle's campaign refused: the message names the file and the key or line."""
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def export_campaigns(session: Session, challenge: Challenge, files: dict[str, bytes]) -> list[dict]:
+    """Every campaign of the challenge's tracks, its judgements written into ``files``."""
+    entries = []
+    for track in challenge.tracks:
+        for number, campaign in enumerate(track_campaigns(session, track, published_only=False)):
+            path = f"human/{track.slug}/{number + 1}.csv"
+            files[path] = _judgements_file(session, campaign)
+            entries.append(
+                {
+                    "track": track.slug,
+                    "name": campaign.name,
+                    "method": campaign.method,
+                    "criterion": campaign.criterion,
+                    "language": campaign.language,
+                    "quality_control": campaign.quality_control,
+                    "show_input": campaign.show_input,
+                    "show_reference": campaign.show_reference,
+                    "hit_size": campaign.hit_size,
+                    "annotators_per_hit": campaign.annotators_per_hit,
+                    "published": campaign.is_published,
+                    "imported": campaign.imported,
+                    "judgements": path,
+                }
+            )
+    return entries
+
+
+def _judgements_file(session: Session, campaign: Campaign) -> bytes:
+    stored = session.scalars(
+        select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+    )
+    systems = {
+        system.id: system
+        for system in session.scalars(select(System).where(System.track_id == campaign.track_id))
+    }
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for j in stored:
+        system = systems.get(j.system_id) if j.system_id is not None else None
+        if system is not None:
+            subject = (SYSTEM, system.team.name if system.team else "", system.name)
+        else:
+            subject = (REFERENCES if j.is_reference else EXTERNAL, "", "")
+        writer.writerow(
+            [j.item_key, *subject, j.system_name, j.annotator, j.criterion, repr(j.score), j.kind,
+             j.subset, j.unit_key]
+        )  # fmt: skip
+    return buffer.getvalue().encode()
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def import_campaigns(
+    session: Session,
+    challenge: Challenge,
+    entries: list[Any],
+    read: Callable[[str, str], bytes],
+    team_of: TeamOf,
+    definition: str = "challenge.yaml",
+) -> list[Campaign]:
+    """The ``campaigns`` of a bundle's definition, checked and added to ``challenge`` (whose
+    tracks and systems are already made); published ones get their results again."""
+    campaigns = []
+    for index, entry in enumerate(entries):
+        where = f"{definition}: {KEY}[{index}]"
+        settings = _settings(entry, where)
+        track = next((t for t in challenge.tracks if t.slug == settings["track"]), None)
+        if track is None:
+            raise CampaignBundleError(f"{where}.track: no track {settings['track']!r}")
+        campaign = _campaign(track, settings, where)
+        session.add(campaign)
+        session.flush()
+        data = read(settings["judgements"], f"{KEY}[{index}].judgements")
+        rows = _rows(data, settings["judgements"])
+        systems = _Systems(session, track, team_of)
+        session.add_all(_judgement(campaign, row, systems, where) for row in rows)
+        session.flush()
+        campaigns.append(campaign)
+    for campaign in campaigns:
+        if campaign.is_published:
+            analyse(session, campaign)
+    return campaigns
+
+
+def _settings(entry: Any, where: str) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise CampaignBundleError(f"{where}: expected a mapping")
+    unknown = sorted(set(map(str, entry)) - set(SETTINGS))
+    if unknown:
+        raise CampaignBundleError(
+            f"{where}.{unknown[0]}: unknown key (known here: {', '.join(SETTINGS)})"
+        )
+    found: dict[str, Any] = {}
+    for name, kind in SETTINGS.items():
+        value = entry.get(name)
+        if value is None and name in OPTIONAL:
+            found[name] = None
+            continue
+        wrong = isinstance(value, bool) and kind is not bool
+        if not isinstance(value, kind) or wrong:
+            raise CampaignBundleError(
+                f"{where}.{name}: expected {kind.__name__}, got {value!r}"
+                if value is not None
+                else f"{where}.{name}: missing"
+            )
+        found[name] = value
+    return found
+
+
+def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
+    method, criterion = settings["method"], settings["criterion"]
+    if method not in CRITERIA:
+        raise CampaignBundleError(f"{where}.method: {method!r} is not one of {', '.join(CRITERIA)}")
+    if settings["hit_size"] < 1 or settings["annotators_per_hit"] < 1:
+        raise CampaignBundleError(f"{where}: hit_size and annotators_per_hit are at least 1")
+    try:
+        controls = format_controls(quality_controls(settings["quality_control"]))
+        name = check_name(settings["name"], "campaign name", 64)
+    except DomainError as error:
+        raise CampaignBundleError(f"{where}: {error}") from None
+    if track.test_set_for(settings["language"]) is None:
+        raise CampaignBundleError(
+            f"{where}.language: track {track.slug!r} has no {settings['language']!r} test set"
+        )
+    return Campaign(
+        track_id=track.id,
+        language=settings["language"],
+        name=name,
+        method=method,
+        criterion=criterion,
+        quality_control=controls,
+        show_input=settings["show_input"],
+        show_reference=settings["show_reference"],
+        hit_size=settings["hit_size"],
+        annotators_per_hit=settings["annotators_per_hit"],
+        is_open=False,
+        is_published=settings["published"],
+        imported=settings["imported"],
+    )
+
+
+def _rows(data: bytes, path: str) -> Iterable[tuple[int, dict[str, str]]]:
+    try:
+        reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise CampaignBundleError(f"{path}: the header must be {','.join(COLUMNS)}")
+        return [(number, row) for number, row in enumerate(reader, start=2)]
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise CampaignBundleError(f"{path}: not a UTF-8 CSV file ({error})") from None
+
+
+class _Systems:
+    """The track's systems by team and name; a judged one the bundle does not hold is made."""
+
+    def __init__(self, session: Session, track: Track, team_of: TeamOf):
+        self.session, self.track, self.team_of = session, track, team_of
+        self.teams: dict[str, Team] = {}
+        self.known: dict[tuple[int | None, str], System] = {
+            (system.team_id, system.name): system
+            for system in session.scalars(select(System).where(System.track_id == track.id))
+        }
+
+    def get(self, team: str, name: str, where: str) -> System:
+        chosen = self.team_of(team, where) if team else None
+        key = (chosen.id if chosen else None, name)
+        if key not in self.known:
+            system = System(track_id=self.track.id, team=chosen, name=name, is_primary=False)
+            self.session.add(system)
+            self.session.flush()
+            self.known[key] = system
+        return self.known[key]
+
+
+def _judgement(
+    campaign: Campaign, line: tuple[int, dict[str, str]], systems: _Systems, where: str
+) -> Judgement:
+    number, row = line
+    here = f"{where}.judgements line {number}"
+    subject = row["subject"]
+    if subject not in (SYSTEM, REFERENCES, EXTERNAL):
+        raise CampaignBundleError(
+            f"{here}: subject {subject!r} is not system, references or external"
+        )
+    if row["kind"] not in DA_KINDS:
+        raise CampaignBundleError(
+            f"{here}: kind {row['kind']!r} is not one of {', '.join(DA_KINDS)}"
+        )
+    try:
+        score = float(row["score"])
+    except ValueError:
+        raise CampaignBundleError(f"{here}: score {row['score']!r} is not a number") from None
+    system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
+    return Judgement(
+        campaign_id=campaign.id,
+        unit_key=row["unit"],
+        item_key=row["item"],
+        system_name=row["judged_as"],
+        system_id=system.id if system else None,
+        is_reference=subject == REFERENCES,
+        annotator=row["annotator"],
+        criterion=row["criterion"],
+        score=score,
+        kind=row["kind"],
+        subset=row["subset"],
+    )
