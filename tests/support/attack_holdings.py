@@ -140,7 +140,7 @@ def _tracks(rows: Rows) -> dict[int, TrackState]:
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
     return {
         r.id: TrackState(
-            r.id, r.challenge_id, r.cslug, r.slug, r.profile, r.phase == "test",
+            r.id, r.challenge_id, r.cslug, r.slug, _profile_name(r), r.phase == "test",
             bool(r.is_published), bool(r.hide_own_scores),
             r.deadline is not None and str(r.deadline) < now,
         )
@@ -298,6 +298,16 @@ def _subset_items(rows: Rows) -> dict[tuple[int, str], int]:
         found[(r.track_id, f"{r.name}:orig")] = r.paired
         found[(r.track_id, f"{r.name}:chal")] = r.paired
     return found
+
+
+def _profile_name(row: Any) -> str:
+    """The profile a stored track row derives (the kind and its definition, as the board)."""
+    from app.data.track_kinds import profile_name
+
+    definition = row.kind_definition
+    return profile_name(
+        row.kind, json.loads(definition) if isinstance(definition, str) else definition
+    )
 
 
 def _item_metric_names(profile_name: str) -> list[str]:
