@@ -220,9 +220,12 @@ def import_profile_read_test_set(
                 ),
                 references=[Reference(position=k, text=t) for k, t in enumerate(item.references)],
                 subsets=[
-                    ItemSubset(name=value)
-                    for attribute in profile.subsets
-                    if (value := getattr(item, "attributes", {}).get(attribute))
+                    ItemSubset(name=name)
+                    for name in profile.subset_names(
+                        profile.item_attributes(
+                            item.input, item.references, getattr(item, "attributes", {})
+                        )
+                    )
                 ],
             )
             for position, item in enumerate(items)

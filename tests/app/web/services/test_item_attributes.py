@@ -26,7 +26,7 @@ def _webnlg(settings) -> None:
         challenge = create_challenge(session, "webnlg", "WebNLG")
         import_profile_read_test_set(
             session, challenge, "test", "webnlg", "en",
-            ((WEBNLG / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
+            ((WEBNLG / "test" / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
         )  # fmt: skip
 
 
