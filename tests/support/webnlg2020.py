@@ -3,8 +3,8 @@
 references file.
 
 The test references are held back, so a test-set-sized references file is made from the test
-inputs themselves: each entry gets one ``<lex lang="">`` written from its triples (each triple
-``subject property object.``, underscores as spaces): reference-derived, never a real text.
+inputs themselves: each entry gets four ``<lex lang="">`` written from its triples
+(``pseudo_references``, underscores as spaces): reference-derived, never a real text.
 Outputs for it are generated from those references (``webnlg_cases.outputs``).
 """
 
@@ -40,24 +40,28 @@ def _metric(entry: Any) -> str:
     return entry if isinstance(entry, str) else str(entry["metric"])
 
 
-def pseudo_reference(entry: ET.Element) -> str:
-    """One reference written from an entry's modified triples."""
-    sentences = []
+def pseudo_references(entry: ET.Element) -> list[str]:
+    """Four references written from an entry's modified triples (``subject property object.``
+    and ``subject has property object.``, in the triples' order and reversed): four, so no
+    reference file has an empty line (eval.py's METEOR files lose a last empty line)."""
+    triples = []
     for triple in entry.iter("mtriple"):
         parts = [
-            " ".join(part.strip().replace("_", " ").split())
-            for part in (triple.text or "").split("|")
+            " ".join(p.strip().replace("_", " ").split()) for p in (triple.text or "").split("|")
         ]
-        sentences.append(" ".join(parts) + ".")
-    return " ".join(sentences)
+        triples.append(parts)
+    plain = [" ".join(parts) + "." for parts in triples]
+    has = [f"{parts[0]} has {' '.join(parts[1:])}." for parts in triples]
+    return [" ".join(plain), " ".join(has), " ".join(plain[::-1]), " ".join(has[::-1])]
 
 
 def english_test_with_references() -> bytes:
     """The English test inputs, each entry with its reference-derived ``<lex lang="">``."""
     root = ET.parse(shared_file(ENGLISH_TEST)).getroot()
     for entry in root.iter("entry"):
-        lex = ET.SubElement(entry, "lex", {"comment": "good", "lang": "", "lid": "Id1"})
-        lex.text = pseudo_reference(entry)
+        for number, text in enumerate(pseudo_references(entry), 1):
+            attributes = {"comment": "good", "lang": "", "lid": f"Id{number}"}
+            ET.SubElement(entry, "lex", attributes).text = text
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
