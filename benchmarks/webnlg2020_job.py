@@ -150,6 +150,7 @@ def eval_py_times(folder: Path, references: list[list[str]], uploads: list[list[
                 run(str(stem), str(hypothesis), REFERENCES, "en", "bleu,meteor,chrf++,ter")
             )  # type: ignore[operator]
             times.append(time.perf_counter() - start)
+            print(f"  eval.py run {index + 1}: {times[-1]:.1f} s", flush=True)
     finally:
         os.chdir(here)
     return times, results[0]
@@ -176,7 +177,10 @@ def main() -> None:
         ]
         for lines in uploads:  # eval.py's METEOR file would lose a last empty line
             lines[-1] = lines[-1].strip() or references[-1][0]
-        print(f"WebNLG+ 2020 English test set: {len(items):,} entries, {len(uploads)} uploads")
+        print(
+            f"WebNLG+ 2020 English test set: {len(items):,} entries, {len(uploads)} uploads",
+            flush=True,
+        )
         times, headline = board_jobs(bundle(folder / "bundle", uploads[: args.runs]))
         warm = times[1:] or times
         print(
@@ -184,7 +188,10 @@ def main() -> None:
             f"median of the next {len(warm)} {statistics.median(warm):.2f} s "
             f"(runs: {', '.join(f'{t:.2f}' for t in times)})"
         )
-        print("  upload 0: " + "  ".join(f"{m} {v:.4f}" for m, v in sorted(headline.items())))
+        print(
+            "  upload 0: " + "  ".join(f"{m} {v:.4f}" for m, v in sorted(headline.items())),
+            flush=True,
+        )
         eval_times, result = eval_py_times(folder, references, uploads, args.eval_runs)
         print(
             f"eval.py run (bleu,meteor,chrf++,ter): median {statistics.median(eval_times):.2f} s "
