@@ -36,6 +36,12 @@ def release_order(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda name: [natural_key(part) for part in name.split("/")])
 
 
+SIDE_SUFFIX = ".json"
+"""A side file a folder's data files are read with (WebNLG+ 2020's test folder: the entries'
+instance types, ``rdf-to-text-generation-test-instance-types.json``): kept in the folder's zip,
+looked up by name by the reader option that names it (``side_file``), never read as data."""
+
+
 def wanted(path: str, suffix: str) -> bool:
     """A release file a reader reads: its name ends in ``suffix`` (any case), and neither it
     nor a folder it is in is hidden (``.DS_Store``, ``.git/``)."""
@@ -51,6 +57,11 @@ def folder_files(folder: Path, suffix: str) -> dict[str, bytes]:
         for file in folder.rglob("*")
         if file.is_file() and wanted(file.relative_to(folder).as_posix(), suffix)
     }
+    sides = {
+        file.relative_to(folder).as_posix(): file
+        for file in folder.rglob(f"*{SIDE_SUFFIX}")
+        if file.is_file() and wanted(file.relative_to(folder).as_posix(), SIDE_SUFFIX)
+    }
     if not found:
         raise InputError(
             f"is a folder with no {suffix} file in it (nor in its subfolders)",
@@ -61,6 +72,7 @@ def folder_files(folder: Path, suffix: str) -> dict[str, bytes]:
             f"is a folder of {len(found):,} {suffix} files; at most {FOLDER_MAX_FILES:,} are read",
             filename=f"{folder.name}/",
         )
+    found |= sides
     return {name: found[name].read_bytes() for name in release_order(found)}
 
 
@@ -92,3 +104,26 @@ def member_files(data: bytes, filename: str, suffix: str) -> list[tuple[str, byt
         raise InputError(f"holds no {suffix} file", filename=filename)
     prefix = filename if filename.endswith("/") else f"{filename}: "
     return [(f"{prefix}{name}", files[name]) for name in release_order(chosen)]
+
+
+def side_file(data: bytes, filename: str, name: str) -> bytes:
+    """The file called ``name`` (at any depth) in a zip or folder of data files: a side file a
+    reader option names. Refused when ``data`` is one file, or holds no or two such files."""
+    if not is_zip(data):
+        raise InputError(
+            f"is one file, but the kind reads {name} beside it: give the test set as a folder "
+            f"(or a zip) holding the data file and {name}",
+            filename=filename,
+        )
+    files = read_zip(
+        data, filename, FOLDER_MAX_BYTES, keep_folders=True, max_entries=FOLDER_MAX_FILES
+    )
+    found = [path for path in files if PurePosixPath(path).name == name]
+    if len(found) != 1:
+        held = ", ".join(release_order(files)[:5]) or "nothing"
+        raise InputError(
+            f"holds {len(found) or 'no'} file{'s' * (len(found) > 1)} named {name} (the kind's "
+            f"reader reads it beside the data; the folder holds: {held})",
+            filename=filename,
+        )
+    return files[found[0]]

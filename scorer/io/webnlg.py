@@ -23,6 +23,7 @@ by ``" || "`` (``linearise``/``delinearise`` go both ways; no triple of the 2017
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.parsers import expat
@@ -50,6 +51,14 @@ SEEN_CATEGORIES_2017 = frozenset(
 """The 10 DBpedia categories of the 2017 training data: test entries of these are "seen" (the
 script's ``old_categories``), the 5 others (Artist, Athlete, CelestialBody,
 MeanOfTransportation, Politician) "unseen"."""
+
+INSTANCE_TYPES_2020 = {
+    "type1": "seen categories",
+    "type2": "unseen entities",
+    "type3": "unseen categories",
+}
+"""WebNLG+ 2020's test entry types (its ``rdf-to-text-generation-test-instance-types.json``,
+eid -> ``type1``..``type3``) as the challenge's results name them; another value is kept as is."""
 
 Triple = tuple[str, str, str]
 
@@ -125,7 +134,13 @@ def read_inputs(data: bytes, filename: str) -> list[Entry]:
 ENGLISH_RELEASE = 'lang="" (as in WebNLG 2020\'s English release) is read as English'
 
 
-def read_references(data: bytes, filename: str, *, language: str | None = None) -> list[Entry]:
+def read_references(
+    data: bytes,
+    filename: str,
+    *,
+    language: str | None = None,
+    written_for: tuple[str, str] | None = None,
+) -> list[Entry]:
     """A references file (``testdata_with_lex.xml``, train, dev): every entry needs a
     ``<lex>`` (the organisers' reader drops one without, which shifts every later output).
 
@@ -144,6 +159,17 @@ def read_references(data: bytes, filename: str, *, language: str | None = None) 
             filename=filename,
             line=max(languages.values()),
         )
+    if language is None and written_for is not None and languages:
+        made_for, part = written_for
+        if made_for not in languages:
+            held = sorted(languages)
+            raise InputError(
+                f"has <lex> references in {', '.join(held)} only, but the kind is made for "
+                f"{made_for!r} ({part}): it cannot score this file"
+                + (f"; {ENGLISH_RELEASE}" if "" in parser.languages else ""),
+                filename=filename,
+                line=languages[held[0]],
+            )
     others = sorted(set(languages) - {language, "en"}) if language is not None else []
     if others:
         raise InputError(
@@ -176,23 +202,58 @@ def categories(data: bytes, filename: str) -> frozenset[str]:
     return frozenset(entry.category for entry in read_entries(data, filename))
 
 
-def as_items(entries: Sequence[Entry], seen_categories: Iterable[str]) -> list[Item]:
+def as_items(
+    entries: Sequence[Entry],
+    seen_categories: Iterable[str] | None,
+    types: Mapping[str, str] | None = None,
+) -> list[Item]:
     """Test items with the attributes that define WebNLG's subsets and breakdowns: ``category``,
-    ``size``, ``eid`` and ``seen`` (``seen`` or ``unseen``: is the category in training)."""
-    seen = frozenset(seen_categories)
-    return [
-        Item(
-            entry.input,
-            entry.references,
-            {
-                "category": entry.category,
-                "size": entry.size,
-                "eid": entry.eid,
-                "seen": "seen" if entry.category in seen else "unseen",
-            },
+    ``size``, ``eid``; ``seen`` (``seen`` or ``unseen``: is the category in training) where the
+    seen categories are given (never guessed: 2017's are not 2020's); ``type`` where each
+    entry's type is given (``read_instance_types``)."""
+    seen = None if seen_categories is None else frozenset(seen_categories)
+    items = []
+    for entry in entries:
+        attributes = {"category": entry.category, "size": entry.size, "eid": entry.eid}
+        if seen is not None:
+            attributes["seen"] = "seen" if entry.category in seen else "unseen"
+        if types is not None:
+            attributes["type"] = types[entry.eid]
+        items.append(Item(entry.input, entry.references, attributes))
+    return items
+
+
+def read_instance_types(
+    data: bytes, filename: str, entries: Sequence[Entry], entries_file: str
+) -> dict[str, str]:
+    """Each entry's type from a JSON object ``{"Id1": "type1", ...}`` (WebNLG+ 2020's
+    instance-types file), named as the challenge's results name them; refused unless it
+    gives a type to exactly the entries of ``entries_file`` (a file for another test set)."""
+    try:
+        found = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"is not a JSON file ({error})", filename=filename) from None
+    if not isinstance(found, dict) or not all(
+        isinstance(value, str) and value for value in found.values()
+    ):
+        raise InputError(
+            'is not an object of entry ids to types ({"Id1": "type1", ...})', filename=filename
         )
-        for entry in entries
-    ]
+    for entry in entries:
+        if entry.eid not in found:
+            raise InputError(
+                f"gives no type for entry eid={entry.eid!r} ({entries_file} line {entry.line}): "
+                "it is not the types file of this test set",
+                filename=filename,
+            )
+    extra = sorted(set(found) - {entry.eid for entry in entries}, key=natural_key)
+    if extra:
+        raise InputError(
+            f"gives types for {len(extra)} entries {entries_file} does not have (first: "
+            f"{extra[0]}): it is not the types file of this test set",
+            filename=filename,
+        )
+    return {eid: INSTANCE_TYPES_2020.get(value) or value for eid, value in found.items()}
 
 
 @dataclass

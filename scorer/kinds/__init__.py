@@ -21,6 +21,7 @@ from scorer.kinds.analyses import (
 )
 from scorer.kinds.definitions import (
     BUILT_IN_KEYS,
+    DEFINITIONS,
     PROFILES,
     build_built_in,
     build_profile,
@@ -72,17 +73,23 @@ def get_profile(name: str) -> Profile:
         raise KeyError(f"unknown profile {name!r}; known: {', '.join(sorted(PROFILES))}") from None
 
 
-def trained_variant(name: str, data: bytes, filename: str) -> dict[str, Any]:
-    """The definition of the built-in kind ``name`` (or of a track kind's profile) whose reader
-    takes the options a training file sets (WebNLG: its categories are the seen ones), as an
-    organiser's kind ``{name}-split`` (``--train``). Its scores are those of the built-in kind;
-    only the subsets differ."""
-    base = _BUILT_IN_DEFINITIONS[get_profile(name).name]
+def trained_variant(name: str | Mapping[str, Any], data: bytes, filename: str) -> dict[str, Any]:
+    """The definition of the kind ``name`` (a built-in kind, a track kind, an organiser's
+    profile ``name@digest`` or its definition itself) whose reader takes the options a
+    training file sets (WebNLG: its categories are the seen ones), as an organiser's kind
+    ``{name}-split`` (``--train``). Its scores are those of the kind; only the subsets differ."""
+    if isinstance(name, Mapping):
+        base: Mapping[str, Any] = name
+    else:
+        profile = get_profile(name).name
+        base = _BUILT_IN_DEFINITIONS.get(profile) or DEFINITIONS[profile]
     reader = base["reader"]
     reader = dict(reader) if isinstance(reader, Mapping) else {"name": reader}
     seen_in = READERS[reader["name"]].seen_in
     if seen_in is None:
-        raise KindError(f"kind {name}: its reader ({reader['name']}) takes no training file")
+        raise KindError(
+            f"kind {base['name']}: its reader ({reader['name']}) takes no training file"
+        )
     definition = {key: value for key, value in base.items() if key not in BUILT_IN_KEYS}
     definition["reader"] = {**reader, **seen_in(data, filename)}
     definition["name"] = f"{base['name']}-split"

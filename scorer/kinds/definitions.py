@@ -14,14 +14,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scorer.errors import KindError, UnknownMetric
+from scorer.errors import InputError, KindError, UnknownMetric
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
 from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.instructions import READER_INSTRUCTIONS, SubmitInstructions
 from scorer.kinds.parts import READERS, TOKENISERS, Reader
-from scorer.kinds.profile import Profile
+from scorer.kinds.profile import Profile, subsets_problem
 from scorer.metrics import get_metric, metric_options, option_problem, register_preset
 from scorer.metrics import normalised_average as norm_avg
 from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
@@ -29,6 +29,10 @@ from scorer.normalise import NORMALISATIONS, Normalisation, unchanged
 PROFILES: dict[str, Profile] = {}
 """Every profile by name: the built-in kinds (``built_in.yaml``, loaded by ``scorer.kinds``),
 their track-kind aliases, and each organiser's definition built so far (``name@digest``)."""
+
+DEFINITIONS: dict[str, Mapping[str, Any]] = {}
+"""The definition each organiser's profile in ``PROFILES`` was built from, by its name (what
+a training file's variant of it starts from, ``scorer.kinds.trained_variant``)."""
 
 DERIVED = {norm_avg.NAME: norm_avg.SIGNATURE}
 """Columns computed from other columns (E2E's normalised average of its five metrics)."""
@@ -77,6 +81,7 @@ def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile
         return built
     profile = _profile(definition, f"{name}@{digest}", where, label=None)
     PROFILES[profile.name] = profile
+    DEFINITIONS[profile.name] = definition
     return profile
 
 
@@ -110,6 +115,9 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
     derived_after = definition.get("derived_after")
     annotate = _named(definition.get("annotate"), ANNOTATIONS, f"{where}.annotate")
     describe = _named(definition.get("describe"), DESCRIPTIONS, f"{where}.describe")
+    written_for = _written_for(definition, reader_options, where) if label is None else None
+    if written_for and "language" in reader.options and "language" not in reader_options:
+        reader_options = {**reader_options, "written_for": written_for}
     bound = reader.bound(reader_options)
     if label is None:
         label = normalisation.name + (f"|refs:first-{keep}" if keep else "")
@@ -120,7 +128,9 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         normalisation=label,
         normalise=normalisation.output,
         read_raw_outputs=bound.outputs,
-        read_references=_references_reader(bound, normalisation, keep),
+        read_references=_subsets_checked(
+            _references_reader(bound, normalisation, keep), subsets, definition, where
+        ),
         read_inputs=bound.inputs,
         inputs_file=bound.inputs_file,
         training_texts=bound.training_texts,
@@ -261,6 +271,77 @@ def _references_reader(
         ]
 
     return read_references
+
+
+def _subsets_checked(
+    read: Callable[[bytes, str], list[ReferenceItem]],
+    subsets: tuple[str, ...],
+    definition: Mapping[str, Any],
+    where: str,
+) -> Callable[[bytes, str], list[ReferenceItem]]:
+    """The reader, refusing a test set whose items lack an attribute the kind's ``subsets``
+    name (read from the file, not computed by an ``attributes:`` part): left out silently, the
+    subset would be missing from every leaderboard."""
+    computed = {
+        name
+        for part in _texts(definition, "attributes", where)
+        if part in ATTRIBUTES  # an unknown one is refused with the others (_named)
+        for name in ATTRIBUTES[part].names
+    }
+    wanted = tuple(name for name in subsets if name not in computed)
+    if not wanted:
+        return read
+    kind = str(definition.get("name"))
+
+    def read_checked(data: bytes, filename: str) -> list[ReferenceItem]:
+        items = read(data, filename)
+        found = [getattr(item, "attributes", {}) for item in items]
+        problem = subsets_problem(kind, wanted, found)
+        if problem:
+            raise InputError(problem, filename=filename)
+        return items
+
+    return read_checked
+
+
+TOKEN_LANGUAGES = {"nltk": "en", "nltk-punkt": "en", "razdel": "ru"}
+"""The language each tokeniser of ``TOKENISERS`` is made for."""
+
+
+def _written_for(
+    definition: Mapping[str, Any], reader_options: Mapping[str, Any], where: str
+) -> tuple[str, str] | None:
+    """The one language a kind's parts are made for and the part that says it (the reader's
+    ``language``, a tokeniser, METEOR-files' ``language``); a kind whose parts disagree is
+    refused, saying which."""
+    said: list[tuple[str, str]] = []
+    if isinstance(reader_options.get("language"), str):
+        said.append(
+            (reader_options["language"], f"its reader's language {reader_options['language']!r}")
+        )
+    for index, entry in enumerate(definition.get("metrics") or []):
+        if not isinstance(entry, Mapping):
+            continue
+        tokens = entry.get("tokens")
+        if tokens in TOKEN_LANGUAGES:
+            said.append(
+                (
+                    TOKEN_LANGUAGES[tokens],
+                    f"metrics[{index}]'s tokens {tokens} ({TOKEN_LANGUAGES[tokens]})",
+                )
+            )
+        if entry.get("metric") == "METEOR-files":
+            language = (entry.get("options") or {}).get("language", "en")
+            said.append((language, f"metrics[{index}]'s METEOR-files language {language!r}"))
+    languages = dict.fromkeys(language for language, _ in said)
+    if len(languages) > 1:
+        first, *_ = said
+        other = next(part for part in said if part[0] != first[0])
+        raise KindError(
+            f"{where}: {first[1]} and {other[1]} are made for different languages: a kind "
+            "scores one language (make one kind per language)"
+        )
+    return said[0] if said else None
 
 
 def _decimals(value: Any, where: str) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
+from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, layouts, records, sr18, webnlg
 from scorer.io.archive import is_zip, read_zip
 from scorer.io.by_track import (
@@ -25,7 +26,7 @@ from scorer.io.by_track import (
     read_webnlg_outputs,
 )
 from scorer.io.e2e import ReferenceItem
-from scorer.io.folders import member_files
+from scorer.io.folders import member_files, side_file
 from scorer.io.items import natural_key
 from scorer.kinds.profile import InputsFile
 from scorer.normalise import Normalisation
@@ -48,6 +49,10 @@ NAMES = ReaderOption(
     lambda value: isinstance(value, list) and all(isinstance(v, str) and v for v in value),
 )
 LANGUAGE = ReaderOption("a language code (text)", lambda v: isinstance(v, str) and bool(v))
+FILE_NAME = ReaderOption(
+    "a file name (text, no folder)",
+    lambda v: isinstance(v, str) and bool(v.strip()) and "/" not in v and "\\" not in v,
+)
 DELIMITER = ReaderOption("comma or tab", lambda v: isinstance(v, str) and v in records.DELIMITERS)
 
 
@@ -141,17 +146,38 @@ def webnlg_references(
     data: bytes,
     filename: str,
     *,
-    seen_categories: Sequence[str] = tuple(webnlg.SEEN_CATEGORIES_2017),
+    seen_categories: Sequence[str] | None = None,
     language: str | None = None,
+    instance_types: str | None = None,
+    written_for: tuple[str, str] | None = None,
 ) -> list[ReferenceItem]:
     """A WebNLG XML file, or a folder's (a zip's) XML files one after the other in the
-    release's order (``scorer.io.folders``)."""
+    release's order (``scorer.io.folders``). ``seen_categories`` gives each item ``seen``
+    (none without it); ``instance_types`` names the JSON file beside the XML (in its folder or
+    zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split). ``written_for``:
+    the language the kind's parts are made for, and which part says it (set by the kind, not
+    by a definition: ``scorer.kinds.definitions``)."""
+    members = member_files(data, filename, ".xml")
     entries = [
         entry
-        for name, content in member_files(data, filename, ".xml")
-        for entry in webnlg.read_references(content, name, language=language)
+        for name, content in members
+        for entry in webnlg.read_references(
+            content, name, language=language, written_for=written_for
+        )
     ]
-    return list(webnlg.as_items(entries, seen_categories))
+    types = None
+    if instance_types is not None:
+        if len(members) != 1:
+            raise InputError(
+                f"holds {len(members)} XML files; the types in {instance_types} are given by "
+                "entry id, which repeats from file to file: give the one test file beside it",
+                filename=filename,
+            )
+        named = f"{filename}: {instance_types}" if is_zip(data) else instance_types
+        types = webnlg.read_instance_types(
+            side_file(data, filename, instance_types), named, entries, members[0][0]
+        )
+    return list(webnlg.as_items(entries, seen_categories, types))
 
 
 def webnlg_seen_in(data: bytes, filename: str) -> dict[str, Any]:
@@ -246,10 +272,14 @@ READERS: dict[str, Reader] = {
     "webnlg-xml": Reader(
         webnlg_references,
         read_webnlg_outputs,
-        reference_texts(webnlg_references, "language"),
+        reference_texts(webnlg_references, "language", "written_for"),
         blocks_file("txt"),
         webnlg_inputs,
-        options={"seen_categories": NAMES, "language": LANGUAGE},
+        options={
+            "seen_categories": NAMES,
+            "language": LANGUAGE,
+            "instance_types": FILE_NAME,
+        },
         seen_in=webnlg_seen_in,
         folder_suffix=".xml",
     ),

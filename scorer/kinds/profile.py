@@ -46,6 +46,23 @@ class InputsFile:
     mimetype: str = "text/plain"
 
 
+def subsets_problem(
+    kind: str, subsets: Sequence[str], attributes: Sequence[Mapping[str, str]]
+) -> str | None:
+    """Why a test set's items cannot give a kind's subsets: no item has an attribute
+    ``subsets`` names (the subset would be silently left out); None when every one is found."""
+    missing = [name for name in subsets if not any(found.get(name) for found in attributes)]
+    if not missing:
+        return None
+    held = sorted({name for found in attributes for name in found})
+    return (
+        f"kind {kind.partition('@')[0]} scores the subsets of {missing[0]!r}, but no item has "
+        f"that attribute (the items have: {', '.join(held) or 'none'}); give it (a reader "
+        "option that sets it, e.g. webnlg-xml's seen_categories or a training file for seen, "
+        "instance_types for type; an item's attributes) or leave it out of the kind's subsets"
+    )
+
+
 @dataclass(frozen=True)
 class Profile:
     """Everything that decides a track's numbers; its id goes into every score's signature."""
@@ -184,6 +201,16 @@ class Profile:
         return frozenset(
             name for part in self.attribute_parts if part.from_references for name in part.names
         )
+
+    def subset_names(self, attributes: Mapping[str, str]) -> list[str]:
+        """The subsets an item with these attributes (given and computed) is in: the value of
+        each of the kind's ``subsets`` attributes it has."""
+        return [attributes[name] for name in self.subsets if attributes.get(name)]
+
+    def subsets_problem(self, attributes: Sequence[Mapping[str, str]]) -> str | None:
+        """Why a test set's items (their attributes, given and computed) cannot give the
+        kind's subsets; None when they can (``subsets_problem``)."""
+        return subsets_problem(self.name, self.subsets, attributes)
 
     def item_attributes(
         self, text: str, references: Sequence[str], given: Mapping[str, str]

@@ -48,8 +48,8 @@ DEMO_RUNS = {
     "e2e": ("references.csv", "team_output.tsv"),
     "sr18": ("sr18/en-sentences.txt", "sr18/wordorder-lab_en_out.txt"),
     "drs": ("drs/test.txt.raw", "drs/team_output.txt"),
-    "webnlg2017": ("webnlg/test_with_lex.xml", "webnlg/team_output.txt"),
-    "webnlg2020-en": ("webnlg/test_with_lex.xml", "webnlg/team_output.txt"),
+    "webnlg2017": ("webnlg/test/test_with_lex.xml", "webnlg/team_output.txt"),
+    "webnlg2020-en": ("webnlg/test", "webnlg/team_output.txt"),
 }
 """Profile -> (references, outputs) under app/demo_data; webnlg2020-en is the example bundle's
 kind (--kinds webnlg/challenge.yaml)."""

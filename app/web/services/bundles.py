@@ -597,18 +597,24 @@ def _add_items(
         track=track, language=language, source_sha256=hashlib.sha256(data).hexdigest()
     )
     profile = track.scoring_profile
+    found = [profile.item_attributes(r["input"], r["references"], r["attributes"]) for r in rows]
+    if problem := profile.subsets_problem(found):
+        raise BundleError(f"{path}: {problem}")
     items = [
         Item(
             test_set=test_set,
             position=position,
             input_text=row["input"],
-            attributes=profile.item_attributes(row["input"], row["references"], row["attributes"]),
+            attributes=attributes,
             references=[
                 Reference(position=k, text=text) for k, text in enumerate(row["references"])
             ],
-            subsets=[ItemSubset(name=name) for name in row["subsets"]],
+            subsets=[
+                ItemSubset(name=name)
+                for name in dict.fromkeys([*row["subsets"], *profile.subset_names(attributes)])
+            ],
         )
-        for position, row in enumerate(rows)
+        for position, (row, attributes) in enumerate(zip(rows, found, strict=True))
     ]
     session.add(test_set)
     session.add_all(items)

@@ -36,7 +36,8 @@ def append_items(
 ) -> None:
     """Add items after the test set's last one. Tagged ``subset`` (each subset is added once,
     and is the items' ``subset`` attribute), else with the subsets the kind reads from their
-    attributes (WebNLG's seen / unseen); ``originals``: the test item each one was made from."""
+    attributes, given and computed (WebNLG's seen / unseen, 2020's instance types);
+    ``originals``: the test item each one was made from."""
     if subset is not None:
         _check_new_subset(session, test_set, subset)
     last = session.scalar(select(func.max(Item.position)).where(Item.test_set_id == test_set.id))
@@ -44,14 +45,15 @@ def append_items(
     profile = test_set.track.scoring_profile
     links = originals or [None] * len(items)
     for k, (item, original) in enumerate(zip(items, links, strict=True)):
-        attributes = {**item.attributes, "subset": subset} if subset else dict(item.attributes)
-        names = [subset] if subset else [v for a in profile.subsets if (v := attributes.get(a))]
+        given = {**item.attributes, "subset": subset} if subset else dict(item.attributes)
+        attributes = profile.item_attributes(item.input, list(item.references), given)
+        names = [subset] if subset else profile.subset_names(attributes)
         session.add(
             Item(
                 test_set=test_set,
                 position=start + k,
                 input_text=item.input,
-                attributes=profile.item_attributes(item.input, list(item.references), attributes),
+                attributes=attributes,
                 original_id=original,
                 references=[Reference(position=n, text=t) for n, t in enumerate(item.references)],
                 subsets=[ItemSubset(name=name) for name in names],

@@ -18,6 +18,8 @@ from scorer.kinds import get_profile
 from tests.support.paths import DEMO_DATA, e2e_file
 from tests.support.webnlg_cases import ORACLE_2017, WEBNLG_2017
 
+INSTANCE_TYPES = "rdf-to-text-generation-test-instance-types.json"
+
 
 def run(*args: str):
     return CliRunner().invoke(main, list(args))
@@ -258,6 +260,11 @@ def test_fewer_references_than_the_kind_declares_warn_on_stderr(tmp_path):
     )
     assert "warning" not in result.stdout
     kinds = str(DEMO_DATA / "webnlg" / "challenge.yaml")
+    folder = tmp_path / "test"  # the kind reads each entry's type beside the XML
+    folder.mkdir()
+    (folder / "refs.xml").write_text(benchmark(*two))
+    (folder / INSTANCE_TYPES).write_text('{"Id1": "type1", "Id2": "type3"}')
+    args = ["--refs", str(folder), "--hyp", str(tmp_path / "hyp.txt")]
     defined = run("--profile", "webnlg2020-en", "--kinds", kinds, *args, "--metrics", "BLEU")
     assert defined.exit_code == 0, defined.output
     assert "kind webnlg2020-en scores each item on 4 references" in defined.stderr

@@ -59,7 +59,7 @@ def test_track_kinds_name_the_built_in_profile_that_scores_them():
 
 def test_the_webnlg_2017_kind_keeps_the_first_three_references_normalised():
     items = get_profile("webnlg2017").read_references(
-        (DEMO_DATA / "webnlg" / "test_with_lex.xml").read_bytes(), "refs.xml"
+        (DEMO_DATA / "webnlg" / "test" / "test_with_lex.xml").read_bytes(), "refs.xml"
     )
     assert all(1 <= len(item.references) <= 3 for item in items)
     assert all(ref == ref.lower() and ref.isascii() for item in items for ref in item.references)
@@ -214,7 +214,7 @@ def test_a_kind_defined_on_json_lines_scores_its_subsets(tmp_path):
 
 def test_webnlg_training_texts_are_the_lex_texts():
     texts = READERS["webnlg-xml"].training_texts(
-        (DEMO_DATA / "webnlg" / "test_with_lex.xml").read_bytes(), "train.xml"
+        (DEMO_DATA / "webnlg" / "test" / "test_with_lex.xml").read_bytes(), "train.xml"
     )
     assert texts and all("<" not in text for text in texts)
 

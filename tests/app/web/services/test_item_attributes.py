@@ -28,7 +28,7 @@ def _webnlg(settings) -> None:
         challenge = create_challenge(session, "webnlg", "WebNLG")
         import_items(
             session, challenge, "test", "webnlg", language="en",
-            references=((WEBNLG / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
+            references=((WEBNLG / "test" / "test_with_lex.xml").read_bytes(), "with_lex.xml"),
         )  # fmt: skip
 
 

@@ -26,7 +26,7 @@ def webnlg_track(runner):
     result = runner.invoke(
         args=["track", "import", "webnlg", "test", "--kind", "webnlg",
               "--inputs", str(WEBNLG / "test_no_lex.xml"),
-              "--refs", str(WEBNLG / "test_with_lex.xml")]
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml")]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     return result.output
@@ -55,7 +55,7 @@ def test_an_upload_scores_as_nlg_score_does_for_all_seen_and_unseen(
     run_queue(app)
     offline = CliRunner().invoke(
         nlg_score,
-        ["--profile", "webnlg2017", "--refs", str(WEBNLG / "test_with_lex.xml"),
+        ["--profile", "webnlg2017", "--refs", str(WEBNLG / "test" / "test_with_lex.xml"),
          "--hyp", str(WEBNLG / "team_output.txt"), "--json"],
     )  # fmt: skip
     expected = json.loads(offline.output)
@@ -79,7 +79,7 @@ def test_inputs_that_are_not_the_references_entries_are_refused(runner, tmp_path
     (tmp_path / "in.xml").write_text(inputs)
     result = runner.invoke(
         args=["track", "import", "w", "t", "--kind", "webnlg", "--inputs", str(tmp_path / "in.xml"),
-              "--refs", str(WEBNLG / "test_with_lex.xml")]
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml")]
     )  # fmt: skip
     assert result.exit_code != 0
     assert "in.xml: input 2 is not item 2 of test_with_lex.xml" in result.output
@@ -102,12 +102,12 @@ def test_a_line_short_is_refused_at_upload(client, settings, webnlg_track):
 def test_a_training_file_says_which_categories_are_seen(runner, settings, tmp_path):
     """Another edition's split: the categories of its training file are the seen ones, and
     everything else scores as the 2017 kind does."""
-    train = (WEBNLG / "test_with_lex.xml").read_text()
+    train = (WEBNLG / "test" / "test_with_lex.xml").read_text()
     (tmp_path / "train.xml").write_text(train.replace('category="Food"', 'category="Elsewhere"'))
     assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
     result = runner.invoke(
         args=["track", "import", "w", "t", "--kind", "webnlg",
-              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(tmp_path / "train.xml")]
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml"), "--train", str(tmp_path / "train.xml")]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "seen categories from train.xml" in result.output
@@ -153,12 +153,12 @@ def _release_folder(folder, xml: str, categories: dict[str, str]) -> None:
 def test_a_training_folder_as_released_says_which_categories_are_seen(runner, settings, tmp_path):
     """``--train DIR``: the release's train folder (one XML file per size and category) reads as
     one training set; its categories are the seen ones."""
-    xml = (WEBNLG / "test_with_lex.xml").read_text()
+    xml = (WEBNLG / "test" / "test_with_lex.xml").read_text()
     _release_folder(tmp_path / "train", xml, {"Airport": "Airport", "Food": "Elsewhere"})
     assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
     result = runner.invoke(
         args=["track", "import", "w", "t", "--kind", "webnlg",
-              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(tmp_path / "train")]
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml"), "--train", str(tmp_path / "train")]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "2 seen categories from train/" in result.output
@@ -175,7 +175,7 @@ def test_the_2017_train_folder_gives_the_2017_split(runner, settings):
     assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
     result = runner.invoke(
         args=["track", "import", "w", "t", "--kind", "webnlg",
-              "--refs", str(WEBNLG / "test_with_lex.xml"), "--train", str(train)]
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml"), "--train", str(train)]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "10 seen categories from train/" in result.output
