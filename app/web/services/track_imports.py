@@ -164,8 +164,8 @@ def _trained(
         trained.pop("import", None)  # the board's import rule is the built-in kind's
     else:
         trained = {**definition, "reader": {"name": reader, **options, **seen_in(*train)}}
-    set_now = {k: v for k, v in _reader_options(trained).items() if options.get(k) != v}
-    set_now.pop("name")
+    trained_options = _reader_options(trained)
+    set_now = {key: trained_options[key] for key in seen_in(*train)}
     said = [
         f"{len(value) if isinstance(value, list) else value} {key.replace('_', ' ')}"
         for key, value in set_now.items()
