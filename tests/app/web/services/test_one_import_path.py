@@ -100,9 +100,16 @@ LINES = {"name": "k", "reader": "lines", "metrics": ["chrF++"]}
 
 
 def test_a_bundle_defined_kind_takes_a_training_file_its_reader_reads(app, settings):
-    train = (WEBNLG / "test" / "test_with_lex.xml").read_text().replace('category="Food"', 'category="X"')
+    train = (
+        (WEBNLG / "test" / "test_with_lex.xml")
+        .read_text()
+        .replace('category="Food"', 'category="X"')
+    )
     test_set = {"language": "en", "references": "test.xml", "train": "train.xml"}
-    files = {"test.xml": (WEBNLG / "test" / "test_with_lex.xml").read_bytes(), "train.xml": train.encode()}
+    files = {
+        "test.xml": (WEBNLG / "test" / "test_with_lex.xml").read_bytes(),
+        "train.xml": train.encode(),
+    }
     _import(app, settings, _challenge("c", [TRIPLES], test_set), files)
     with session_scope(settings.database_url) as session:
         track = session.scalars(select(Track)).one()
