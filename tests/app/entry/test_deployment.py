@@ -102,6 +102,7 @@ def _entrypoint(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedP
                           text=True, env=environ, timeout=120, check=False)  # fmt: skip
 
 
+@pytest.mark.slow  # ~4 s (gunicorn processes): make test runs it
 def test_entrypoint_roles_migrate_then_pass_their_healthcheck(tmp_path) -> None:
     before = _entrypoint(tmp_path, "healthcheck", NLGBOARD_ROLE="worker")
     assert before.returncode == 1  # no schema yet

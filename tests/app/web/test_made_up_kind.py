@@ -179,6 +179,7 @@ def _set_phase(settings, phase: str, published: bool) -> None:
         track.phase, track.is_published = phase, published
 
 
+@pytest.mark.slow  # ~4 s (every route, three phases, three viewers): make test runs it
 def test_a_made_up_kind_walks_every_page_export_api_route_and_cli(app, settings, bundle, tmp_path):
     runner = app.test_cli_runner()
     from app.entry.cli import cli

@@ -277,6 +277,7 @@ def webnlg_references(entries_of, share: int, seed: int) -> list[list[str]]:
     return entry_references(random.Random(seed).sample(entries, share) if share else entries)
 
 
+@pytest.mark.slow  # ~6 s of real WebNLG dev references: make test runs it
 def test_generated_outputs_of_webnlg_dev_references():
     """A sample of dev entries (every size), one generated output each, every reference."""
     references = webnlg_references(dev_entries, 150, 1)

@@ -104,6 +104,7 @@ def test_cider_is_zero_without_overlap_and_ten_for_its_own_references(java):
     assert cider.corpus_score([r[0] for r in refs], refs).value == pytest.approx(10.0)
 
 
+@pytest.mark.slow  # ~6 s (the jar): make test runs it, make check leaves it
 def test_meteor_python_aggregate_equals_the_jar_eval(java):
     from scorer.meteor import jar as meteor
     from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
