@@ -128,8 +128,8 @@ class Track(Base):
     @property
     def scoring_profile(self) -> Profile:
         """The profile that scores this track, from the track itself: an organiser's kind
-        built from the definition stored with it (its digest is the name in ``profile``), a
-        built-in kind by name. Built once per process (``app.data.track_kinds``)."""
+        built from the definition stored with it, a built-in kind by name. Built once per
+        process (``app.data.track_kinds``)."""
         return profile_of(self.kind, self.kind_definition, f"track {self.slug}'s kind")
 
     @property
