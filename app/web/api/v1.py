@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.utils import secure_filename
 
@@ -59,6 +59,15 @@ def error(status: int, message: str) -> Response:
     return response
 
 
+def _found_track(slug: str, track_slug: str) -> Track:
+    """The track the URL names; one that does not exist answers 404 with the API's JSON error
+    (every route's OpenAPI entry says so), so no route repeats the lookup's refusal."""
+    try:
+        return get_track(db(), slug, track_slug)
+    except DomainError as exc:
+        abort(error(404, str(exc)))
+
+
 def token_user() -> User | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
@@ -110,10 +119,7 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
     user = token_user()
     if user is None:
         return error(401, "send a valid API token: Authorization: Bearer <token>")
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError as exc:
-        return error(404, str(exc))
+    track = _found_track(slug, track_slug)
     upload = request.files.get("file")
     if upload is None:
         return error(400, "missing multipart field 'file' (the output file)")
@@ -212,10 +218,7 @@ def get_inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     """The test inputs of one language, in order: what an output file must answer line by
     line (``nlgboard-submit`` checks a file against them before uploading). With ``filename``
     (and no ``language``) the test set is the one an upload of that file would go to."""
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError as exc:
-        return error(404, str(exc))
+    track = _found_track(slug, track_slug)
     language = request.args.get("language")
     filename = request.args.get("filename")
     test_set: TestSet | None
@@ -258,10 +261,7 @@ def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
     """The track's kind: the name of the profile that scores it and, for a kind an organiser
     defined (in a bundle), its definition, from which ``nlgboard-submit`` and ``nlg-score``
     build the very profile the board scores with (its name is the definition's digest)."""
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError as exc:
-        return error(404, str(exc))
+    track = _found_track(slug, track_slug)
     return jsonify(
         {
             "challenge": slug,
@@ -292,10 +292,7 @@ def get_kind(slug: str, track_slug: str) -> ResponseReturnValue:
 )
 @public_cache
 def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError as exc:
-        return error(404, str(exc))
+    track = _found_track(slug, track_slug)
     language = request.args.get("language") or None
     if language and track.test_set_for(language) is None:
         return error(404, f"track {track_slug!r} has no {language!r} test set")
@@ -360,10 +357,7 @@ def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
 )
 @public_cache
 def get_human(slug: str, track_slug: str) -> ResponseReturnValue:
-    try:
-        track = get_track(db(), slug, track_slug)
-    except DomainError as exc:
-        return error(404, str(exc))
+    track = _found_track(slug, track_slug)
     language = request.args.get("language") or default_language(track)
     tables = human_tables(db(), track, language, _viewer(track))
     return jsonify({"challenge": slug, "track": track_slug, "campaigns": tables_json(tables)})
