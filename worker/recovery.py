@@ -54,21 +54,36 @@ def recover(settings: Settings, submission_queue: SubmissionQueue) -> list[int]:
                 Submission.finished_at <= queued_before,
             )
         ).all()
-    recovered = []
-    for submission_id in queued:
-        if not submission_queue.is_pending(submission_id, settings.queued_grace_seconds):
-            submission_queue.discard(submission_id)  # a job its dead worker had taken
-            submission_queue.enqueue(submission_id)
-            recovered.append(submission_id)
-    for submission_id in abandoned:
-        submission_queue.discard(submission_id)
-        submission_queue.enqueue(submission_id)
-        recovered.append(submission_id)
+    lost = [
+        submission_id
+        for submission_id in queued
+        if not submission_queue.is_pending(submission_id, settings.queued_grace_seconds)
+    ]
+    recovered = [
+        submission_id
+        for submission_id in [*lost, *abandoned]
+        if _enqueue_again(submission_queue, submission_id)
+    ]
     for submission_id in undescribed:
         submission_queue.enqueue_description(submission_id)
     if recovered:
         log.warning("recovery: re-enqueued submissions %s", recovered)
     return recovered
+
+
+def _enqueue_again(submission_queue: SubmissionQueue, submission_id: int) -> bool:
+    """Drop the job a dead worker left (if any) and enqueue the submission again. A queue that
+    refuses one submission is logged and the pass goes on with the others: one bad job must
+    not hold back every recovery (the next pass tries it again)."""
+    try:
+        submission_queue.discard(submission_id)
+        submission_queue.enqueue(submission_id)
+    except Exception:
+        log.exception(
+            "recovery: submission %s not re-enqueued; next pass tries again", submission_id
+        )
+        return False
+    return True
 
 
 def recover_mail(settings: Settings, queue: MailQueue) -> list[int]:

@@ -8,6 +8,8 @@ from sqlalchemy import select
 from app.data.db import session_scope
 from app.data.models import Score, Submission, SubmissionStatus, utcnow
 from scorer.kinds import get_profile
+from tests.support.board import upload
+from tests.support.factories import participant
 from tests.support.tracks import queued_submission
 from worker import jobs
 from worker.embedded import EmbeddedQueue
@@ -85,3 +87,27 @@ def test_a_submission_handed_back_mid_job_is_queued_and_its_job_writes_nothing(
         assert session.scalars(select(Score)).all() == []
     monkeypatch.setattr(jobs, "_compute", compute)
     assert jobs.score_submission(submission_id, settings) == "scored"  # the next worker's
+
+
+class _RefusingOne(EmbeddedQueue):
+    """A queue whose discard fails for one submission, as RQ's did on a lost execution."""
+
+    def __init__(self, settings, refused: int | None) -> None:
+        super().__init__(settings)
+        self.refused = refused
+
+    def discard(self, submission_id: int) -> None:
+        if submission_id == self.refused:
+            raise ValueError("Execution 0123 not found in Redis")
+        super().discard(submission_id)
+
+
+def test_one_submission_the_queue_refuses_does_not_hold_back_the_others(client, settings):
+    first = queued_submission(client, settings)
+    answer = upload(client, participant(settings, "b@x.org", team="B"), "other")
+    second = answer.json["id"]
+    settings = dataclasses.replace(settings, queued_grace_seconds=0)
+    queue = _RefusingOne(settings, first)
+    assert recover(settings, queue) == [second]
+    queue.refused = None  # the queue answers again: the next pass takes it
+    assert recover(settings, queue) == [first]
