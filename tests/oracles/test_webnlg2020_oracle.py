@@ -15,7 +15,6 @@ the METEOR jar in its plain-text mode with ``-r 4`` (the metric's jar switch) ag
 
 from __future__ import annotations
 
-import ast
 import codecs
 import functools
 import importlib.util
@@ -43,7 +42,7 @@ from tests.support.webnlg_cases import (
     outputs,
     without_splitlines_breaks,
 )
-from tests.support.webnlg_oracle import bleu_of, multi_bleu, widened_copy
+from tests.support.webnlg_oracle import bleu_of, multi_bleu, script_functions, widened_copy
 
 pytestmark = pytest.mark.oracle
 
@@ -64,10 +63,7 @@ def chrf_module() -> ModuleType:
 def eval_functions() -> dict[str, object]:
     """``bleu_score``, ``chrF_score`` and ``ter_score`` from eval.py's source, with the names
     they use."""
-    source = shared_file(ORACLE_2020 / "eval.py").read_text()
     wanted = {"bleu_score", "chrF_score", "ter_score"}
-    tree = ast.parse(source)
-    tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in wanted]
     namespace: dict[str, object] = {
         "logging": logging,
         "codecs": codecs,
@@ -78,8 +74,7 @@ def eval_functions() -> dict[str, object]:
         "computeChrF": chrf_module().computeChrF,
         "BLEU_PATH": str(ORACLE_2020 / "metrics" / "multi-bleu-detok.perl"),
     }
-    exec(compile(tree, "eval.py", "exec"), namespace)
-    return namespace
+    return script_functions(shared_file(ORACLE_2020 / "eval.py"), wanted, namespace)
 
 
 def dev_case(seed: int, size: int | None = None) -> tuple[list[list[str]], list[str]]:

@@ -13,7 +13,6 @@ kept in their sentence) is measured by ``benchmarks/webnlg_tokens.py`` and state
 
 from __future__ import annotations
 
-import ast
 import codecs
 import copy
 import functools
@@ -36,6 +35,7 @@ from scorer.kinds.parts import TOKENISERS
 from tests.oracles.test_webnlg2020_oracle import REFERENCES, ours, parsed, write_parallel
 from tests.support.paths import SHARED_DATA, require_binary, shared_file
 from tests.support.webnlg_cases import ORACLE_2020, outputs
+from tests.support.webnlg_oracle import script_functions
 
 pytestmark = pytest.mark.oracle
 
@@ -47,10 +47,7 @@ def eval_functions() -> dict[str, object]:
     """``parse``, ``ter_score`` and ``meteor_score`` from eval.py's source, with the names
     they use (razdel's ``tokenize``, NLTK, pyter3; METEOR_PATH: pycocoevalcap's jar, the
     METEOR 1.5 jar eval.py's install script fetches)."""
-    source = shared_file(ORACLE_2020 / "eval.py").read_text()
     wanted = {"parse", "ter_score", "meteor_score"}
-    tree = ast.parse(source)
-    tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in wanted]
     namespace: dict[str, object] = {
         "logging": logging,
         "codecs": codecs,
@@ -62,8 +59,7 @@ def eval_functions() -> dict[str, object]:
         "tokenize": razdel.tokenize,
         "METEOR_PATH": str(coco_file("meteor/meteor-1.5.jar")),
     }
-    exec(compile(tree, "eval.py", "exec"), namespace)
-    return namespace
+    return script_functions(shared_file(ORACLE_2020 / "eval.py"), wanted, namespace)
 
 
 @pytest.fixture

@@ -11,10 +11,12 @@ default order for ``Id<n>`` keys is put beside it. The metric tools then run on 
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,3 +156,14 @@ def read_tercom_file(path: Path) -> dict[str, list[str]]:
         assert match, line
         segments.setdefault(match.group(2), []).append(match.group(1))
     return segments
+
+
+def script_functions(
+    source: Path, names: Collection[str], namespace: dict[str, object]
+) -> dict[str, object]:
+    """The top-level functions ``names`` of an official script's source (its code itself,
+    without what it runs as a program), defined in ``namespace``: the names they use."""
+    tree = ast.parse(source.read_text())
+    tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in names]
+    exec(compile(tree, source.name, "exec"), namespace)
+    return namespace
