@@ -78,22 +78,36 @@ def trained_variant(name: str | Mapping[str, Any], data: bytes, filename: str) -
     profile ``name@digest`` or its definition itself) whose reader takes the options a
     training file sets (WebNLG: its categories are the seen ones), as an organiser's kind
     ``{name}-split`` (``--train``). Its scores are those of the kind; only the subsets differ."""
-    if isinstance(name, Mapping):
-        base: Mapping[str, Any] = name
-    else:
-        profile = get_profile(name).name
-        base = _BUILT_IN_DEFINITIONS.get(profile) or DEFINITIONS[profile]
-    reader = base["reader"]
-    reader = dict(reader) if isinstance(reader, Mapping) else {"name": reader}
+    base = _base_definition(name)
+    reader = _reader_of(base)
     seen_in = READERS[reader["name"]].seen_in
     if seen_in is None:
         raise KindError(
             f"kind {base['name']}: its reader ({reader['name']}) takes no training file"
         )
+    return variant_with(base, seen_in(data, filename))
+
+
+def variant_with(name: str | Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``trained_variant`` from reader options already read from a training file (a caller
+    that reports them reads the file once)."""
+    base = _base_definition(name)
     definition = {key: value for key, value in base.items() if key not in BUILT_IN_KEYS}
-    definition["reader"] = {**reader, **seen_in(data, filename)}
+    definition["reader"] = {**_reader_of(base), **options}
     definition["name"] = f"{base['name']}-split"
     return definition
+
+
+def _base_definition(name: str | Mapping[str, Any]) -> Mapping[str, Any]:
+    if isinstance(name, Mapping):
+        return name
+    profile = get_profile(name).name
+    return _BUILT_IN_DEFINITIONS.get(profile) or DEFINITIONS[profile]
+
+
+def _reader_of(definition: Mapping[str, Any]) -> dict[str, Any]:
+    reader = definition["reader"]
+    return dict(reader) if isinstance(reader, Mapping) else {"name": reader}
 
 
 def kind_definition(name: str) -> Mapping[str, Any]:
@@ -110,5 +124,5 @@ __all__ = [
     "BUILT_IN", "PROFILES", "TRACK_KINDS", "TRACK_KIND_LABELS", "InputsFile", "KindError",
     "Profile", "build_profile", "definition_digest", "describe_e2e", "describe_references",
     "described_signature", "get_profile", "kind_definition", "metric_id", "random_references", "read_kinds",
-    "trained_variant", "truncate",
+    "trained_variant", "truncate", "variant_with",
 ]  # fmt: skip

@@ -37,7 +37,7 @@ from scorer.kinds import (
     build_profile,
     get_profile,
     kind_definition,
-    trained_variant,
+    variant_with,
 )
 from scorer.kinds.parts import READERS
 
@@ -156,19 +156,15 @@ def _trained(
     seen_in = READERS[reader].seen_in
     if seen_in is None:
         raise DomainError(f"kind {kind} takes no training file: its reader, {reader}, reads none")
+    given = seen_in(*train)
     if definition is None:
-        try:
-            trained = trained_variant(kind, *train)
-        except KindError as error:
-            raise DomainError(str(error)) from None
+        trained = variant_with(kind, given)
         trained.pop("import", None)  # the board's import rule is the built-in kind's
     else:
-        trained = {**definition, "reader": {"name": reader, **options, **seen_in(*train)}}
-    trained_options = _reader_options(trained)
-    set_now = {key: trained_options[key] for key in seen_in(*train)}
+        trained = {**definition, "reader": {"name": reader, **options, **given}}
     said = [
         f"{len(value) if isinstance(value, list) else value} {key.replace('_', ' ')}"
-        for key, value in set_now.items()
+        for key, value in given.items()
     ]
     return trained, f"{', '.join(said)} from {train[1]}; "
 
