@@ -17,12 +17,24 @@ the headline on every item stays hidden until publication and is the final ranki
 ``Hidden`` has no ``float()``, ``str()``, ``format()`` or arithmetic: a template, a JSON or CSV
 writer, a plot or a mail that is handed one fails instead of printing it. Only ``reveal`` (called
 by ``Viewer.disclose``, which applies the rule) gives its number.
+
+What is computed elsewhere and stored (an organiser's similarity matrix or split report, the
+references' statistics, a submission's per-item statistics) is sealed where it is stored: its
+column's type (``SealedJSON``, ``SealedBytes``) hands out a ``Sealed`` analysis, never the
+numbers, and ``Viewer.disclose`` opens it as it opens a ``Hidden`` figure. A service that computes
+a new figure from stored statistics (a breakdown, an interval, a p-value) takes the content with
+``computing_from`` and seals what it computes; ``tests/app/data/test_sealed_at_rest.py`` holds
+the modules that may call it to a list.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 from typing import Any, NoReturn
+
+from sqlalchemy import JSON, LargeBinary
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
 
 from app.data.errors import Undisclosed
 
@@ -36,6 +48,8 @@ class Figure(Enum):
     SIGNIFICANCE = "a p-value, significance group or rank among systems"
     ITEM = "a per-item figure"
     REFERENCE = "a statistic of the references themselves"
+    ANALYSIS = "an organiser's analysis against the references (a similarity matrix)"
+    QUOTING = "an analysis that quotes the hidden references (a split report's closest pairs)"
 
 
 class Disclosure(Enum):
@@ -107,3 +121,66 @@ def refuse_hidden(value: Any) -> Any:
     if isinstance(value, Hidden):
         value._refuse()
     return value
+
+
+class Sealed:
+    """A stored analysis computed from hidden references, as its column hands it out: no
+    item access, iteration, truth value or text, so a page, an export or a plot handed one
+    fails instead of showing it. ``Viewer.disclose`` opens it (as a whole: an analysis is
+    shown whole or not at all, and it is on the whole test set or it is a per-item figure)."""
+
+    __slots__ = ("_content", "figure")
+
+    def __init__(self, content: Any, figure: Figure) -> None:
+        self._content = content
+        self.figure = figure
+
+    def reveal(self) -> Any:
+        """The content: for ``Viewer.disclose`` (and ``computing_from``) only."""
+        return self._content
+
+    def _refuse(self, *_: Any) -> NoReturn:
+        raise Undisclosed(
+            f"{self.figure.value} stored from hidden references reached an output without "
+            "Viewer.disclose"
+        )
+
+    __getitem__ = __iter__ = __len__ = __contains__ = __bool__ = __str__ = _refuse
+    __format__ = __float__ = __bytes__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<sealed {self.figure.name.lower()}>"
+
+
+def computing_from(sealed: Sealed) -> Any:
+    """The content of a stored analysis for a service that computes a new figure from it and
+    seals that figure (``seal``) before anything shows it: breakdowns, intervals, paired
+    tests. Never hand what this returns to an output."""
+    return sealed.reveal()
+
+
+class _SealedColumn(TypeDecorator):
+    """A column whose stored value is sealed as ``figure`` when it is read: what is written
+    is the plain value (or a ``Sealed`` one read before)."""
+
+    cache_ok = True
+
+    def __init__(self, figure: Figure) -> None:
+        super().__init__()
+        self.figure = figure
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return value.reveal() if isinstance(value, Sealed) else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Sealed | None:
+        return None if value is None else Sealed(value, self.figure)
+
+
+class SealedJSON(_SealedColumn):
+    impl = JSON
+    cache_ok = True
+
+
+class SealedBytes(_SealedColumn):
+    impl = LargeBinary
+    cache_ok = True

@@ -7,9 +7,11 @@ notification about a submission it has just scored.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from typing import Any, overload
 
-from app.data.disclosure import Disclosure, Figure, Hidden
+from app.data.disclosure import Disclosure, Figure, Hidden, Sealed
 from app.data.models import TEST, Campaign, System, Track
 
 ANONYMOUS = "anonymous"
@@ -44,6 +46,8 @@ class Viewer:
         may read. Every other ``sees_*`` here is this rule asked for one figure."""
         if self.is_organiser and not (self.publication and figure is Figure.ITEM):
             return Disclosure.EXACT
+        if figure is Figure.QUOTING:  # the references themselves: their organisers only
+            return Disclosure.NONE
         if public_part and figure in (Figure.SUBSET, Figure.INTERVAL, Figure.SIGNIFICANCE):
             return Disclosure.EXACT  # the organisers declared it public
         if track.phase == TEST and not track.is_published:
@@ -56,9 +60,20 @@ class Viewer:
             return Disclosure.NONE
         return Disclosure.EXACT
 
-    def disclose(self, track: Track, hidden: Hidden) -> float | None:
+    @overload
+    def disclose(self, track: Track, hidden: Hidden) -> float | None: ...
+
+    @overload
+    def disclose(self, track: Track, hidden: Sealed) -> Any: ...
+
+    def disclose(self, track: Track, hidden: Hidden | Sealed) -> Any:
         """The number ``hidden`` holds as this viewer may read it (None: not at all): the one
-        place a figure computed from hidden references is opened."""
+        place a figure computed from hidden references is opened. A stored analysis
+        (``Sealed``) is opened whole or not at all: it is never rounded, so a viewer whom the
+        rule would give it rounded gets nothing."""
+        if isinstance(hidden, Sealed):
+            opened = self.disclosure(track, hidden.figure) is Disclosure.EXACT
+            return copy.deepcopy(hidden.reveal()) if opened else None
         found = self.disclosure(
             track, hidden.figure, hidden.team_id, hidden.items, hidden.public_part
         )

@@ -13,13 +13,13 @@ from app.data.models import (
     Submission,
     SubmissionStatistics,
     System,
-    Track,
 )
 from app.data.statistics import unpack_statistics
 from app.web.errors import DomainError
 from app.web.extensions import db, file_cache
 from app.web.public_cache import public_cache
-from app.web.services.access import can_see_outputs, can_see_submission, viewer_of
+from app.web.services.access import Viewer, can_see_outputs, can_see_submission, viewer_of
+from app.web.services.analyses import has_similarity, split_report
 from app.web.services.breakdowns import breakdown_choices, slot_error_table, track_breakdown
 from app.web.services.bundle_format import SECTIONS, kind_keys, known_parts
 from app.web.services.challenge_page import (
@@ -154,7 +154,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
         challenge_sets=challenge_sets,
         subset_tables=other_subsets,
         absent_metrics=profile.optional_columns_missing(metrics) if rows else {},
-        split_report=_split_report(found, language) if viewer.is_organiser else None,
+        split_report=split_report(found, language, viewer),
         human_tables=human_tables(db(), found, language, viewer),
         is_organiser=viewer.is_organiser,
         scores_hidden=not viewer.sees_every_score_of(found),
@@ -162,7 +162,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
         breakdown=by_bucket,
         breakdown_metric=request.args.get("bmetric") or sort_key,
         slot_errors=slot_error_table(db(), rows) if profile.annotate else None,
-        has_similarity=bool((test_set := found.test_set_for(language)) and test_set.similarity),
+        has_similarity=has_similarity(found, language, viewer),
     )
 
 
@@ -222,12 +222,6 @@ def inputs(slug: str, track_slug: str) -> ResponseReturnValue:
     )
 
 
-def _split_report(track: Track, language: str | None) -> dict | None:
-    """The train/test overlap report: it is computed from hidden references, so organisers only."""
-    test_set = track.test_set_for(language) if language else None
-    return test_set.split_report if test_set is not None else None
-
-
 @bp.route("/challenges/<slug>/overview")
 def challenge_overview(slug: str) -> ResponseReturnValue:
     """Teams x languages for one metric, as the SR'18 paper's Tables 3-5."""
@@ -261,7 +255,7 @@ def submission_outputs(submission_id: int) -> ResponseReturnValue:
         )
         .all()
     )
-    item_scores = _item_scores(found, len(rows)) if figures_shown else {}
+    item_scores = _item_scores(found, len(rows), viewer)
     scored = [
         (row, {m: values[k] for m, values in item_scores.items()}) for k, row in enumerate(rows)
     ]
@@ -291,7 +285,7 @@ def submission_items(submission_id: int, fmt: str) -> ResponseReturnValue:
     viewer = viewer_of(db(), current_user, track.challenge_id)
     if not viewer.sees_item_results_of(track, found.system):
         abort(404)
-    records = item_results(db(), found, exact=viewer.is_organiser)
+    records = item_results(db(), found, viewer)
     body = as_csv(records) if fmt == "csv" else as_jsonl(records)
     name = f"submission-{found.id}-items.{fmt}"
     return Response(
@@ -304,13 +298,18 @@ def submission_items(submission_id: int, fmt: str) -> ResponseReturnValue:
 ITEM_FORMATS = {"csv": "text/csv; charset=utf-8", "jsonl": "application/jsonl; charset=utf-8"}
 
 
-def _item_scores(submission: Submission, items: int) -> dict[str, list[float]]:
-    """The profile's per-item metrics (SR'18: DIST) from the stored statistics."""
-    profile = submission.system.track.scoring_profile
+def _item_scores(submission: Submission, items: int, viewer: Viewer) -> dict[str, list[float]]:
+    """The profile's per-item metrics (SR'18: DIST) from the stored statistics, where
+    ``viewer`` may read them."""
+    track = submission.system.track
+    profile = track.scoring_profile
     stored = db().get(SubmissionStatistics, submission.id)
     if stored is None or not profile.item_metrics:
         return {}
-    statistics = unpack_statistics(stored.data)
+    packed = viewer.disclose(track, stored.data)
+    if packed is None:
+        return {}
+    statistics = unpack_statistics(packed)
     return {
         get_metric(m).name: profile.item_scores(statistics, m)
         for m in profile.item_metrics

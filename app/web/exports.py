@@ -14,6 +14,7 @@ from app.data.visibility import Viewer
 from app.web.errors import DomainError
 from app.web.extensions import db, file_cache
 from app.web.services.access import viewer_of
+from app.web.services.analyses import similarity_view
 from app.web.services.breakdowns import breakdown_csv, track_breakdown
 from app.web.services.campaigns import get_campaign
 from app.web.services.exports import overview_latex, to_csv, to_json, to_latex, track_table
@@ -21,7 +22,6 @@ from app.web.services.human_results import human_points
 from app.web.services.leaderboard import (
     default_language,
     dlevel_comparison,
-    hidden_names,
     leaderboard,
     reference_statistics,
 )
@@ -187,30 +187,13 @@ def dlevel_plot(slug: str, track_slug: str) -> ResponseReturnValue:
 @bp.get(TRACK + "/plots/similarity.svg")
 def similarity_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     track = _track(slug, track_slug)
-    test_set = track.test_set_for(_language(track))
-    if test_set is None or not test_set.similarity:
+    found = similarity_view(db(), track, _language(track), _publication(track))
+    if found is None:
         abort(404)
-    matrix = test_set.similarity
-    _, rows = leaderboard(
-        db(), track, viewer=_publication(track), language=test_set.language, include_secondary=True
-    )
-    labels = hidden_names(db(), track, _publication(track))
-    shown = {row.system for row in rows}  # what this viewer's leaderboard shows, as labelled
-    keep = [k for k, name in enumerate(matrix["tested"]) if labels.get(name, name) in shown]
-    if len(keep) < 2:
-        abort(404)
-    tested = [labels.get(matrix["tested"][k], matrix["tested"][k]) for k in keep]
-    kept_rows = [
-        r
-        for r, name in enumerate(matrix["rows"])
-        if name not in matrix["tested"] or matrix["tested"].index(name) in keep
-    ]
-    row_labels = [labels.get(matrix["rows"][r], matrix["rows"][r]) for r in kept_rows]
-    values = [[matrix["values"][r][k] for k in keep] for r in kept_rows]
-    key = ["similarity", row_labels, tested, values]
+    key = ["similarity", found.rows, found.tested, found.values]
     return _svg(
         file_cache().get_or_make(
-            STYLE, key, ".svg", lambda: similarity_heatmap(row_labels, tested, values)
+            STYLE, key, ".svg", lambda: similarity_heatmap(found.rows, found.tested, found.values)
         )
     )
 

@@ -107,10 +107,11 @@ def read_holdings(database_url: str, secret_key: str, instance_path: str) -> Hol
         for r in rows("SELECT track_id, name FROM campaigns"):
             campaigns.setdefault(r.track_id, []).append(r.name)
         buckets, bucket_items = _bucket_scores(db, systems)
+        analyses = _analysis_scores(db, systems)
         found = Holdings(
             tracks=tracks,
             systems=systems,
-            scores=_scores(rows, systems) + buckets,
+            scores=_scores(rows, systems) + buckets + analyses,
             references=_references(rows),
             annotations=_annotations(rows),
             item_metrics={track.id: _item_metric_names(track.profile) for track in tracks.values()},
@@ -256,6 +257,7 @@ def _bucket_scores(
     shows a number no Score row holds. With each bucket's item count."""
     from sqlalchemy.orm import Session
 
+    from app.data.disclosure import computing_from
     from app.data.models import Submission, SubmissionStatistics
     from app.data.statistics import unpack_statistics
     from app.data.testsets import load_attributes
@@ -273,7 +275,7 @@ def _bucket_scores(
                 continue
             profile = track.scoring_profile
             attributes = load_attributes(session, test_set)
-            statistics = unpack_statistics(stored.data)
+            statistics = unpack_statistics(computing_from(stored.data))
             for attribute in profile.breakdown_attributes:
                 groups = buckets(attributes, attribute)
                 for value, bucket in breakdown(profile, statistics, groups, samples=0).items():
@@ -283,6 +285,31 @@ def _bucket_scores(
                     items[(system.track.id, subset)] = bucket.items
                     scores += [ScoreState(system, m, v, subset) for m, v in bucket.values.items()]
     return scores, items
+
+
+def _analysis_scores(connection: Any, systems: dict[int, SystemState]) -> list[ScoreState]:
+    """Every figure of the organisers' stored analyses that names a system (a similarity
+    matrix: each system's similarity to the references and to the other systems), recomputed
+    from nothing but read as stored: a plot or page that shows one shows a number no Score row
+    holds (``analysis:...``, looked for in the track's pages as breakdown buckets are)."""
+    from sqlalchemy.orm import Session
+
+    from app.data.disclosure import computing_from
+    from app.data.models import TestSet
+
+    scores: list[ScoreState] = []
+    with Session(bind=connection) as session:
+        for test_set in session.query(TestSet):
+            if test_set.similarity is None:
+                continue
+            matrix = computing_from(test_set.similarity)
+            for r, row in enumerate(matrix["rows"]):
+                for t, system_id in enumerate(matrix["tested"]):
+                    value = matrix["values"][r][t]
+                    if value is not None and system_id in systems:
+                        subset = f"analysis:similarity to {row}"
+                        scores.append(ScoreState(systems[system_id], "similarity", value, subset))
+    return scores
 
 
 def _subset_items(rows: Rows) -> dict[tuple[int, str], int]:

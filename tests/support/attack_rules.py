@@ -129,13 +129,14 @@ def forbidden(viewer: Who, holdings: Holdings, publication: bool) -> Forbidden:
     needles = [
         *_reference_needles(viewer, holdings),
         *_item_needles(viewer, holdings),
+        *_analysis_needles(viewer, holdings),
         *_name_needles(viewer, holdings, publication),
         *_secret_needles(viewer, holdings),
     ]
     numbers = _score_numbers(viewer, holdings, publication)
     scoped: dict[str, dict[str, str]] = {}
     for what_is_shown, what in list(numbers.items()):
-        if "[bucket:" in what:
+        if "[bucket:" in what or "[analysis:" in what:
             del numbers[what_is_shown]
             where = what.rsplit("(", 1)[1].rstrip(")")
             challenge, slug = where.split("/")
@@ -171,10 +172,21 @@ def _item_needles(viewer: Who, holdings: Holdings) -> Iterator[Needle]:
             yield Needle("significance", 'scope="col">p</th>', track=where)
             yield Needle("significance", "p_value", track=where)
             yield Needle("significance", '<section id="breakdown"', track=where)
+            # the similarity heatmap: each system's similarity to the references, as colours
+            yield Needle("stored analysis", "tested system", track=f"{where}/plots")
         for (track_id, name), items in holdings.subset_items.items():
             if track_id == track.id and items < ITEM_LIKE and ":" not in name:
                 yield Needle("item figure", f'id="challenge-{name}"', track=where)
                 yield Needle("item figure", f'id="subset-{name}"', track=where)
+
+
+def _analysis_needles(viewer: Who, holdings: Holdings) -> Iterator[Needle]:
+    """The split report quotes references beside their nearest training texts: the track's
+    organisers' alone, published or not."""
+    for track in holdings.tracks.values():
+        if not viewer.organiser_of(track):
+            where = f"/challenges/{track.challenge}/tracks/{track.slug}"
+            yield Needle("stored analysis", 'id="split-report"', track=where)
 
 
 def _name_needles(viewer: Who, holdings: Holdings, publication: bool) -> Iterator[Needle]:
@@ -221,7 +233,8 @@ def _hidden_digits(
     # buckets from 4 decimals, as the breakdown tables print them: the demo's buckets of a few
     # items are many, and to 2 or 3 decimals they print as other public figures (the breakdown
     # section itself is a needle before publication)
-    every = range(4 if score.subset.startswith("bucket:") else 2, PRINTED_DIGITS.stop)
+    computed = score.subset.startswith(("bucket:", "analysis:"))
+    every = range(4 if computed else 2, PRINTED_DIGITS.stop)
     items = holdings.subset_items.get((track.id, score.subset), ITEM_LIKE)
     tiny = score.subset not in ("", DESCRIBED) and items < ITEM_LIKE
     if tiny and not ((organiser and not publication) or (track.published and track.test)):

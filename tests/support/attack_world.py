@@ -225,6 +225,10 @@ def build(board: Board, wait: Callable[[], None]) -> AttackWorld:
     campaign(org_x, "main", "zqrank", "rankme", "quality")
     campaign(org_x, "pub", "zqda", "da", "readability", include_human=True)
     board.cli("track", "similarity", "demo-e2e", "main", "--all")
+    board.cli("track", "similarity", "demo-e2e", "pub", "--all")
+    train = str(DEMO_DATA / "references.csv")
+    for slug in ("main", "pub"):
+        board.cli("track", "split-report", "demo-e2e", slug, "--train", train)
     page = "/challenges/demo-e2e/tracks/main/human/zqrank"
     links = form_post(org_x, page, f"{page}/links", {"count": "2"})
     world.link = re.findall(r"/annotate/link/([A-Za-z0-9_.\-]+)", links.text)[0]

@@ -76,9 +76,9 @@ def scored_system(
     baseline: bool = False,
     language: str | None = None,
     team: str | None = None,
-) -> None:
+) -> int:
     """A system with one scored submission whose outputs are ``<name> says <item>``: what human
-    evaluation pages need, without running the scorer."""
+    evaluation pages need, without running the scorer. Returns the system's id."""
     from app.data.models import Output, Score, Submission, SubmissionStatus, System
     from app.web.services.tracks import get_track
 
@@ -109,6 +109,7 @@ def scored_system(
         for metric, value in scores.items()
     )
     session.flush()
+    return system.id
 
 
 def organiser(settings: Settings, email: str, challenge: str) -> str:

@@ -48,16 +48,16 @@ def build_world(settings: Settings) -> World:
     with session_scope(settings.database_url) as session:
         admin = create_user(session, EMAILS["admin"], "password123", Role.ADMIN)
         tokens["admin"] = admin.new_api_token()
-        scored_system(session, "x", "main", "sys-a", {"BLEU": 0.6, "NIST": 7.0}, team="A")
-        scored_system(session, "x", "main", "sys-b", {"BLEU": 0.5, "NIST": 6.0}, team="B")
+        sys_a = scored_system(session, "x", "main", "sys-a", {"BLEU": 0.6, "NIST": 7.0}, team="A")
+        sys_b = scored_system(session, "x", "main", "sys-b", {"BLEU": 0.5, "NIST": 6.0}, team="B")
         scored_system(session, "x", "main", "base", {"BLEU": 0.4, "NIST": 5.0}, baseline=True)
         track = get_track(session, "x", "main")
         for item in track.test_set_for().items:
             for reference in item.references:
                 reference.text = f"{reference.text} {HIDDEN_MARKER}{reference.id}"
         track.test_set_for().similarity = {
-            "rows": ["references", "sys-a", "sys-b"],
-            "tested": ["sys-a", "sys-b"],
+            "rows": ["test set all", sys_a, sys_b],
+            "tested": [sys_a, sys_b],
             "values": [[0.5, 0.4], [None, 0.3], [0.3, None]],
         }
         campaign = Campaign(

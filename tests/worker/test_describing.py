@@ -136,6 +136,6 @@ def test_describing_survives_its_pool_shut_down_under_it(
                 Score.submission_id == submission_id, Score.metric == "D-level mean"
             )
         ).all()
-        described = session.scalars(select(StoredTestSet.described)).one()
+        described = session.scalars(select(StoredTestSet.described)).one().reveal()
     assert levels == ["D-level mean"]
     assert {"D-level mean"} <= set(described["test set all"])

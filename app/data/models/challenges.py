@@ -17,6 +17,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from app.data.disclosure import Figure, Sealed, SealedJSON
 from app.data.models.base import Base, UTCDateTime, utcnow
 from app.data.track_kinds import profile_name, profile_of
 from scorer.kinds import Profile
@@ -186,15 +187,18 @@ class TestSet(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     # The references' textual statistics (E2E "test set all" / "test set rand"), written by the
     # worker: with D-level they take seconds to minutes, too long for a page view.
-    described: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    described: Mapped[Sealed | None] = mapped_column(SealedJSON(Figure.REFERENCE), nullable=True)
     described_signature: Mapped[str | None] = mapped_column(String(300), nullable=True)
-    split_report: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    split_report: Mapped[Sealed | None] = mapped_column(SealedJSON(Figure.QUOTING), nullable=True)
     """How close each test item is to its nearest training item (Zhang et al. 2024, Eq. 3),
-    computed when an organiser gives the track's training file; organisers only."""
+    computed when an organiser gives the track's training file: it quotes the closest pairs,
+    so its organisers alone read it."""
 
-    similarity: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    """The last ``nlgboard track similarity`` matrix (E2E Fig. 5), keyed by real system names:
-    pages and plots relabel anonymised systems."""
+    similarity: Mapped[Sealed | None] = mapped_column(SealedJSON(Figure.ANALYSIS), nullable=True)
+    """The last ``nlgboard track similarity`` matrix (E2E Fig. 5), keyed by system id (its
+    reference rows by their names): its reference rows are each system's similarity to the
+    hidden references, so it is opened by the one rule, and pages and plots name the systems
+    as the viewer may see them."""
 
     track: Mapped[Track] = relationship(back_populates="test_sets")
     items: Mapped[list[Item]] = relationship(

@@ -13,7 +13,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -22,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from app.data.disclosure import Figure, Sealed, SealedBytes
 from app.data.models.accounts import Team, User
 from app.data.models.base import Base, UTCDateTime, utcnow
 from app.data.models.challenges import Track
@@ -160,4 +160,5 @@ class SubmissionStatistics(Base):
     submission_id: Mapped[int] = mapped_column(
         ForeignKey("submissions.id", ondelete="CASCADE"), primary_key=True
     )
-    data: Mapped[bytes] = mapped_column(LargeBinary)
+    data: Mapped[Sealed] = mapped_column(SealedBytes(Figure.ITEM))
+    """Sealed as it is read: per-item figures computed from the hidden references."""

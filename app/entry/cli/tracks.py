@@ -11,11 +11,13 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from app.data.db import session_scope
+from app.data.disclosure import Figure, Sealed
 from app.data.models import DEFAULT_DAILY_LIMIT
 from app.data.storage import storage_for
 from app.entry.cli.common import Deadline, board_settings, fail, score_if_embedded
 from app.web.errors import DomainError
 from app.web.services.access import ORGANISERS
+from app.web.services.analyses import stored_similarity, when_public
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
 from app.web.services.drs import import_challenge_set
@@ -234,6 +236,7 @@ def track_split_report(
         report = store_split_report(
             session, found, language or default_language(found) or found.language, data, name
         )
+        public = when_public(found, Figure.QUOTING)
     click.echo(
         f"{report['test_items']} test texts vs {report['train_items']} training texts: "
         f"mean nearest overlap {report['mean']:.3f}, median {report['median']:.3f}; "
@@ -243,6 +246,7 @@ def track_split_report(
     peak = max(count for _, _, count in report["bins"]) or 1
     for low, high, count in report["bins"]:
         click.echo(f"{low:.1f}-{high:.1f} {count:6d} {'#' * round(40 * count / peak)}")
+    click.echo(f"Stored on the test set: {public}.")
 
 
 @track.command("similarity")
@@ -266,13 +270,13 @@ def track_similarity(
     settings = board_settings()
     with session_scope(settings.database_url) as session:
         found = get_track(session, challenge_slug, track_slug)
-        systems, references, profile = leaderboard_outputs(
+        outputs = leaderboard_outputs(
             session, found, language, include_secondary, viewer=ORGANISERS
         )
-    if len(systems) < 2:
-        fail(DomainError(f"similarity needs two scored systems, {len(systems)} found"))
+    if len(outputs.systems) < 2:
+        fail(DomainError(f"similarity needs two scored systems, {len(outputs.systems)} found"))
     try:
-        matrix = similarity_matrix(profile, systems, references)
+        matrix = similarity_matrix(outputs.profile, outputs.systems, outputs.references)
     except ValueError as error:
         fail(error)
     with session_scope(settings.database_url) as session:
@@ -280,18 +284,24 @@ def track_similarity(
         test_set = found.test_set_for(language or default_language(found))
         if test_set is None:
             fail(ValueError(f"track {track_slug!r} has no {language!r} test set"))
-        test_set.similarity = matrix.as_dict()
+        test_set.similarity = Sealed(stored_similarity(matrix), Figure.ANALYSIS)
+        public = when_public(found)
     if as_json:
-        click.echo(json.dumps(matrix.as_dict(), ensure_ascii=False))
+        labelled = stored_similarity(matrix) | {"labels": outputs.labels}
+        click.echo(json.dumps(labelled, ensure_ascii=False))
         return
-    width = max(len(name) for name in matrix.rows)
+    names = {name: outputs.labels.get(name, name) for name in matrix.rows}
+    width = max(len(name) for name in names.values())
     click.echo(
-        "reference / tested".ljust(width) + "  " + "  ".join(f"{t:>8.8}" for t in matrix.tested)
+        "reference / tested".ljust(width)
+        + "  "
+        + "  ".join(f"{names[t]:>8.8}" for t in matrix.tested)
     )
     for name, row in zip(matrix.rows, matrix.values, strict=True):
         cells = "  ".join(f"{'-':>8}" if v is None else f"{v:8.4f}" for v in row)
-        click.echo(f"{name:<{width}}  {cells}")
+        click.echo(f"{names[name]:<{width}}  {cells}")
     click.echo("mean similarity to the other systems:")
     for name in sorted(matrix.tested, key=lambda n: -(matrix.mean(n) or 0.0)):
-        click.echo(f"  {name:<{width}}  {matrix.mean(name):.4f}")
+        click.echo(f"  {names[name]:<{width}}  {matrix.mean(name):.4f}")
     click.echo(f"# {matrix.signature}")
+    click.echo(f"Stored on the test set: {public}.")

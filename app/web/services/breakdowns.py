@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.data.disclosure import Figure, Hidden, seal
+from app.data.disclosure import Figure, Hidden, computing_from, seal
 from app.data.models import Output, SubmissionStatistics, TestSet, Track
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
@@ -153,13 +153,14 @@ def stored_statistics(session: Session, submission_ids: Sequence[int]) -> dict[i
     """Submission id -> its packed per-item statistics, for those that have them."""
     if not submission_ids:
         return {}
-    return dict(
-        session.execute(
+    return {
+        submission_id: computing_from(sealed)
+        for submission_id, sealed in session.execute(
             select(SubmissionStatistics.submission_id, SubmissionStatistics.data).where(
                 SubmissionStatistics.submission_id.in_(list(submission_ids))
             )
         ).all()
-    )
+    }
 
 
 def cached_breakdown(

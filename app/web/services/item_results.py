@@ -14,21 +14,25 @@ from sqlalchemy.orm import Session
 from app.data.models import Item, Output, Submission, SubmissionStatistics
 from app.data.statistics import unpack_statistics
 from app.data.testsets import load_attributes
+from app.data.visibility import Viewer
 from app.web.services.csv_cells import csv_cell
 from scorer.metrics import get_metric
 
 
-def item_results(session: Session, submission: Submission, *, exact: bool = False) -> list[dict]:
-    """One record per test item, in test order; figures as the published tables print them
-    unless ``exact`` (the organisers' own copy): a team's file is passed on, and an item's
-    figure to every digit could repeat a score of another track that is still hidden."""
+def item_results(session: Session, submission: Submission, viewer: Viewer) -> list[dict]:
+    """One record per test item, in test order, with the per-item figures ``viewer`` may read;
+    figures as the published tables print them but for the organisers' own copy: a team's
+    file is passed on, and an item's figure to every digit could repeat a score of another
+    track that is still hidden."""
     track = submission.system.track
     test_set = track.test_set_for(submission.language)
     if test_set is None:
         return []
     profile = track.scoring_profile
+    exact = viewer.is_organiser
     stored = session.get(SubmissionStatistics, submission.id)
-    statistics = unpack_statistics(stored.data) if stored is not None else {}
+    packed = viewer.disclose(track, stored.data) if stored is not None else None
+    statistics = unpack_statistics(packed) if packed is not None else {}
     scores = {
         get_metric(metric_id).name: profile.item_scores(statistics, metric_id)
         for metric_id in profile.metrics

@@ -91,18 +91,6 @@ def display_names(systems: list[System], viewer: Viewer) -> dict[int, tuple[str,
     return names
 
 
-def hidden_names(session: Session, track: Track, viewer: Viewer) -> dict[str, str]:
-    """Real system name -> the label ``viewer`` sees, for the systems whose names are hidden
-    (for tables keyed by name: human-evaluation results, similarity)."""
-    systems = list(
-        session.scalars(
-            select(System).where(System.track_id == track.id).options(selectinload(System.team))
-        )
-    )
-    names = display_names(systems, viewer)
-    return {s.name: names[s.id][0] for s in systems if names[s.id][0] != s.name}
-
-
 def leaderboard(
     session: Session,
     track: Track,
@@ -410,10 +398,10 @@ def reference_statistics(
 ) -> dict[str, dict[str, float]]:
     """The "test set all" / "test set rand" rows, as the worker stored them (empty until the
     first submission against the test set is scored, and for a viewer who may not see them)."""
-    if not viewer.sees_reference_statistics(track):
-        return {}
     test_set = track.test_set_for(language or default_language(track))
-    return dict(test_set.described or {}) if test_set is not None else {}
+    if test_set is None or test_set.described is None:
+        return {}
+    return viewer.disclose(track, test_set.described) or {}
 
 
 @dataclass(frozen=True)
@@ -442,15 +430,26 @@ def dlevel_comparison(
     )
 
 
+@dataclass(frozen=True)
+class LeaderboardOutputs:
+    """The outputs behind each leaderboard row, keyed by system id (as text: the scorer names
+    systems by strings), with their labels and the test set's references: what
+    system-similarity needs."""
+
+    systems: dict[str, list[str]]
+    labels: dict[str, str]
+    references: ReferenceSet
+    profile: Profile
+
+
 def leaderboard_outputs(
     session: Session,
     track: Track,
     language: str | None = None,
     include_secondary: bool = False,
     viewer: Viewer = PUBLIC,
-) -> tuple[dict[str, list[str]], ReferenceSet, Profile]:
-    """The outputs behind each leaderboard row (system name -> outputs in test order), with
-    the test set's references: what system-similarity needs."""
+) -> LeaderboardOutputs:
+    """Each leaderboard row's outputs in test order."""
     language = language or default_language(track)
     test_set = track.test_set_for(language)
     if test_set is None:
@@ -465,8 +464,9 @@ def leaderboard_outputs(
         texts = [""] * len(item_ids)
         for item_id, text in outputs_by_item(session, row.submission_id).items():
             texts[position[item_id]] = text
-        systems[row.system] = texts
-    return systems, references, track.scoring_profile
+        systems[str(row.system_id)] = texts
+    labels = {str(row.system_id): row.label for row in rows}
+    return LeaderboardOutputs(systems, labels, references, track.scoring_profile)
 
 
 def outputs_by_item(session: Session, submission_id: int) -> dict[int, str]:

@@ -20,6 +20,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.disclosure import computing_from
 from app.data.models import SubmissionStatistics, Track
 from app.data.statistics import unpack_statistics
 from app.data.visibility import Viewer
@@ -98,13 +99,14 @@ def resampled_rows(
     ids = metric_ids_for(profile, column)
     if not ids:
         return {}
-    stored = dict(
-        session.execute(
+    stored = {
+        submission_id: computing_from(sealed)
+        for submission_id, sealed in session.execute(
             select(SubmissionStatistics.submission_id, SubmissionStatistics.data).where(
                 SubmissionStatistics.submission_id.in_([row.submission_id for row in rows])
             )
         ).all()
-    )
+    }
     found = {}
     for submission_id, data in stored.items():
         key = [hashlib.sha256(data).hexdigest(), profile.name, column, SAMPLES, SEED]

@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.disclosure import Figure, Sealed
 from app.data.models import Challenge, TestSet, Track
 from app.data.testsets import load_references, load_subsets
 from app.web.errors import DomainError
@@ -152,6 +153,6 @@ def store_split_report(
     report = overlap_report(tests, trains)
     report["train_file"] = filename
     report["train_sha256"] = hashlib.sha256(data).hexdigest()
-    test_set.split_report = report
+    test_set.split_report = Sealed(report, Figure.QUOTING)
     session.flush()
     return report

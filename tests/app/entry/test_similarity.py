@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from app.data.models import TEST
 from scorer.compare.similarity import (
     REFERENCE_ROWS,
     SimilarityMatrix,
@@ -14,6 +15,7 @@ from scorer.compare.similarity import (
 )
 from scorer.kinds import get_profile
 from scorer.references import ReferenceSet
+from tests.support.board import set_track
 from tests.support.factories import GOOD_OUTPUT, demo_track
 from tests.support.paths import require_binary
 
@@ -96,10 +98,15 @@ def test_track_similarity_command(runner, settings, tmp_path) -> None:
     result = runner.invoke(args=["track", "similarity", "demo", "main", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert payload["tested"] == ["good", "worse"]
-    assert set(payload["means"]) == {"good", "worse"}
+    labels = payload["labels"]
+    assert [labels[str(system_id)] for system_id in payload["tested"]] == ["good", "worse"]
+    assert set(payload["means"]) == set(labels)
     plain = runner.invoke(args=["track", "similarity", "demo", "main"])
     assert "mean similarity to the other systems" in plain.output
+    assert "development phase: everyone whose leaderboard lists its systems" in plain.output
+    set_track(settings, phase=TEST)
+    sealed = runner.invoke(args=["track", "similarity", "demo", "main"])
+    assert "organisers alone see it" in sealed.output
     lonely = runner.invoke(args=["track", "similarity", "demo", "nope"])
     assert lonely.exit_code == 1
 

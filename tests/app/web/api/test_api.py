@@ -236,7 +236,7 @@ def test_track_page_compares_d_level_distributions(app, client, settings):
     with session_scope(settings.database_url) as session:
         test_set = session.scalars(select(StoredTestSet)).one()
         assert "dlevel:linkgrammar" in test_set.described_signature
-        assert test_set.described["test set all"]["D-level sentences"] > 0
+        assert test_set.described.reveal()["test set all"]["D-level sentences"] > 0
     board = client.get("/api/v1/challenges/demo/tracks/main/leaderboard").json
     assert board["references"]["test set rand"]["D-level sentences"] > 0
     simple_row = next(row for row in board["rows"] if row["system"] == "simple")

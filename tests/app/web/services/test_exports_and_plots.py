@@ -8,9 +8,10 @@ import io
 import json
 
 import numpy as np
+from sqlalchemy import select
 
 from app.data.db import session_scope
-from app.data.models import TEST
+from app.data.models import TEST, System
 from app.data.models import TestSet as StoredTestSet
 from app.web.services.plots import STYLE
 from app.web.services.rank_groups import p_value, rank_groups, resample
@@ -135,9 +136,11 @@ def test_similarity_heatmap_from_the_stored_matrix_relabels_anonymous_systems(
     assert client.get(f"{TRACK}/plots/similarity.svg").status_code == 404
     with session_scope(settings.database_url) as session:
         test_set = session.get(StoredTestSet, 1)
+        ids = dict(session.execute(select(System.name, System.id)).all())
+        marlin, quokka = ids["marlin"], ids["quokka"]
         test_set.similarity = {
-            "rows": ["references", "marlin", "quokka"],
-            "tested": ["marlin", "quokka"],
+            "rows": ["test set all", marlin, quokka],
+            "tested": [marlin, quokka],
             "values": [[0.6, 0.2], [None, 0.3], [0.3, None]],
         }
     anonymise_quokka(client)
