@@ -248,6 +248,14 @@ def test_a_burst_of_registrations_from_one_client_address_is_limited_per_minute(
     assert hourly.status_code == 429 and b"in the last hour" in hourly.data
 
 
+def test_the_burst_limit_is_set_from_the_environment_beside_the_hourly_one():
+    from app.data.config import AccountLimits
+
+    assert AccountLimits.from_env({}).registrations_per_minute == 5
+    limits = AccountLimits.from_env({"NLGBOARD_REGISTRATIONS_PER_MINUTE": "3"})
+    assert (limits.registrations_per_minute, limits.registrations_per_hour) == (3, 20)
+
+
 def test_colleagues_on_one_e_mail_domain_are_not_limited_together(tmp_path, monkeypatch):
     """Issue 47, "do not punish colleagues": the burst limit is per client address, never per
     e-mail domain; a university's people on their own machines all register in one minute."""
