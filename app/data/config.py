@@ -32,6 +32,12 @@ REGISTRATIONS_PER_HOUR = 20
 """``NLGBOARD_REGISTRATIONS_PER_HOUR``: registrations one client address may send in an hour (a
 class registering together behind one NAT fits; a script filling the table does not)."""
 
+REGISTRATIONS_PER_MINUTE = 5
+"""``NLGBOARD_REGISTRATIONS_PER_MINUTE``: registrations one client address may send in a minute,
+a burst limit beside the hourly one. People behind one NAT register one after another, each
+typing a form; a script sends the hour's share in seconds. (There is no limit per e-mail
+domain: a university's domain is many real people.)"""
+
 ACCOUNT_MAILS_PER_HOUR = 20
 """``NLGBOARD_ACCOUNT_MAILS_PER_HOUR``: password-reset and confirmation mails one client address
 may ask for in an hour, whatever the addresses."""
@@ -43,9 +49,11 @@ e-mail address receives in an hour, whoever asks (a form cannot flood a mailbox)
 
 @dataclass(frozen=True)
 class AccountLimits:
-    """How often the forms that send mail to an address may be used (per hour)."""
+    """How often the forms that send mail to an address may be used (per hour, and for
+    registrations per minute too)."""
 
     registrations_per_hour: int = REGISTRATIONS_PER_HOUR
+    registrations_per_minute: int = REGISTRATIONS_PER_MINUTE
     mails_per_hour: int = ACCOUNT_MAILS_PER_HOUR
     mails_per_address: int = ACCOUNT_MAILS_PER_ADDRESS
 
@@ -54,6 +62,9 @@ class AccountLimits:
         return cls(
             registrations_per_hour=int(
                 env.get("NLGBOARD_REGISTRATIONS_PER_HOUR") or REGISTRATIONS_PER_HOUR
+            ),
+            registrations_per_minute=int(
+                env.get("NLGBOARD_REGISTRATIONS_PER_MINUTE") or REGISTRATIONS_PER_MINUTE
             ),
             mails_per_hour=int(
                 env.get("NLGBOARD_ACCOUNT_MAILS_PER_HOUR") or ACCOUNT_MAILS_PER_HOUR

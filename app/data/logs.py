@@ -78,17 +78,35 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+SECRET_LINKS = ("annotate/link", "setup/admin", "password/reset", "verify")
+"""The paths whose next segment is a one-time secret."""
+
+
+def _as_in_urls(text: str) -> str:
+    """A pattern for ``text`` as a URL may carry it: each character itself or percent-encoded,
+    once or twice (``a``, ``%61``, ``%2561``). The server decodes a path before routing it, so
+    ``/p%61ssword/reset/...`` is the reset page; a ``next=`` holds a path encoded once more."""
+    return "".join(f"(?:{re.escape(c)}|%(?:25)?{ord(c):02X})" for c in text)
+
+
 class RedactTokens(logging.Filter):
     """Log lines lose the secret part of links: whoever reads the log could otherwise do the
     annotation HIT, make themselves the board's first administrator, choose an account's new
     password (a reset link works for hours) or confirm its address (the token is in the URL
     path, or in a ``next=`` on the way to logging in). On the access loggers and on the root
     handler, so an application line ("Exception on /password/reset/... [GET]") and its
-    traceback lose it too."""
+    traceback lose it too. Access logs print the request as sent, and the server decodes it
+    before routing, so the link's path and its token count in any percent-encoding: the token
+    runs to the next separator, its escapes (``%41bc...``) and stray ``%`` included."""
 
     PATTERN = re.compile(
-        r"((?:/|%2F)(?:annotate(?:/|%2F)link|setup(?:/|%2F)admin|password(?:/|%2F)reset|verify)"
-        r"(?:/|%2F))[^\s/?&\"'%]+",
+        "("
+        + _as_in_urls("/")
+        + "(?:"
+        + "|".join(_as_in_urls(link) for link in SECRET_LINKS)
+        + ")"
+        + _as_in_urls("/")
+        + r")[^\s/?&\"']+",
         re.IGNORECASE,
     )
 

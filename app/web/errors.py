@@ -26,8 +26,8 @@ class DomainError(Refused):
 
 
 class TooManyRequests(DomainError):
-    """A client address used up its hour of registrations or account mails. The answer is the
-    same whether or not the address asked about has an account."""
+    """A client address used up its minute or hour of registrations or its hour of account
+    mails. The answer is the same whether or not the address asked about has an account."""
 
 
 class BundleError(DomainError):

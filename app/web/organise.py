@@ -154,6 +154,8 @@ def import_challenge_bundle() -> ResponseReturnValue:
         flash(f"Bundle refused, nothing stored: {error}", "error")
         return redirect(url_for("organise.index"))
     flash(f"Imported {report.summary()}.", "info")
+    for notice in report.notices:
+        flash(notice, "info")
     return redirect(url_for("organise.challenge", slug=report.challenge))
 
 
@@ -213,7 +215,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
     baseline = BaselineForm(prefix="baseline")
     if request.method == "POST" and form.validate_on_submit():
         try:
-            save_track_settings(
+            notice = save_track_settings(
                 db(),
                 current_user,
                 found,
@@ -232,6 +234,8 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
             form.title.errors.append(f"Refused: {error}.")
         else:
             flash("Track settings saved.", "info")
+            if notice:
+                flash(notice, "info")
             return redirect(url_for("organise.track", slug=slug, track_slug=track_slug))
     return render_template(
         "organise/track.html",

@@ -53,6 +53,8 @@ def challenge_import(bundle_path: Path) -> None:
     except Refused as error:
         fail(error)
     click.echo(report.summary())
+    for notice in report.notices:
+        click.echo(notice)
     outcomes = score_if_embedded(queue, settings, report.submissions)
     if report.submissions:
         click.echo(f"submissions: {', '.join(sorted(set(outcomes)))}")

@@ -182,6 +182,9 @@ def note_failed_login(
 
 REQUEST_WINDOW = timedelta(hours=1)
 """The window of the limits on registrations and account mails (``AccountLimits``)."""
+BURST_WINDOW = timedelta(minutes=1)
+"""The window of the burst limit on registrations (``AccountLimits.registrations_per_minute``):
+a script sends its hour's share in seconds, people behind one NAT do not."""
 REGISTER, RESET, VERIFY = "register", "reset", "verify"
 
 
@@ -192,26 +195,13 @@ def note_account_request(
     ``verify``) from client ``address`` about ``email``, and say whether a mail may go to that
     address (False once it has received its hour's share, whoever asked).
 
-    Raises ``TooManyRequests`` when ``address`` has sent its hour's registrations or asked for
-    its hour's mails (then nothing is counted, so a flood does not fill the table). Requests
-    are counted whether or not ``email`` has an account, so neither limit says which addresses
-    have one. The caller commits (with the action's other rows)."""
+    Raises ``TooManyRequests`` when ``address`` has sent its minute's or its hour's
+    registrations or asked for its hour's mails (then nothing is counted, so a flood does not
+    fill the table). Requests are counted whether or not ``email`` has an account, so neither
+    limit says which addresses have one. The caller commits (with the action's other rows)."""
     email, address = _attempt_key(email, address)
     since = utcnow() - REQUEST_WINDOW
-    kinds, most = (
-        ([REGISTER], limits.registrations_per_hour)
-        if kind == REGISTER
-        else ([RESET, VERIFY], limits.mails_per_hour)
-    )
-    from_source = select(func.count(AccountRequest.id)).where(
-        AccountRequest.at >= since,
-        AccountRequest.address == address,
-        AccountRequest.kind.in_(kinds),
-    )
-    if (session.scalar(from_source) or 0) >= most:
-        raise TooManyRequests(
-            "too many requests from your network in the last hour; try again later"
-        )
+    _check_source(session, kind, address, limits)
     to_address = select(func.count(AccountRequest.id)).where(
         AccountRequest.at >= since, AccountRequest.email == email
     )
@@ -219,6 +209,31 @@ def note_account_request(
     session.add(AccountRequest(kind=kind, email=email, address=address, at=utcnow()))
     session.execute(delete(AccountRequest).where(AccountRequest.at < since))
     return mailed < limits.mails_per_address
+
+
+def _check_source(session: Session, kind: str, address: str, limits: AccountLimits) -> None:
+    """Refuse a request from client ``address`` over one of its limits: registrations per
+    minute (a burst) and per hour, or account mails per hour. Only per client address, never
+    per e-mail domain: one university's domain, or its NAT, is many real people."""
+    if kind == REGISTER:
+        kinds = [REGISTER]
+        windows = [
+            (BURST_WINDOW, limits.registrations_per_minute, "minute"),
+            (REQUEST_WINDOW, limits.registrations_per_hour, "hour"),
+        ]
+    else:
+        kinds, windows = [RESET, VERIFY], [(REQUEST_WINDOW, limits.mails_per_hour, "hour")]
+    now = utcnow()
+    for window, most, name in windows:
+        sent = select(func.count(AccountRequest.id)).where(
+            AccountRequest.at >= now - window,
+            AccountRequest.address == address,
+            AccountRequest.kind.in_(kinds),
+        )
+        if (session.scalar(sent) or 0) >= most:
+            raise TooManyRequests(
+                f"too many requests from your network in the last {name}; try again later"
+            )
 
 
 @committed

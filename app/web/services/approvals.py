@@ -5,6 +5,7 @@ the audit log with the rule's changes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -43,6 +44,22 @@ def set_teams_need_approval(
             session, actor, "team approval rule", challenge.slug, challenge.id,
             teams_need_approval=needed,
         )  # fmt: skip
+
+
+def approval_off_notice(challenge: Challenge, tracks: Sequence[str]) -> str | None:
+    """What an organiser who opens the test phase of ``tracks`` is told while ``challenge``
+    lets every team upload: approval is off unless asked for, and each test-phase upload of a
+    team made a minute ago probes the hidden references. Names the Teams page and the command
+    that switch it on; None when approval is on or no test phase opens."""
+    if challenge.teams_need_approval or not tracks:
+        return None
+    named = f"track {tracks[0]}" if len(tracks) == 1 else f"tracks {', '.join(tracks)}"
+    return (
+        f"Any team uploads to the test phase of {named} of {challenge.slug} without your "
+        f"approval. To approve each team first, turn approval on: on the challenge's Teams "
+        f"page (/organise/{challenge.slug}/teams), or with "
+        f"nlgboard challenge teams {challenge.slug} --need-approval"
+    )
 
 
 def set_team_approval(

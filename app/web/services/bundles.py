@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 from app.data.config import BUNDLE_MAX_BYTES
 from app.data.models import (
     DEFAULT_DAILY_LIMIT,
+    TEST,
     Challenge,
     ChallengeOrganiser,
     Item,
@@ -54,6 +55,7 @@ from app.data.storage import Storage
 from app.data.testsets import stamp_content
 from app.web.errors import BundleError, DomainError
 from app.web.services.accounts import TEAM_NAME_MAX, team_named
+from app.web.services.approvals import approval_off_notice
 from app.web.services.audit import record
 from app.web.services.bundle_campaigns import KEY as CAMPAIGNS
 from app.web.services.bundle_campaigns import export_campaigns, import_campaigns
@@ -320,6 +322,8 @@ class ImportReport:
     submissions: list[int] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)
     """Teams the bundle names that the board has already: name -> the new team's name."""
+    notices: list[str] = field(default_factory=list)
+    """What the organiser is to be told beside the summary (``approval_off_notice``)."""
 
     def summary(self) -> str:
         renamed = "".join(
@@ -374,10 +378,16 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
     about.done()
     report = ImportReport(slug)
     kinds = _defined_kinds(root)
+    opened: list[str] = []
     for entry in root.items("tracks"):
         track = _import_track(session, bundle, challenge, entry, kinds)
         report.tracks.append(track.slug)
         report.items += sum(len(test_set.items) for test_set in track.test_sets)
+        if track.phase == TEST and not track.is_published:
+            opened.append(track.slug)
+    notice = approval_off_notice(challenge, opened)
+    if notice:
+        report.notices.append(notice)
     files: list[bytes] = []
     teams: dict[str, Team] = {}
     for entry in root.items("systems"):

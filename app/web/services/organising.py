@@ -29,6 +29,7 @@ from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
 from app.web.errors import DomainError
 from app.web.services import action
+from app.web.services.approvals import approval_off_notice
 from app.web.services.audit import record
 from app.web.services.csv_cells import csv_cell
 from app.web.services.notifications import notify_published
@@ -84,8 +85,11 @@ shared task's, and far below the database's integers (2**31 - 1 in PostgreSQL)."
 
 def save_track_settings(
     session: Session, actor: User | None, track: Track, settings: TrackSettings
-) -> None:
-    """Apply the settings (``update_track``'s rules) and record them in the audit log."""
+) -> str | None:
+    """Apply the settings (``update_track``'s rules) and record them in the audit log. Returns
+    what the organiser is to be told: when this opens the test phase of a challenge whose teams
+    upload without approval, how to switch approval on (``approval_off_notice``)."""
+    opening = track.phase != TEST and settings.phase == TEST
     with action(session):
         update_track(track, settings)
         record(
@@ -102,6 +106,7 @@ def save_track_settings(
             hide_own_scores=track.hide_own_scores,
             confirmed_only_in_test=track.confirmed_only_in_test,
         )
+    return approval_off_notice(track.challenge, [track.slug]) if opening else None
 
 
 def update_track(track: Track, settings: TrackSettings) -> None:

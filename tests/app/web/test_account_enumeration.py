@@ -2,13 +2,14 @@
 /password/forgot takes 5.4 vs 2.9 ms for known vs unknown" and "no per-source limit on reset
 mails". Registering and asking for a reset answer byte for byte the same (but the CSRF token)
 and do the same work for an address with or without an account; reset and confirmation mails
-are limited per client address and per e-mail address, registrations per client address, and
-an answer over a limit says nothing about the address either."""
+are limited per client address and per e-mail address, registrations per client address (per
+hour, and per minute against a burst, issue 47), and an answer over a limit says nothing about
+the address either."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
@@ -18,6 +19,7 @@ from app.data.db import session_scope
 from app.data.models import Mail, PendingRegistration, User
 from app.data.models import accounts as account_models
 from app.web.services import account_mail
+from app.web.services import accounts as account_services
 from tests.conftest import make_app, make_settings
 from tests.support.factories import login, mailed_link, participant, register
 
@@ -209,6 +211,69 @@ def test_registrations_from_one_client_address_are_limited(tmp_path):
     assert over_known.status_code == 429
     assert _answer(over_known)[2].replace(b"known@", b"n2@") == _answer(refused)[2]
     assert attempt("n2@uni.example", {"REMOTE_ADDR": "198.51.100.7"}).status_code == 200
+
+
+def test_a_burst_of_registrations_from_one_client_address_is_limited_per_minute(
+    tmp_path, monkeypatch
+):
+    """Issue 47: one client address registered its hour's 20 accounts in a few seconds (12
+    confirmation mails in 3.8 s). Now 5 a minute at most (the default), the 6th refused with
+    the answer every address gets; the hour's 20 stay as they were, spread over 4 minutes. The
+    clock is the service's, held still and moved by hand."""
+    settings, app = _limited(tmp_path)
+    app.config["WTF_CSRF_ENABLED"] = False
+    participant(settings, "known@uni.example")
+    now = [datetime.now(UTC)]
+    monkeypatch.setattr(account_services, "utcnow", lambda: now[0])
+    client = app.test_client()
+
+    def attempt(email: str, where=HERE):
+        data = {"email": email, "password": PASSWORD, "confirm": PASSWORD}
+        return client.post("/register", data=data, environ_base=where)
+
+    assert [attempt(f"n{n}@uni.example").status_code for n in range(5)] == [200] * 5
+    refused = attempt("n5@uni.example")
+    assert refused.status_code == 429 and b"in the last minute" in refused.data
+    assert _mails(settings, "n5@uni.example") == []
+    over_known = attempt("known@uni.example")
+    assert _answer(over_known)[2].replace(b"known@", b"n5@") == _answer(refused)[2]
+    elsewhere = {"REMOTE_ADDR": "198.51.100.7"}
+    assert attempt("n5@uni.example", elsewhere).status_code == 200
+    for minute in range(1, 4):  # the hour's share, 5 a minute
+        now[0] += timedelta(seconds=61)
+        emails = [f"m{minute}-{n}@uni.example" for n in range(5)]
+        assert [attempt(email).status_code for email in emails] == [200] * 5
+    now[0] += timedelta(seconds=61)
+    hourly = attempt("late@uni.example")
+    assert hourly.status_code == 429 and b"in the last hour" in hourly.data
+
+
+def test_the_burst_limit_is_set_from_the_environment_beside_the_hourly_one():
+    from app.data.config import AccountLimits
+
+    assert AccountLimits.from_env({}).registrations_per_minute == 5
+    limits = AccountLimits.from_env({"NLGBOARD_REGISTRATIONS_PER_MINUTE": "3"})
+    assert (limits.registrations_per_minute, limits.registrations_per_hour) == (3, 20)
+
+
+def test_colleagues_on_one_e_mail_domain_are_not_limited_together(tmp_path, monkeypatch):
+    """Issue 47, "do not punish colleagues": the burst limit is per client address, never per
+    e-mail domain; a university's people on their own machines all register in one minute."""
+    settings, app = _limited(tmp_path)
+    app.config["WTF_CSRF_ENABLED"] = False
+    now = datetime.now(UTC)
+    monkeypatch.setattr(account_services, "utcnow", lambda: now)
+    client = app.test_client()
+    answers = [
+        client.post(
+            "/register",
+            data={"email": f"c{n}@uni.example", "password": PASSWORD, "confirm": PASSWORD},
+            environ_base={"REMOTE_ADDR": f"198.51.100.{n}"},
+        ).status_code
+        for n in range(12)
+    ]
+    assert answers == [200] * 12
+    assert all(len(_mails(settings, f"c{n}@uni.example")) == 1 for n in range(12))
 
 
 def test_a_newer_registration_voids_the_older_link_and_the_first_account_wins(app, settings):

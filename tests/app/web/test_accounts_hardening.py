@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from urllib.parse import unquote
 
 import pytest
 
@@ -27,6 +28,34 @@ def test_reset_and_verification_tokens_are_redacted_in_access_logs(line):
     record = logging.LogRecord("werkzeug", logging.INFO, __file__, 1, "%s", (line,), None)
     assert RedactTokens().filter(record)
     assert RESET not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+def _encoded(text: str) -> str:
+    return "".join(f"%{ord(c):02X}" for c in text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"GET /password/reset/%{ord(RESET[0]):02X}{RESET[1:]} HTTP/1.1",
+        f"GET /verify/{_encoded(RESET)} HTTP/1.1",
+        f"GET /password/reset/{RESET.replace('.', '%2e')} HTTP/1.1",
+        f"GET /p%61ssword/reset/{RESET} HTTP/1.1",
+        f"GET /annotate%2Flink/{RESET} HTTP/1.1",
+        f"GET /login?next=%2Fverify%2F%25{ord(RESET[0]):02X}{RESET[1:]}&x=1 HTTP/1.1",
+    ],
+)
+def test_percent_encoded_tokens_and_paths_are_redacted_too(line):
+    """Issue 47: the redaction stopped at a percent-encoded token (``/password/reset/%41bc``),
+    which the server decodes into a working link; nor may an encoded path hide it. Whoever
+    reads the line, decoding it as often as they like, finds no part of the token (its
+    payload, time stamp or signature)."""
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
+    assert RedactTokens().filter(record)
+    message = record.getMessage()
+    assert "[redacted]" in message
+    decoded = unquote(unquote(message))
+    assert not [part for part in RESET[1:].split(".") if part in decoded], message
 
 
 def test_tokens_are_redacted_from_every_logger_line_and_traceback():

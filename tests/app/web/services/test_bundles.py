@@ -305,6 +305,7 @@ def test_an_organiser_imports_a_bundle_on_the_web_and_organises_it(app, client, 
     upload = {"bundle-bundle": (io.BytesIO(_zip(DEMO_DATA)), "example.zip")}
     page = client.post("/organise/bundle", data=upload, follow_redirects=True)
     assert page.status_code == 200 and "Imported challenge example: 3 track(s)" in page.text
+    assert "nlgboard challenge teams example --need-approval" in page.text  # e2e: test phase
     assert client.get("/organise/example/audit").status_code == 200
     assert "challenge import" in client.get("/organise/example/audit").text
 

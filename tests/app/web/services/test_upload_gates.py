@@ -33,6 +33,7 @@ from tests.support.factories import (
     organiser,
     participant,
 )
+from tests.support.paths import DEMO_DATA
 
 PASSWORD = "kestrel-harbour-lantern"
 
@@ -283,3 +284,41 @@ def test_the_cli_approves_a_team(app, runner, settings):
         assert team_approved(session, find_team(session, "A"), challenge)
     result = runner.invoke(args=["challenge", "approve-team", "demo", "nobody"])
     assert result.exit_code != 0 and "no team called 'nobody'" in result.output
+
+
+NOTICE = "test phase of track {track} of {challenge} without your approval"
+SWITCH = "nlgboard challenge teams {challenge} --need-approval"
+
+
+def test_an_organiser_opening_a_test_phase_is_told_how_to_switch_approval_on(app, client, settings):
+    """Issue 47: approval is off unless asked for, and opening a test phase said nothing about
+    it. Opening one on the track's settings page names the Teams page and the command that
+    switch it on; saving again in the test phase, or opening it with approval on, says nothing."""
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    login(client, "org@x.org")
+    url = "/organise/demo/tracks/main"
+    fields = {"settings-title": "Main", "settings-phase": "test", "settings-max_primary": "2"}
+    page = client.post(url, data=fields, follow_redirects=True).text
+    assert NOTICE.format(track="main", challenge="demo") in page
+    assert "/organise/demo/teams" in page and SWITCH.format(challenge="demo") in page
+    again = client.post(url, data=fields, follow_redirects=True).text
+    assert "Track settings saved." in again and "without your approval" not in again
+    client.post(url, data={**fields, "settings-phase": "development"})
+    with session_scope(settings.database_url) as session:
+        set_teams_need_approval(session, None, get_challenge(session, "demo"), True)
+    page = client.post(url, data=fields, follow_redirects=True).text
+    assert "Track settings saved." in page and "without your approval" not in page
+    with session_scope(settings.database_url) as session:
+        assert get_track(session, "demo", "main").phase == TEST
+
+
+def test_importing_a_bundle_that_opens_a_test_phase_says_how_to_switch_approval_on(
+    app, runner, settings
+):
+    """Issue 47, on the command line: a bundle's track in its (unpublished) test phase opens it
+    (the README's example bundle has one, e2e); the challenge is new, so approval is off."""
+    result = runner.invoke(args=["challenge", "import", str(DEMO_DATA)])
+    assert result.exit_code == 0, result.output
+    assert NOTICE.format(track="e2e", challenge="example") in result.output
+    assert SWITCH.format(challenge="example") in result.output
