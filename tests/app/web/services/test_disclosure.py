@@ -35,10 +35,18 @@ def test_before_publication_a_team_reads_its_headline_rounded_and_nothing_else(f
     assert Viewer(is_organiser=True).disclosure(track, figure, team_id=TEAM) is Disclosure.EXACT
 
 
-@pytest.mark.parametrize("figure", FIGURES)
+@pytest.mark.parametrize("figure", [f for f in FIGURES if f is not Figure.QUOTING])
 def test_after_publication_every_figure_is_open(figure):
     published = _track("test", published=True)
     assert Viewer().disclosure(published, figure, team_id=OTHER, items=3) is Disclosure.EXACT
+
+
+@pytest.mark.parametrize("phase", ["development", "test"])
+def test_an_analysis_quoting_the_references_is_its_organisers_alone_in_every_phase(phase):
+    for track in (_track(phase), _track(phase, published=True)):
+        for viewer in (Viewer(), Viewer(team_id=TEAM), Viewer(team_id=TEAM, publication=True)):
+            assert viewer.disclosure(track, Figure.QUOTING, team_id=TEAM) is Disclosure.NONE
+        assert Viewer(is_organiser=True).disclosure(track, Figure.QUOTING) is Disclosure.EXACT
 
 
 def test_in_development_figures_of_a_few_items_wait_for_the_test_results():
