@@ -202,8 +202,9 @@ def track_public_part(
     challenge_slug: str, track_slug: str, language: str, share: float, seed: int
 ) -> None:
     """Declare a random share of a test set's items its public part (a public leaderboard in
-    the test phase, as Kaggle's); the final ranking stays on every item, hidden until the
-    results are published. Only before the first upload."""
+    the test phase, as Kaggle's): at least 30 items and at most half the test set. The final
+    ranking stays on every item, hidden until the results are published. Only before the
+    first upload."""
     with session_scope(board_settings().database_url) as session:
         track = get_track(session, challenge_slug, track_slug)
         count = declare_public_part(session, track, language, share, seed)
