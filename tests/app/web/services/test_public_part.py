@@ -1,10 +1,12 @@
 """A test set's declared public part (Kaggle's public leaderboard): open to everyone in the
 test phase, while the headline on every item stays each team's own, rounded, until
 publication. It holds 30 items at least (fewer are per-item figures in all but name) and half
-the test set at most, however it is declared."""
+the test set at most, however it is declared; a bundled baseline is scored again on it."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -12,16 +14,19 @@ import yaml
 from sqlalchemy import select
 
 from app.data.db import session_scope
-from app.data.models import Item, ItemSubset, Score
+from app.data.models import Item, ItemSubset, Score, Submission, SubmissionStatus, System
 from app.data.storage import storage_for
 from app.data.testsets import PUBLIC_PART
 from app.web.errors import BundleError, DomainError
 from app.web.services.bundles import Bundle, import_bundle
 from app.web.services.public_part import declare_public_part
+from app.web.services.submissions import submit_output
 from app.web.services.track_imports import import_items
 from app.web.services.tracks import create_challenge, get_track
+from baselines import manifest, registry
 from tests.support.board import API, bearer, set_track, upload
 from tests.support.factories import demo_track, participant, run_queue
+from tests.support.paths import e2e_file
 
 ITEMS = 60
 
@@ -49,14 +54,16 @@ def _outputs(items: int = ITEMS, text: str | None = None) -> bytes:
 def _declare(app, settings, share: float = 0.5, seed: int = 0):
     with session_scope(settings.database_url) as session:
         track = get_track(session, "demo", "main")
-        return declare_public_part(session, track, "en", share, seed)
+        return declare_public_part(
+            session, app.extensions["nlgboard.queue"], track, "en", share, seed
+        )
 
 
 def test_a_public_part_is_open_to_everyone_in_the_test_phase_and_the_headline_is_not(
     app, client, settings
 ):
     _sized_track(settings)
-    assert _declare(app, settings) == 30
+    assert _declare(app, settings).items == 30
     tokens = {team: participant(settings, f"{team}@x.org", team=team) for team in "AB"}
     assert upload(client, tokens["A"], "marlin", _outputs()).status_code == 202
     assert upload(client, tokens["B"], "quokka", _outputs(text="a restaurant")).status_code == 202
@@ -81,7 +88,7 @@ def test_a_public_part_is_declared_before_the_first_upload_and_once(app, client,
     _sized_track(settings)
     with pytest.raises(DomainError, match="between 0 and 1"):
         _declare(app, settings, share=1.0)
-    assert _declare(app, settings, seed=7) == 30
+    assert _declare(app, settings, seed=7).items == 30
     with session_scope(settings.database_url) as session:
         drawn = sorted(s.item.position for s in session.scalars(select(ItemSubset)))
     with pytest.raises(DomainError, match="already has a public part"):
@@ -219,3 +226,79 @@ def test_the_cli_declares_a_public_part_or_says_why_not(app, runner, settings):
     result = runner.invoke(args=["track", "public-part", "more", *args[3:]])
     assert result.exit_code == 0, result.output
     assert "30 items of main (en) are its public part" in result.output
+
+
+def test_a_baseline_scored_before_the_declaration_is_scored_again_on_the_public_part(
+    app, client, settings
+):
+    """A baseline is not a team's upload: it does not stop a declaration, and the worker that
+    scored it (its copy of the test set held) scores it again with the public part."""
+    _sized_track(settings)
+    with session_scope(settings.database_url) as session:
+        (baseline,) = submit_output(
+            session, app.extensions["nlgboard.queue"], storage_for(settings), user=None,
+            team=None, track=get_track(session, "demo", "main"), system_name="template",
+            filename="template.txt", data=_outputs(), max_bytes=10_000_000, is_baseline=True,
+        )  # fmt: skip
+        baseline_id = baseline.id
+    run_queue(app)
+    assert _declare(app, settings).rescored == (baseline_id,)
+    run_queue(app)
+    with session_scope(settings.database_url) as session:
+        submission = session.get(Submission, baseline_id)
+        assert submission.status == SubmissionStatus.SCORED
+        assert {s.metric for s in submission.scores if s.subset == PUBLIC_PART} >= {"BLEU"}
+    set_track(settings, phase="test")
+    (row,) = client.get(f"{API}/leaderboard").json["rows"]
+    assert row["system"] == "template" and row["subsets"][PUBLIC_PART]["BLEU"] == 1.0
+
+
+E2E_SLICE = ITEMS
+"""The first MRs of the E2E dev set: a real E2E track small enough to score twice."""
+
+
+@pytest.fixture
+def tgen_slice(tmp_path, monkeypatch):
+    """The E2E dev set's first ``E2E_SLICE`` MRs with their references, and the bundled TGen
+    run's outputs for them, registered in a manifest of their own."""
+    rows = list(csv.reader(io.StringIO(e2e_file("devset.csv").read_text("utf-8"))))
+    header, rows = rows[0], rows[1:]
+    mrs = list(dict.fromkeys(mr for mr, _ in rows))[:E2E_SLICE]
+    refs = tmp_path / "refs.csv"
+    with refs.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([header, *(row for row in rows if row[0] in set(mrs))])
+    (dev_run,) = [r for r in manifest.read_manifest() if r.file == "tgen-e2e-dev.txt"]
+    lines = dev_run.path.read_text("utf-8").splitlines()[:E2E_SLICE]
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    monkeypatch.setattr(manifest, "MANIFEST", runs / "manifest.json")
+    (runs / "tgen-slice.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    manifest.write_entry(
+        manifest.BundledRun(
+            file="tgen-slice.txt", system=registry.TGEN_SYSTEM, baseline="tgen",
+            track_kind="e2e", language="en", test_set=f"E2E dev, first {E2E_SLICE} MRs",
+            items=E2E_SLICE, inputs_sha256=manifest.inputs_digest(mrs), produced_by="test",
+        )
+    )  # fmt: skip
+    return refs
+
+
+def test_an_e2e_track_imported_with_its_bundled_baseline_takes_a_public_part(
+    app, runner, settings, tgen_slice
+):
+    runner.invoke(args=["challenge", "create", "e2e", "--title", "E2E"])
+    imported = runner.invoke(
+        args=["track", "import", "e2e", "dev", "--kind", "e2e", "--refs", str(tgen_slice)]
+    )
+    assert f"{registry.TGEN_SYSTEM} added as a baseline" in imported.output, imported.output
+    result = runner.invoke(
+        args=["track", "public-part", "e2e", "dev", "--language", "en", "--share", "0.5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "30 items of dev (en) are its public part" in result.output
+    assert "baseline submissions scored again: scored" in result.output
+    with session_scope(settings.database_url) as session:
+        (submission,) = session.scalars(select(Submission).join(System)).all()
+        assert submission.system.is_baseline and submission.status == SubmissionStatus.SCORED
+        public = {s.metric for s in submission.scores if s.subset == PUBLIC_PART}
+        assert {"BLEU", "NIST", "METEOR", "ROUGE_L", "CIDEr"} <= public
