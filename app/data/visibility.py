@@ -19,7 +19,12 @@ ANONYMOUS = "anonymous"
 
 MIN_SUBSET_ITEMS = 30
 """Below this many items a subset's scores are per-item figures in all but name (the DRS
-demo's polarity challenge set is one sentence: its chrF is that sentence's chrF)."""
+demo's polarity challenge set is one sentence: its chrF is that sentence's chrF). A declared
+public part under it is no exception: it opens nothing in the test phase."""
+
+PUBLIC_PART_FIGURES = (Figure.SUBSET, Figure.INTERVAL, Figure.SIGNIFICANCE)
+"""What a declared public part opens to everyone in the test phase: its scores, their
+intervals and significance, each from at least ``MIN_SUBSET_ITEMS`` items."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ class Viewer:
             return Disclosure.EXACT
         if figure is Figure.QUOTING:  # the references themselves: their organisers only
             return Disclosure.NONE
-        if public_part and figure in (Figure.SUBSET, Figure.INTERVAL, Figure.SIGNIFICANCE):
+        if public_part and figure in PUBLIC_PART_FIGURES and (items or 0) >= MIN_SUBSET_ITEMS:
             return Disclosure.EXACT  # the organisers declared it public
         if track.phase == TEST and not track.is_published:
             own = team_id is not None and team_id == self.team_id

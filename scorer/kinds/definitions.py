@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -36,6 +37,15 @@ a training file's variant of it starts from, ``scorer.kinds.trained_variant``)."
 
 DERIVED = {norm_avg.NAME: norm_avg.SIGNATURE}
 """Columns computed from other columns (E2E's normalised average of its five metrics)."""
+
+MAX_DECIMALS = 4
+"""Decimals a published table may print of a stored score (``decimals``, ``column_decimals``,
+and more through a ``scale`` above 1): before publication a team reads its own scores rounded
+so, and more digits would be the exact score, the oracle the rounding is there to blunt."""
+
+SCALE_POWERS = range(-3, 4)
+"""The powers of ten a column may be printed multiplied by (``scale``: 0.001 to 1000): a change
+of units, as a 0-100 BLEU printed on 0-1; any other factor is no table's way of printing."""
 
 KIND_KEYS = {
     "name",
@@ -102,7 +112,6 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
     subsets = tuple(_texts(definition, "subsets", where))
     truncate = frozenset(_texts(definition, "truncate", where))
     decimals = _decimals(definition.get("decimals", 4), f"{where}.decimals")
-    column_decimals = definition.get("column_decimals") or {}
     item_metrics = tuple(_texts(definition, "item_metrics", where))
     if label is None:  # an organiser's definition: every name checked against the registries
         metrics, tokenisers = _metrics(definition.get("metrics"), name, where)
@@ -112,6 +121,7 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         )
     else:  # a built-in one, checked by the tests: no metric module loaded at import
         metrics, tokenisers, primary = list(definition["metrics"]), {}, definition["primary"]
+    column_decimals, scale = _printing(definition, decimals, where)
     derived_after = definition.get("derived_after")
     annotate = _named(definition.get("annotate"), ANNOTATIONS, f"{where}.annotate")
     describe = _named(definition.get("describe"), DESCRIPTIONS, f"{where}.describe")
@@ -141,11 +151,9 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         primary_metric=primary,
         item_metrics=item_metrics,
         decimals=decimals,
-        column_decimals={
-            str(k): _decimals(v, f"{where}.column_decimals.{k}") for k, v in column_decimals.items()
-        },
+        column_decimals=column_decimals,
         truncated_columns=truncate,
-        scale=_scale(definition.get("scale"), f"{where}.scale"),
+        scale=scale,
         subsets=subsets,
         breakdowns=tuple(_texts(definition, "breakdowns", where)),
         attribute_parts=tuple(
@@ -345,20 +353,55 @@ def _written_for(
 
 
 def _decimals(value: Any, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 8:
-        raise KindError(f"{where}: 0 to 8")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_DECIMALS:
+        raise KindError(f"{where}: 0 to {MAX_DECIMALS} decimals, got {value!r}")
     return value
 
 
+def _printing(
+    definition: Mapping[str, Any], decimals: int, where: str
+) -> tuple[dict[str, int], dict[str, float]]:
+    """The printing rule's columns: their decimals and their factors, within the bounds."""
+    given = definition.get("column_decimals") or {}
+    if not isinstance(given, Mapping):
+        raise KindError(f"{where}.column_decimals: a mapping of columns to decimals")
+    column_decimals = {
+        str(k): _decimals(v, f"{where}.column_decimals.{k}") for k, v in given.items()
+    }
+    scale = _scale(definition.get("scale"), f"{where}.scale")
+    _check_printed_digits(decimals, column_decimals, scale, where)
+    return column_decimals, scale
+
+
 def _scale(value: Any, where: str) -> dict[str, float]:
-    """Column -> the positive factor its values are printed multiplied by."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value.values()
-    ):
-        raise KindError(f"{where}: a mapping of columns to positive factors, e.g. {{BLEU: 0.01}}")
-    return {str(k): float(v) for k, v in value.items()}
+    """Column -> the power of ten its values are printed multiplied by (``SCALE_POWERS``)."""
+    if value is not None and not isinstance(value, Mapping):
+        raise KindError(f"{where}: a mapping of columns to factors, e.g. {{BLEU: 0.01}}")
+    return {str(k): _power_of_ten(v, f"{where}.{k}") for k, v in (value or {}).items()}
+
+
+def _power_of_ten(value: Any, where: str) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        for power in SCALE_POWERS:
+            if math.isclose(value, 10.0**power, rel_tol=1e-9):
+                return float(value)
+    raise KindError(f"{where}: a power of ten from 0.001 to 1000 (e.g. 0.01), got {value!r}")
+
+
+def _check_printed_digits(
+    decimals: int, column_decimals: Mapping[str, int], scale: Mapping[str, float], where: str
+) -> None:
+    """A column printed x1000 with 4 decimals shows 7 decimals of its stored score: the bound
+    on decimals holds for what is printed of the stored score, whatever its factor."""
+    for column, factor in scale.items():
+        shown = column_decimals.get(column, decimals)
+        digits = shown + round(math.log10(factor))
+        if digits > MAX_DECIMALS:
+            raise KindError(
+                f"{where}.scale.{column}: x{factor:g} with {shown} decimals prints {digits} "
+                f"decimals of the stored score (at most {MAX_DECIMALS}): print fewer decimals "
+                "or use a smaller factor"
+            )
 
 
 def _named(value: Any, registry: Mapping[str, Any], where: str) -> Any:

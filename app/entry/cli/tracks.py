@@ -204,12 +204,18 @@ def track_public_part(
     challenge_slug: str, track_slug: str, language: str, share: float, seed: int
 ) -> None:
     """Declare a random share of a test set's items its public part (a public leaderboard in
-    the test phase, as Kaggle's); the final ranking stays on every item, hidden until the
-    results are published. Only before the first upload."""
-    with session_scope(board_settings().database_url) as session:
+    the test phase, as Kaggle's): at least 30 items and at most half the test set. The final
+    ranking stays on every item, hidden until the results are published. Only before the
+    first upload; the baselines already there are scored again, on the public part too."""
+    settings = board_settings()
+    queue = current_app.extensions["nlgboard.queue"]
+    with session_scope(settings.database_url) as session:
         track = get_track(session, challenge_slug, track_slug)
-        count = declare_public_part(session, track, language, share, seed)
-    click.echo(f"{count} items of {track_slug} ({language}) are its public part")
+        declared = declare_public_part(session, queue, track, language, share, seed)
+    click.echo(f"{declared.items} items of {track_slug} ({language}) are its public part")
+    if declared.rescored:
+        outcomes = score_if_embedded(queue, settings, list(declared.rescored))
+        click.echo(f"baseline submissions scored again: {', '.join(outcomes)}")
 
 
 @track.command("split-report")

@@ -34,10 +34,11 @@ KIND_KEY_DOCS: dict[str, str] = {
     "attributes": "Item attributes computed from each item's input and references, beside "
     "those the reader gives.",
     "primary": "The column the leaderboard sorts by (default: the first metric's).",
-    "decimals": "Decimals the published table prints (0 to 8, default 4): pages, exports and, "
-    "before publication, what a team sees of its own scores.",
+    "decimals": "Decimals the published table prints (0 to 4, default 4): pages, exports and, "
+    "before publication, what a team sees of its own scores, which more digits would give "
+    "exactly.",
     "truncate": "Columns the published table cuts to their decimals rather than rounds.",
-    "column_decimals": "Columns printed with other decimals: `{SER: 2}`.",
+    "column_decimals": "Columns printed with other decimals (0 to 4): `{SER: 2}`.",
     "derived": "Columns computed from the others (`norm_avg`: E2E's normalised average).",
     "derived_after": "The metric the derived columns follow in the table.",
     "annotate": "Per-output findings kept beside each output (`e2e-slot-errors`).",
@@ -51,8 +52,10 @@ KIND_KEY_DOCS: dict[str, str] = {
     "language: en, per_language: true, titles: {...}, grows_by: [standard, long], "
     "bundled_baselines: [...]}` (what an import must give, the default language, one test set "
     "per language, default titles, named subsets, bundled baseline runs).",
-    "scale": "Columns printed multiplied by a factor, the stored scores unchanged: "
-    "`{BLEU: 0.01}` prints BLEU, stored on 0-100, on 0-1 as WebNLG+ 2020's paper does.",
+    "scale": "Columns printed multiplied by a power of ten (0.001 to 1000), the stored scores "
+    "unchanged: `{BLEU: 0.01}` prints BLEU, stored on 0-100, on 0-1 as WebNLG+ 2020's paper "
+    "does. At most 4 decimals of the stored score are printed: x100 with 3 decimals shows 5, "
+    "and is refused.",
 }
 """Every key of ``KIND_KEYS`` and what it does (the test holds the two equal)."""
 

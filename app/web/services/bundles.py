@@ -52,7 +52,7 @@ from app.data.models import (
 )
 from app.data.queue import SubmissionQueue
 from app.data.storage import Storage
-from app.data.testsets import stamp_content
+from app.data.testsets import PUBLIC_PART, stamp_content
 from app.web.errors import BundleError, DomainError
 from app.web.services.accounts import TEAM_NAME_MAX, team_named
 from app.web.services.approvals import approval_off_notice
@@ -63,6 +63,7 @@ from app.web.services.drs import import_challenge_set
 from app.web.services.import_rules import import_rule
 from app.web.services.names import check_name
 from app.web.services.organising import LIMIT_MAX
+from app.web.services.public_part import public_part_problem
 from app.web.services.submissions import SYSTEM_NAME_MAX
 from app.web.services.track_imports import import_items
 from app.web.services.tracks import (
@@ -626,6 +627,9 @@ def _add_items(
         )
         for position, (row, attributes) in enumerate(zip(rows, found, strict=True))
     ]
+    public = sum(any(s.name == PUBLIC_PART for s in item.subsets) for item in items)
+    if public and (problem := public_part_problem(public, len(items))):
+        raise BundleError(f"{path}: subset {PUBLIC_PART!r} (the public part) is {problem}")
     session.add(test_set)
     session.add_all(items)
     session.flush()

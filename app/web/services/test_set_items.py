@@ -11,9 +11,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.data.models import DESCRIBED, Item, ItemSubset, Reference, Submission, System, TestSet
-from app.data.testsets import stamp_content
+from app.data.testsets import PUBLIC_PART, stamp_content
 from app.web.errors import DomainError
 from app.web.services.bundled import remove_bundled_runs
+from app.web.services.public_part import public_part_problem
 from app.web.services.releases import ReleaseItem
 
 SUBSET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}$")
@@ -61,6 +62,23 @@ def append_items(
         )
     stamp_content(session, test_set)
     session.flush()
+    _check_public_part(session, test_set)
+
+
+def _check_public_part(session: Session, test_set: TestSet) -> None:
+    """Items tagged ``public`` (a subset given so, or a kind's subset attribute valued so)
+    are the test set's public part, opened in the test phase: within its bounds or refused."""
+    public = session.scalar(
+        select(func.count(ItemSubset.id))
+        .join(Item)
+        .where(Item.test_set_id == test_set.id, ItemSubset.name == PUBLIC_PART)
+    )
+    total = session.scalar(select(func.count(Item.id)).where(Item.test_set_id == test_set.id))
+    if public and (problem := public_part_problem(public, total or 0)):
+        raise DomainError(
+            f"the {test_set.language} test set of {test_set.track.slug!r}: subset "
+            f"{PUBLIC_PART!r} (its public part) would be {problem}"
+        )
 
 
 def _check_new_subset(session: Session, test_set: TestSet, subset: str) -> None:

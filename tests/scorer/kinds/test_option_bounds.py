@@ -70,3 +70,47 @@ def test_every_metric_option_declares_its_bounds():
             if p.kind is inspect.Parameter.KEYWORD_ONLY
         }
         assert set(metric_bounds(name)) == options, name
+
+
+def _printed(**printing) -> dict:
+    return {"name": "printed", "reader": "lines", "metrics": ["chrF++", "BLEU"], **printing}
+
+
+@pytest.mark.parametrize(
+    ("printing", "message"),
+    [
+        ({"decimals": 8}, "kinds[0].decimals: 0 to 4 decimals, got 8"),
+        ({"column_decimals": {"chrF++": 5}}, "kinds[0].column_decimals.chrF++: 0 to 4 decimals"),
+        ({"scale": {"chrF++": 1e308}}, "kinds[0].scale.chrF++: a power of ten from 0.001 to 1000"),
+        ({"scale": {"BLEU": 1e-4}}, "kinds[0].scale.BLEU: a power of ten from 0.001 to 1000"),
+        ({"scale": {"BLEU": 0.5}}, "kinds[0].scale.BLEU: a power of ten from 0.001 to 1000"),
+        ({"scale": {"BLEU": True}}, "kinds[0].scale.BLEU: a power of ten from 0.001 to 1000"),
+        (
+            {"decimals": 2, "scale": {"BLEU": 1000}},
+            "kinds[0].scale.BLEU: x1000 with 2 decimals prints 5 decimals of the stored score",
+        ),
+        (
+            {"column_decimals": {"BLEU": 4}, "scale": {"BLEU": 10}},
+            "kinds[0].scale.BLEU: x10 with 4 decimals prints 5 decimals of the stored score",
+        ),
+    ],
+)
+def test_a_printing_rule_that_would_print_the_exact_score_is_refused_naming_the_key(
+    printing, message
+):
+    """Before publication a team reads its own scores as the published table prints them:
+    8 decimals, or chrF++ printed x1e308, would be the exact score."""
+    with pytest.raises(KindError) as refused:
+        build_profile(_printed(**printing), "kinds[0]")
+    assert message in str(refused.value)
+
+
+def test_a_printing_rule_within_the_bounds_keeps_its_rounding():
+    profile = build_profile(
+        _printed(decimals=1, column_decimals={"chrF++": 4}, scale={"BLEU": 1000}), "kinds[0]"
+    )
+    assert profile.published("BLEU", 12.345678) == pytest.approx(12.3457)
+    assert profile.published("chrF++", 12.345678) == pytest.approx(12.3457)
+    assert build_profile(_printed(scale={"BLEU": 0.001}), "kinds[0]").printed("BLEU", 45.6) == (
+        "0.0456"
+    )

@@ -16,7 +16,7 @@ from app.data.storage import storage_for
 from app.web.services.bundles import Bundle, BundleError, import_bundle
 
 ROWS = [
-    {"input": "a", "references": ["the a"], "attributes": {"kind": "x"}, "subsets": ["public"]},
+    {"input": "a", "references": ["the a"], "attributes": {"kind": "x"}, "subsets": ["tense"]},
     {"input": "b", "references": ["the b", "a b"], "attributes": {"kind": "y"}},
 ]
 
@@ -42,7 +42,7 @@ def test_subsets_of_given_and_computed_attributes_are_stored(app, settings):
         import_bundle(session, queue, storage, bundle(["kind", "references"]))
         items = session.scalars(select(Item).order_by(Item.position)).all()
         assert [[s.name for s in item.subsets] for item in items] == [
-            ["public", "x", "1"],
+            ["tense", "x", "1"],
             ["y", "2"],
         ]
 

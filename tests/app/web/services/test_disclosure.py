@@ -57,6 +57,18 @@ def test_in_development_figures_of_a_few_items_wait_for_the_test_results():
     assert Viewer().disclosure(development, Figure.ITEM, OTHER) is Disclosure.NONE
 
 
+@pytest.mark.parametrize("figure", [Figure.SUBSET, Figure.INTERVAL, Figure.SIGNIFICANCE])
+def test_a_public_part_opens_in_the_test_phase_only_from_30_items(figure):
+    """A 12-item public part gave one hidden item's exact DIST_char: under 30 items a public
+    part's figures are per-item figures in all but name, however it was declared."""
+    test = _track("test")
+    assert Viewer().disclosure(test, figure, OTHER, 30, public_part=True) is Disclosure.EXACT
+    assert Viewer().disclosure(test, figure, OTHER, 12, public_part=True) is Disclosure.NONE
+    assert Viewer().disclosure(test, figure, OTHER, None, public_part=True) is Disclosure.NONE
+    development = _track("development")
+    assert Viewer().disclosure(development, figure, OTHER, 12, True) is Disclosure.NONE
+
+
 def test_a_sealed_figure_refuses_every_way_out_but_the_rule():
     sealed = Hidden(0.6850123, Figure.SUBSET, "ROUGE_L", TEAM, 12)
     for leave in (float, str, bool, round, lambda h: f"{h:.4f}", lambda h: "%.4f" % h,  # noqa: UP031
