@@ -113,12 +113,11 @@ def score_submission(
     The one place where "score, then describe" is chained: a scored submission whose profile
     has textual statistics goes to ``describe_next`` (the embedded queue, or the CLI running it
     at once); RQ jobs pass nothing and the describing job goes on the Redis queue. The team's
-    notification (scored or failed) is written once the outcome has committed, and its mails
-    is written in the transaction that records the outcome, and its mails go to ``mail_next``
-    once it has committed (the same way: RQ jobs pass nothing; without either, or when the
-    worker dies before, the recovery pass sends them from the outbox). ``state`` is the
-    process's (``worker.state``): the worker's, the embedded queue's; a fresh one when none
-    is given.
+    notification (scored or failed) is written in the transaction that records the outcome,
+    and its mails go to ``mail_next`` once it has committed (the same way: RQ jobs pass
+    nothing; without either, or when the worker dies first, the recovery pass sends them from
+    the outbox). ``state`` is the process's (``worker.state``): the worker's, the embedded
+    queue's; a fresh one when none is given.
     """
     state = state or JobsState()
     with (
