@@ -8,7 +8,8 @@ waiting submission gets its scores before any is described.
 Exactly-once scoring does not rely on the queue. A job first *claims* its submission with one
 conditional UPDATE (queued, or running with a stale heartbeat); a job that loses the claim does
 nothing. The result is written in one transaction that only commits while the claim is still
-held, so a duplicate or late job can never write a second set of scores.
+held, so a duplicate or late job can never write a second set of scores. The team's mail about
+it is written in that same transaction, so the outcome and its notification commit together.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from scorer.errors import InputError
 from scorer.kinds import Profile, describe_references, described_signature
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
-from worker.notifications import submission_finished
+from worker.notifications import post_mails, submission_finished
 from worker.state import Claim, JobsState
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,15 @@ class Result:
     """Per-item metric statistics (``pack_statistics``), for significance and intervals."""
     describable: bool = False
     """The profile has textual statistics: a describing job follows."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A job's outcome, committed, with the outbox mails committed with it (to post)."""
+
+    outcome: str
+    """``scored``, ``failed`` or ``skipped``."""
+    mail_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,9 +113,10 @@ def score_submission(
     The one place where "score, then describe" is chained: a scored submission whose profile
     has textual statistics goes to ``describe_next`` (the embedded queue, or the CLI running it
     at once); RQ jobs pass nothing and the describing job goes on the Redis queue. The team's
-    notification (scored or failed) is written once the outcome has committed, and its mails
-    go to ``mail_next`` (the same way: RQ jobs pass nothing; without either, the recovery pass
-    sends them). ``state`` is the process's (``worker.state``): the worker's, the embedded
+    notification (scored or failed) is written in the transaction that records the outcome,
+    and its mails go to ``mail_next`` once it has committed (the same way: RQ jobs pass
+    nothing; without either, or when the worker dies first, the recovery pass sends them from
+    the outbox). ``state`` is the process's (``worker.state``): the worker's, the embedded
     queue's; a fresh one when none is given.
     """
     state = state or JobsState()
@@ -118,13 +129,12 @@ def score_submission(
         started = time.perf_counter()
         settings = settings or Settings.from_env()
         describe_next = describe_next or _redis_describer(settings, state)
-        outcome = _score(submission_id, settings, state, describe_next)
-        if outcome in ("scored", "failed"):
+        finished = _score(submission_id, settings, state, describe_next)
+        if finished.mail_ids:
             with state.stage("notify"):
-                mail_next = mail_next or _redis_mailer(settings, state)
-                submission_finished(settings, submission_id, mail_next)
-        _log_done(submission_id, "job done", outcome, started, stages)
-        return outcome
+                post_mails(mail_next or _redis_mailer(settings, state), finished.mail_ids)
+        _log_done(submission_id, "job done", finished.outcome, started, stages)
+        return finished.outcome
 
 
 def hand_back(settings: Settings, state: JobsState) -> list[int]:
@@ -184,12 +194,12 @@ def _score(
     settings: Settings,
     state: JobsState,
     describe_next: Callable[[int], object] | None,
-) -> str:
+) -> Finished:
     with state.stage("claim"):
         claim = claim_submission(settings, submission_id)
     if claim is None:
         log.info("submission %s: not claimable (already taken or finished), skipped", submission_id)
-        return "skipped"
+        return Finished("skipped")
     log.info("submission %s: claimed", submission_id)
     with state.holding(claim), Heartbeat(settings, claim):
         try:
@@ -201,10 +211,10 @@ def _score(
             log.exception("submission %s: internal error while scoring", submission_id)
             return _finish_failed(settings, claim, INTERNAL_ERROR)
         with state.stage("store"):
-            outcome = _finish_scored(settings, claim, result)
-    if outcome == "scored" and result.describable and describe_next is not None:
+            finished = _finish_scored(settings, claim, result)
+    if finished.outcome == "scored" and result.describable and describe_next is not None:
         describe_next(submission_id)
-    return outcome
+    return finished
 
 
 def _redis_describer(settings: Settings, state: JobsState) -> Callable[[int], object] | None:
@@ -401,11 +411,11 @@ def describe_test_set(
         log.exception("test set %s: describing the references failed", test_set_id)
 
 
-def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
+def _finish_scored(settings: Settings, claim: Claim, result: Result) -> Finished:
     with session_scope(settings.database_url) as session:
         if not _close_claim(session, claim, SubmissionStatus.SCORED, None):
             session.rollback()
-            return "skipped"
+            return Finished("skipped")
         session.execute(delete(Score).where(Score.submission_id == claim.submission_id))
         session.execute(delete(Output).where(Output.submission_id == claim.submission_id))
         session.execute(
@@ -449,8 +459,9 @@ def _finish_scored(settings: Settings, claim: Claim, result: Result) -> str:
                 )
             ],
         )
+        mail_ids = submission_finished(session, claim.submission_id, settings.mail.base_url)
     log.info("submission %s: scored", claim.submission_id)
-    return "scored"
+    return Finished("scored", tuple(mail_ids))
 
 
 def _awaits_description(settings: Settings, submission_id: int) -> bool:
@@ -509,13 +520,14 @@ def _finish_described(
     return "described"
 
 
-def _finish_failed(settings: Settings, claim: Claim, message: str) -> str:
+def _finish_failed(settings: Settings, claim: Claim, message: str) -> Finished:
     with session_scope(settings.database_url) as session:
         if not _close_claim(session, claim, SubmissionStatus.FAILED, message):
             session.rollback()
-            return "skipped"
+            return Finished("skipped")
+        mail_ids = submission_finished(session, claim.submission_id, settings.mail.base_url)
     log.info("submission %s: failed: %s", claim.submission_id, message)
-    return "failed"
+    return Finished("failed", tuple(mail_ids))
 
 
 def _close_claim(

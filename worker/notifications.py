@@ -1,7 +1,9 @@
 """Notifications that the worker's own work causes: a submission scored or failed, and a
-deadline 24 hours away (found by the recovery pass). Each is written to the outbox in its own
-transaction after the work it reports on has committed, so a notification that cannot be
-written never undoes or delays that work.
+deadline 24 hours away (found by the recovery pass). Each is written to the outbox in the
+transaction of what it reports on (the outcome, the track's reminder mark), so a worker killed
+once that has committed loses no mail: the row is there for the recovery pass to send. A
+scored or failed mail is written under a savepoint, so one that cannot be written is undone
+alone and never undoes or delays the outcome it reports on.
 
 A scored mail carries what its reader may see on the board and nothing more: the scores only
 where the visibility rule (``app.data.visibility.Viewer``) shows them to the team, rounded as it
@@ -11,7 +13,7 @@ rounds them; otherwise it says the submission was scored, not what it scored.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any, cast
 
@@ -34,19 +36,17 @@ REMIND_BEFORE = timedelta(hours=24)
 """A track's deadline this close gets one reminder to the challenge's participants."""
 
 
-def submission_finished(
-    settings: Settings, submission_id: int, post: Callable[[int], object] | None
-) -> list[int]:
-    """Mail the team that its submission was scored or failed; return the mails' ids. Any
-    error is logged and swallowed: the submission's outcome stands without its mail."""
+def submission_finished(session: Session, submission_id: int, base_url: str) -> list[int]:
+    """Write the team's mail that its submission was scored or failed in ``session``, the
+    transaction that records the outcome (``worker.jobs``), and return the mails' ids, to
+    post once it has committed. Any error is logged and rolled back to a savepoint: the
+    outcome commits without its mail."""
     try:
-        with session_scope(settings.database_url) as session:
-            ids = _submission_mails(session, submission_id, settings.mail.base_url)
+        with session.begin_nested():
+            return _submission_mails(session, submission_id, base_url)
     except Exception:
         log.exception("submission %s: its notification could not be written", submission_id)
         return []
-    _post_all(post, ids)
-    return ids
 
 
 def _submission_mails(session: Session, submission_id: int, base_url: str) -> list[int]:
@@ -135,7 +135,7 @@ def remind_deadlines(settings: Settings, post: Callable[[int], object] | None) -
                 ids += _deadline_mails(session, track_id, settings.mail.base_url)
         except Exception:
             log.exception("track %s: its deadline reminder could not be written", track_id)
-    _post_all(post, ids)
+    post_mails(post, ids)
     return ids
 
 
@@ -178,8 +178,9 @@ def _footer(base_url: str) -> str:
     return f"\n--\nSwitch these notifications off on your Team page: {base_url}/team"
 
 
-def _post_all(post: Callable[[int], object] | None, mail_ids: list[int]) -> None:
-    """Hand the mails to the queue; without one (or when it fails) the recovery pass will."""
+def post_mails(post: Callable[[int], object] | None, mail_ids: Iterable[int]) -> None:
+    """Hand committed mails to the queue; without one (or when it fails, or the process is
+    killed first) the recovery pass finds them in the outbox and does."""
     if post is None:
         return
     for mail_id in mail_ids:

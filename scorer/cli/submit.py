@@ -11,14 +11,23 @@ scores with their signatures.
 FILE holds one output per test input, laid out as the track's kind says (its Submit page on
 the board; a refused check prints it); a multilingual track also takes a zip with one file per
 language, named by its code.
+
+The board at --url is not trusted: whatever it sends is printed only after ``plain`` has
+taken the terminal's control characters out of it (an escape sequence in a track's title
+could recolour, rewrite or retitle the participant's terminal), and an answer that is not
+what this client reads (not JSON, nested past reading, a field of another type, a kind's
+definition that does not build) is said in one line, never a traceback.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
+import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 import requests
@@ -33,26 +42,85 @@ EXIT_FAILED = 1
 EXIT_REFUSED = 2
 
 
+_ESCAPE = re.compile(
+    r"""
+      (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]           # CSI: colours, cursor moves, erasing
+    | (?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])     # OSC, DCS, PM, APC, SOS: a string ...
+      [^\x07\x1b\x9c]* (?:\x07|\x1b\\|\x9c)?        # ... to BEL or ST (or the text's end)
+    | \x1b [ -/]* [0-~]                              # any other escape (ESC c resets)
+    """,
+    re.VERBOSE,
+)
+"""Terminal escape sequences, 7-bit and 8-bit, taken out whole (not their ESC alone, which
+would leave ``[31m`` behind)."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""C0 controls, DEL and C1 controls: what is left of a control after the sequences."""
+
+
+def plain(text: object, lines: bool = False) -> str:
+    """``text`` from a board, safe to print: escape sequences and control characters taken
+    out. With ``lines`` (an error, a file layout: texts of several lines) line breaks and
+    tabs are kept; in a one-line field (a title, a name) they become spaces."""
+
+    def replace(control: re.Match[str]) -> str:
+        char = control.group()
+        if char in "\n\t":
+            return char if lines else " "
+        return ""
+
+    return _CONTROL.sub(replace, _ESCAPE.sub("", str(text)))
+
+
 class SubmitError(click.ClickException):
-    """A refusal or a transport problem, said in one line; exit status 2."""
+    """A refusal or a transport problem, said in one line; exit status 2. The message is
+    printed ``plain``: it often quotes what the board sent."""
 
     exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str):
+        super().__init__(plain(message, lines=True))
 
 
 def _api(url: str, path: str) -> str:
     return f"{url.rstrip('/')}/api/v1{path}"
 
 
-def _answer(response: requests.Response) -> dict:
+def _answer(response: requests.Response) -> dict[str, Any]:
+    """The board's JSON object, or SubmitError naming the request: not JSON, nested too
+    deeply for Python's parser, or not an object."""
+    where = f"{response.request.method} {plain(response.url)}: HTTP {response.status_code}"
     try:
-        body = response.json()
+        body = json.loads(response.content)
+    except RecursionError:
+        raise SubmitError(f"{where}, JSON nested too deeply to read") from None
     except ValueError:
-        raise SubmitError(
-            f"{response.request.method} {response.url}: HTTP {response.status_code}, not JSON"
-        ) from None
+        raise SubmitError(f"{where}, not JSON") from None
     if response.status_code >= 400:
-        raise SubmitError(body.get("error") or f"HTTP {response.status_code}")
+        error = body.get("error") if isinstance(body, dict) else None
+        raise SubmitError(plain(error, lines=True) if error else where)
+    if not isinstance(body, dict):
+        raise SubmitError(f"{where}, not a JSON object")
     return body
+
+
+def _field(body: dict[str, Any], key: str, kinds: tuple[type, ...], where: str) -> Any:
+    """``body[key]`` if it is one of ``kinds`` (a number is never a bool), else SubmitError:
+    a board that answers other fields is not one this client can read."""
+    value = body.get(key)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        expected = " or ".join(kind.__name__ for kind in kinds)
+        raise SubmitError(
+            f"{where}: the board's answer has no {key!r} of type {expected}: "
+            "is this an nlgboard of this client's version?"
+        )
+    return value
+
+
+def _texts(body: dict[str, Any], key: str, where: str) -> list[str]:
+    value = _field(body, key, (list,), where)
+    if not all(isinstance(text, str) for text in value):
+        raise SubmitError(f"{where}: the board's {key!r} are not all texts")
+    return value
 
 
 def check_offline(url: str, challenge: str, track: str, language: str | None, file: Path) -> str:
@@ -61,20 +129,23 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
     if is_zip(data):
         return "a zip archive: each language's file is checked by the server"
     params = {"language": language} if language else {"filename": file.name}
+    where = f"GET {challenge}/{track}'s inputs"
     found = _answer(
         requests.get(
             _api(url, f"/challenges/{challenge}/tracks/{track}/inputs"), params=params, timeout=60
         )
     )
-    profile = track_profile(url, challenge, track, found["profile"])
+    inputs = _texts(found, "inputs", where)
+    language_found = _field(found, "language", (str,), where)
+    profile = track_profile(url, challenge, track, _field(found, "profile", (str,), where))
     try:
-        outputs = profile.read_outputs(data, found["inputs"], file.name)
+        outputs = profile.read_outputs(data, inputs, file.name)
     except InputError as error:
         raise SubmitError(
-            f"not uploaded: {error}\nan output file of {challenge}/{track} "
-            f"({profile.title}): {profile.submit.layout}"
+            f"not uploaded: {plain(error, lines=True)}\nan output file of {challenge}/{track} "
+            f"({plain(profile.title)}): {plain(profile.submit.layout, lines=True)}"
         ) from None
-    return f"{len(outputs)} outputs for the {len(found['inputs'])} {found['language']} inputs"
+    return f"{len(outputs)} outputs for the {len(inputs)} {plain(language_found)} inputs"
 
 
 def track_profile(url: str, challenge: str, track: str, name: str) -> Profile:
@@ -86,24 +157,53 @@ def track_profile(url: str, challenge: str, track: str, name: str) -> Profile:
     kind = _answer(
         requests.get(_api(url, f"/challenges/{challenge}/tracks/{track}/kind"), timeout=60)
     )
-    if not kind.get("definition"):
+    definition = kind.get("definition")
+    if not definition:
         raise SubmitError(
-            f"the board scores {challenge}/{track} with {name!r}, which this nlgboard does not "
-            "know and the board did not define: upgrade nlgboard to the board's version"
+            f"the board scores {challenge}/{track} with {plain(name)!r}, which this nlgboard "
+            "does not know and the board did not define: upgrade nlgboard to the board's version"
         )
+    if not isinstance(definition, dict):
+        raise SubmitError(f"GET {challenge}/{track}'s kind: its definition is not a JSON object")
     try:
-        profile = build_profile(kind["definition"], f"{challenge}/{track}'s kind")
+        profile = build_profile(definition, f"{challenge}/{track}'s kind")
     except KindError as error:
         raise SubmitError(
-            f"cannot build {challenge}/{track}'s kind here ({error}): upgrade nlgboard to the "
-            "board's version"
+            f"cannot build {challenge}/{track}'s kind here ({plain(error)}): upgrade nlgboard "
+            "to the board's version"
         ) from None
     if profile.name != name:
         raise SubmitError(
-            f"{challenge}/{track}'s kind builds as {profile.name!r} here, not as the board's "
-            f"{name!r}: upgrade nlgboard to the board's version"
+            f"{challenge}/{track}'s kind builds as {plain(profile.name)!r} here, not as the "
+            f"board's {plain(name)!r}: upgrade nlgboard to the board's version"
         )
     return profile
+
+
+STATUS_FIELDS: dict[str, tuple[type, ...]] = {
+    "id": (int,),
+    "status": (str,),
+    "language": (str,),
+    "system": (str,),
+    "error": (str, type(None)),
+    "scores": (dict,),
+    "signatures": (dict,),
+    "metrics": (list,),
+}
+"""What a submission's answer must hold for ``wait_for`` and ``_report`` to read it."""
+
+
+def _status(body: dict[str, Any], submission_id: int) -> dict[str, Any]:
+    """A submission's answer, checked before anything in it is read or printed."""
+    where = f"GET submission {submission_id}"
+    for key, kinds in STATUS_FIELDS.items():
+        _field(body, key, kinds, where)
+    if not all(
+        isinstance(value, (int, float)) and not isinstance(value, bool)
+        for value in body["scores"].values()
+    ):
+        raise SubmitError(f"{where}: the board's 'scores' are not all numbers")
+    return body
 
 
 def wait_for(url: str, token: str, submission_id: int, interval: float, timeout: float) -> dict:
@@ -112,8 +212,13 @@ def wait_for(url: str, token: str, submission_id: int, interval: float, timeout:
     spinner = itertools.cycle(SPINNER)
     interactive = sys.stderr.isatty()
     while True:
-        status = _answer(
-            requests.get(_api(url, f"/submissions/{submission_id}"), headers=headers, timeout=60)
+        status = _status(
+            _answer(
+                requests.get(
+                    _api(url, f"/submissions/{submission_id}"), headers=headers, timeout=60
+                )
+            ),
+            submission_id,
         )
         if status["status"] in ("scored", "failed"):
             if interactive:
@@ -122,12 +227,14 @@ def wait_for(url: str, token: str, submission_id: int, interval: float, timeout:
         elapsed = time.monotonic() - started
         if elapsed > timeout:
             raise SubmitError(
-                f"submission {submission_id} still {status['status']} after {timeout:.0f} s; "
+                f"submission {submission_id} still {plain(status['status'])} after "
+                f"{timeout:.0f} s; "
                 "it is stored and will be scored: check again later"
             )
         if interactive:
             click.echo(
-                f"\r{next(spinner)} submission {submission_id}: {status['status']} ({elapsed:.0f} s)",
+                f"\r{next(spinner)} submission {submission_id}: {plain(status['status'])} "
+                f"({elapsed:.0f} s)",
                 nl=False,
                 err=True,
             )
@@ -179,7 +286,7 @@ def main(
                     timeout=300,
                 )
             )
-        ids = [s["id"] for s in created.get("submissions", [created])]
+        ids = _created_ids(created)
         click.echo(f"uploaded: submission {', '.join(map(str, ids))} queued", err=True)
         if no_wait:
             return
@@ -191,6 +298,15 @@ def main(
         raise SubmitError(unreachable(url, error)) from None
     if failed:
         sys.exit(EXIT_FAILED)
+
+
+def _created_ids(created: dict[str, Any]) -> list[int]:
+    """The ids of the submissions an upload created (a zip of languages creates several)."""
+    where = "POST a submission"
+    listed = created.get("submissions", [created])
+    if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
+        raise SubmitError(f"{where}: the board's 'submissions' are not a list of objects")
+    return [_field(item, "id", (int,), where) for item in listed]
 
 
 def unreachable(url: str, error: requests.RequestException) -> str:
@@ -205,28 +321,29 @@ def unreachable(url: str, error: requests.RequestException) -> str:
 def _report(status: dict) -> bool:
     """Print one submission's outcome; True when it failed."""
     head = (
-        f"submission {status['id']} ({status['language']}, {status['system']}): {status['status']}"
+        f"submission {status['id']} ({plain(status['language'])}, {plain(status['system'])}): "
+        f"{plain(status['status'])}"
     )
     if status["status"] == "failed":
-        click.echo(f"{head}: {status['error']}")
+        click.echo(f"{head}: {plain(status['error'], lines=True)}")
         return True
     click.echo(head + (" (late)" if status.get("late") else ""))
     if status.get("scores_hidden"):
         click.echo("  scores hidden until the organisers publish the test results")
     metrics = _in_column_order(status)
-    width = max((len(m) for m in metrics), default=0)
+    width = max((len(plain(m)) for m in metrics), default=0)
     for metric in metrics:
-        click.echo(f"  {metric:<{width}}  {status['scores'][metric]:.4f}")
+        click.echo(f"  {plain(metric):<{width}}  {status['scores'][metric]:.4f}")
     for metric in metrics:
         if metric in status["signatures"]:
-            click.echo(f"  # {metric}: {status['signatures'][metric]}")
+            click.echo(f"  # {plain(metric)}: {plain(status['signatures'][metric])}")
     return False
 
 
 def _in_column_order(status: dict) -> list[str]:
     """The track's column order (BLEU, NIST, METEOR...) as the board lists it in ``metrics``:
     a JSON object's keys come back sorted by the alphabet."""
-    listed = [m for m in status.get("metrics", []) if m in status["scores"]]
+    listed = [m for m in status["metrics"] if isinstance(m, str) and m in status["scores"]]
     return listed + [m for m in status["scores"] if m not in listed]
 
 

@@ -72,6 +72,10 @@ KIND_KEYS |= {"groups", "submit"}
 KIND_KEYS |= {"scale"}
 """How a column is printed: a factor its stored value is multiplied by (pages, exports)."""
 KIND_KEYS |= {"import"}  # how the board imports its test sets (not scored: the board reads it)
+MAX_DEPTH = 32
+"""Levels of lists and mappings a definition may nest (the built-in kinds use 5): one from a
+board ``nlgboard-submit`` does not trust, or a bundle, is refused past it, not walked by
+recursive code until Python's stack runs out."""
 BUILT_IN_KEYS = {"signature", "track_kinds"}
 """Keys only the built-in definitions have: the normalisation label their stored scores carry
 (kept from before kinds were data) and the board's track kinds they score."""
@@ -85,7 +89,7 @@ def build_profile(definition: Mapping[str, Any], where: str = "kind") -> Profile
     name = _text(definition, "name", where)
     if name in PROFILES or "@" in name or "/" in name:
         raise KindError(f"{where}.name: {name!r} is taken by a built-in kind or has @ or /")
-    digest = definition_digest(definition)
+    digest = _plain_digest(definition, where)
     built = PROFILES.get(f"{name}@{digest}")
     if built is not None:  # this very definition, already checked and registered
         return built
@@ -164,7 +168,7 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         track_kinds=tuple(definition.get("track_kinds") or ()),
         references=keep,
         folder_suffix=bound.folder_suffix,
-        title=str(definition.get("title") or name.partition("@")[0]),
+        title=_title(definition.get("title"), name, where),
         declared_groups=_groups(definition.get("groups")),
         submit=_submit(definition.get("submit"), _reader_name(definition.get("reader")), where),
     )
@@ -239,6 +243,14 @@ def _check_groups(value: Any, shown: list[str], derived: tuple[str, ...], where:
         said += [f"in two groups: {twice}"] if twice else []
         said += [f"in no group: {missing}"] if missing else []
         raise KindError(f"{where}.groups: every column in one group ({'; '.join(said)})")
+
+
+def _title(value: Any, name: str, where: str) -> str:
+    """The pages' title: text (a number as YAML reads ``title: 2020`` is taken as written),
+    else the kind's name; a list or a mapping is refused, not printed as Python's repr."""
+    if isinstance(value, (list, Mapping)):
+        raise KindError(f"{where}.title: the kind's title on the board's pages (text)")
+    return str(value or name.partition("@")[0])
 
 
 def _reader_name(value: Any) -> str:
@@ -404,12 +416,44 @@ def _check_printed_digits(
             )
 
 
+def _known(value: Any, registry: Mapping[str, Any]) -> bool:
+    """``value`` names an entry of ``registry``: a list or a mapping where a name belongs is
+    an unknown name, said as such (``in`` would raise TypeError on it)."""
+    return isinstance(value, str) and value in registry
+
+
 def _named(value: Any, registry: Mapping[str, Any], where: str) -> Any:
     if value is None:
         return None
-    if value not in registry:
+    if not _known(value, registry):
         raise KindError(f"{where}: unknown {value!r} (known: {', '.join(sorted(registry))})")
     return registry[value]
+
+
+def _plain_digest(definition: Mapping[str, Any], where: str) -> str:
+    """The digest of a definition that is plain data: at most MAX_DEPTH levels deep (a
+    YAML alias that contains itself never ends), text keys (JSON sorts no others)."""
+    if _deeper_than(definition, MAX_DEPTH):
+        raise KindError(f"{where}: nested deeper than {MAX_DEPTH} levels of lists and mappings")
+    try:
+        return definition_digest(definition)
+    except (TypeError, ValueError) as error:
+        raise KindError(f"{where}: not plain data with text keys ({error})") from None
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Lists and mappings nested more than ``limit`` levels, found depth first without
+    recursion: the first path that goes too deep ends the walk (so a cycle does too)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth == limit:
+                return True
+            stack.extend((child, depth + 1) for child in item)
+    return False
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -444,10 +488,10 @@ def _reader(value: Any, where: str) -> tuple[Reader, dict[str, Any]]:
     if isinstance(value, Mapping):
         options = {k: v for k, v in value.items() if k != "name"}
         value = value.get("name")
-    if value not in READERS:
+    if not _known(value, READERS):
         raise KindError(f"{where}: unknown reader {value!r} (known: {', '.join(sorted(READERS))})")
     reader = READERS[value]
-    unknown = sorted(set(options) - set(reader.options))
+    unknown = sorted(set(map(str, options)) - set(reader.options))
     if unknown:
         raise KindError(
             f"{where}.{unknown[0]}: not an option of {value} "
@@ -460,7 +504,7 @@ def _reader(value: Any, where: str) -> tuple[Reader, dict[str, Any]]:
 
 
 def _normalisation(value: Any, where: str) -> Normalisation:
-    if value not in NORMALISATIONS:
+    if not _known(value, NORMALISATIONS):
         known = ", ".join(sorted(NORMALISATIONS))
         raise KindError(f"{where}.normalisation: unknown {value!r} (known: {known})")
     return NORMALISATIONS[value]
@@ -486,7 +530,7 @@ def _metrics(
             allowed = metric_options(str(metric))
         except UnknownMetric as error:
             raise KindError(f"{at}.metric: {error}") from None
-        unknown = sorted(set(options) - set(allowed))
+        unknown = sorted(set(map(str, options)) - set(allowed))
         if unknown:
             raise KindError(
                 f"{at}.options.{unknown[0]}: not an option of {metric} "
@@ -506,7 +550,7 @@ def _metrics(
             raise KindError(f"{at}.options: {error}") from None
         tokens = entry.get("tokens")
         if tokens is not None:
-            if tokens not in TOKENISERS:
+            if not _known(tokens, TOKENISERS):
                 raise KindError(
                     f"{at}.tokens: unknown {tokens!r} (known: {', '.join(sorted(TOKENISERS))})"
                 )

@@ -55,24 +55,33 @@ class Stack:
         return env
 
     def start_worker(
-        self, hold_seconds: float | None = None, *args: str, **extra_env: str
+        self,
+        hold_seconds: float | None = None,
+        *args: str,
+        faulty: str | None = None,
+        **extra_env: str,
     ) -> subprocess.Popen:
         """Start ``nlgboard worker ARGS`` as its own process group (with ``hold_seconds``, one
-        whose jobs stall after claiming). Its warm-up loads the E2E scorers only (the tests
-        here score E2E; the embedding model would add its start-up)."""
+        whose jobs stall after claiming; with ``faulty``, the test-only module in
+        ``tests.support`` that runs it with a fault injected). Its warm-up loads the E2E
+        scorers only (the tests here score E2E; the embedding model would add its start-up)."""
         log = self.settings.instance_path / f"worker-{len(self.workers)}.log"
         self.logs.append(log)
+        if hold_seconds:
+            command = [sys.executable, "-m", "tests.support.held_worker", str(hold_seconds)]
+        elif faulty:
+            command = [sys.executable, "-m", f"tests.support.{faulty}", "worker", *args]
+        else:
+            command = [
+                sys.executable,
+                "-c",
+                "from app.entry.cli import main; main()",
+                "worker",
+                *args,
+            ]
         with log.open("wb") as log_file:
             process = subprocess.Popen(
-                [sys.executable, "-m", "tests.support.held_worker", str(hold_seconds)]
-                if hold_seconds
-                else [
-                    sys.executable,
-                    "-c",
-                    "from app.entry.cli import main; main()",
-                    "worker",
-                    *args,
-                ],
+                command,
                 env=self.env(**{"NLGBOARD_WARM_UP": "e2e", **extra_env}),
                 stdout=log_file,
                 stderr=subprocess.STDOUT,

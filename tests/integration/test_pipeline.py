@@ -10,6 +10,7 @@ without METEOR's JVMs.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from datetime import timedelta
@@ -19,13 +20,24 @@ import requests
 from sqlalchemy import func, select
 
 from app.data.db import session_scope
-from app.data.models import DESCRIBED, Output, Score, Submission, SubmissionStatus, utcnow
+from app.data.mail.outbox import due_mail_ids
+from app.data.models import (
+    DESCRIBED,
+    Mail,
+    MailStatus,
+    Output,
+    Score,
+    Submission,
+    SubmissionStatus,
+    utcnow,
+)
 from app.web.services.track_imports import import_items
 from app.web.services.tracks import create_challenge
 from scorer.kinds import get_profile
 from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import DEMO_DATA, E2E_DATA
+from tests.support.smtp import smtp_server
 from tests.support.waiting import STATE_DEADLINE
 
 
@@ -317,3 +329,37 @@ def test_a_job_whose_dead_worker_left_an_expired_execution_is_run_again(make_sta
     assert not queue.connection.zscore(started.key, f"{job.id}:{lost}")
     stack.start_worker(**SR18_WORKER)
     assert poll(stack, token, submission_id)["status"] == "scored"
+
+
+@pytest.mark.integration
+def test_a_worker_killed_between_the_score_and_its_mail_loses_no_mail(make_stack, database):
+    """The team's "scored" mail is committed with the score: a worker killed the moment the
+    outcome committed (before it posts the mail) leaves the mail in the outbox, and the next
+    worker's recovery pass sends it, once."""
+    with smtp_server() as inbox:
+        stack = make_stack("redis", database)
+        _token, submission_id = sr18_submission(stack)
+        mailing = {"SMTP_URL": inbox.url, **SR18_WORKER}
+        dying = stack.start_worker(faulty="dying_worker", **mailing)
+        wait_until(lambda: dying.poll() is not None, STATE_DEADLINE, "the worker's death", stack)
+        assert dying.returncode == -signal.SIGKILL
+        assert submission_row(stack, submission_id)[0].status == SubmissionStatus.SCORED
+        assert [(m.kind, m.status) for m in scored_mails(stack)] == [("scored", MailStatus.QUEUED)]
+
+        stack.start_worker(**mailing)  # its recovery pass finds the mail in the outbox
+        wait_until(
+            lambda: [m.status for m in scored_mails(stack)] == [MailStatus.SENT],
+            STATE_DEADLINE,
+            "the mail to be sent",
+            stack,
+        )
+        [mail] = scored_mails(stack)
+        assert mail.attempts == 1  # taken by one job: sent once
+        assert [m.message["Subject"] for m in inbox.received] == ["wol on Shallow track: scored"]
+        with session_scope(stack.settings.database_url) as session:
+            assert due_mail_ids(session, timedelta(0)) == []  # nothing left to send again
+
+
+def scored_mails(stack: Stack) -> list[Mail]:
+    with session_scope(stack.settings.database_url) as session:
+        return list(session.scalars(select(Mail).where(Mail.kind == "scored")))

@@ -30,7 +30,7 @@ def test_stale_claim_is_taken_over_and_the_old_holder_cannot_write(client, setti
         session.get(Submission, submission_id).heartbeat_at = utcnow() - timedelta(hours=1)
     new = jobs.claim_submission(settings, submission_id)
     assert new is not None and new.token != old.token
-    assert jobs._finish_failed(settings, old, "late writer") == "skipped"
+    assert jobs._finish_failed(settings, old, "late writer").outcome == "skipped"
     assert jobs.score_submission(submission_id, settings) == "skipped"  # still held by `new`
 
 

@@ -4,13 +4,16 @@ generic readers (lines, JSON Lines, CSV/TSV) read what a new shared task publish
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
+import yaml
 
 from scorer.errors import InputError, KindError
 from scorer.io import records
 from scorer.kinds import BUILT_IN, PROFILES, TRACK_KINDS, build_profile, get_profile
+from scorer.kinds.definitions import MAX_DEPTH, read_kinds
 from scorer.kinds.parts import READERS
 from scorer.metrics import get_metric
 from tests.support.paths import DEMO_DATA
@@ -259,3 +262,57 @@ def test_a_built_in_definition_passes_every_check_an_organisers_would(name):
     checked = build_profile({**definition, "name": f"{name}-checked"})
     built = get_profile(name)
     assert checked.columns == built.columns and checked.primary_metric == built.primary_metric
+
+
+def _paths(value: object, path: tuple = ()) -> list[tuple]:
+    """Every place in a definition a value sits, by its keys and indices."""
+    if isinstance(value, dict):
+        return [path] + [p for key, child in value.items() for p in _paths(child, (*path, key))]
+    if isinstance(value, list):
+        return [path] + [
+            p for index, child in enumerate(value) for p in _paths(child, (*path, index))
+        ]
+    return [path]
+
+
+def _replaced(definition: dict, path: tuple, value: object) -> dict:
+    changed = copy.deepcopy(definition)
+    parent = changed
+    for step in path[:-1]:
+        parent = parent[step]
+    parent[path[-1]] = value
+    return changed
+
+
+JUNK = [["a"], {"a": 1}, {1: "a", "b": 2}, 1.5]
+"""Where a name, a text or a number belongs: a list, a mapping (one with a key YAML reads as
+a number), a number."""
+
+
+def test_a_definition_with_junk_anywhere_is_refused_as_a_kind_error_not_a_crash():
+    """A board's definition reaches ``nlgboard-submit`` and a bundle's reaches the board: a
+    list where a reader's name belongs once raised TypeError (``in`` a registry), a list as
+    the title was printed as Python's repr."""
+    [definition] = read_kinds(
+        (DEMO_DATA / "webnlg" / "challenge.yaml").read_bytes(), "c.yaml"
+    ).values()
+    for path in _paths(definition)[1:]:
+        for junk in JUNK:
+            try:
+                profile = build_profile(_replaced(definition, path, junk))
+            except KindError:
+                continue
+            assert isinstance(profile.title, str) and "[" not in profile.title, path
+
+
+def test_a_definition_nested_past_the_limit_or_into_itself_is_refused():
+    plain = {"name": "deep", "reader": "lines", "metrics": ["chrF"]}
+    nested: list = []  # MAX_DEPTH levels, and the definition's mapping: one too many
+    for _ in range(MAX_DEPTH - 1):
+        nested = [nested]
+    with pytest.raises(KindError, match=f"nested deeper than {MAX_DEPTH} levels"):
+        build_profile(plain | {"import": nested})
+    itself = yaml.safe_load("name: loop\nreader: lines\nmetrics: [chrF]\nimport: &a [*a, *a]\n")
+    with pytest.raises(KindError, match="nested deeper"):
+        build_profile(itself)
+    build_profile(plain | {"import": nested[0]})  # MAX_DEPTH levels with the definition: fine
