@@ -10,11 +10,22 @@ from typing import Any
 import click
 
 from scorer.errors import InputError, MissingExtra
-from scorer.human import correlation, direct_assessment, rose, trueskill_rank
-from scorer.human.judgements import read_judgements, read_ratings
+from scorer.human import clusters, correlation, direct_assessment, rose, trueskill_rank
+from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
 from scorer.io.table import read_table, require_columns
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+FILE_OR_FOLDER = click.Path(exists=True, path_type=Path)
+CLUSTERS = click.option(
+    "--clusters",
+    "procedure",
+    type=click.Choice(list(clusters.OVER_OUTPUTS)),
+    default=clusters.DEFAULT,
+    show_default=True,
+    help="How significance clusters are formed: "
+    + "; ".join(f"{name}: {p.summary}" for name, p in clusters.OVER_OUTPUTS.items())
+    + ".",
+)
 
 
 def _fail(error: Exception) -> None:
@@ -105,7 +116,13 @@ def trueskill(
 
 
 @main.command()
-@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV with ``kind``.")
+@click.option(
+    "--judgements",
+    "path",
+    required=True,
+    type=FILE_OR_FOLDER,
+    help="Long CSV (with ``kind``), or a folder of <system>/primary.json (WebNLG+ 2020's).",
+)
 @click.option("--criterion", required=True, help="e.g. meaning-similarity or readability.")
 @click.option("--heatmap", type=click.Path(dir_okay=False, path_type=Path), help="SVG to write.")
 @click.option(
@@ -115,13 +132,21 @@ def trueskill(
     show_default=True,
     help="The controls the judgements had: some of damaged,repeat,reference, or none.",
 )
+@CLUSTERS
 @click.option("--json", "as_json", is_flag=True)
-def da(path: Path, criterion: str, heatmap: Path | None, controls: str, as_json: bool) -> None:
+def da(
+    path: Path,
+    criterion: str,
+    heatmap: Path | None,
+    controls: str,
+    procedure: str,
+    as_json: bool,
+) -> None:
     """Direct Assessment: QC filter, raw and z averages, Wilcoxon rank-sum (SR'18 Tables 6-8)."""
     try:
         required = direct_assessment.required_for(direct_assessment.parse_controls(controls))
-        judgements = read_judgements(path.read_bytes(), path.name)
-        result = direct_assessment.analyse(judgements, criterion, required)
+        judgements = read_judgements_at(path)
+        result = direct_assessment.analyse(judgements, criterion, required, procedure)
     except (InputError, ValueError) as error:
         _fail(error)
     if not result.systems:
@@ -134,7 +159,7 @@ def da(path: Path, criterion: str, heatmap: Path | None, controls: str, as_json:
     kept = sum(check.kept for check in result.annotators)
     lines = [
         f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control "
-        f"{controls}; dropped by rule: {result.dropped()}",
+        f"{controls}; dropped by rule: {result.dropped()}; clusters: {result.cluster_procedure}",
         f"{'#':>2} {'%':>6} {'z':>7} {'n':>6} {'Assess.':>8}  System",
     ]
     lines += [
