@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 import click
 
 from scorer.errors import InputError, MissingExtra
-from scorer.human import clusters, correlation, direct_assessment, rose, trueskill_rank
+from scorer.human import clusters, correlation, direct_assessment, likert, rose, trueskill_rank
 from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
 from scorer.io.table import read_table, require_columns
 
@@ -166,6 +167,77 @@ def da(
         f"{cluster:>2} {row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
         for row, cluster in zip(result.systems, result.clusters, strict=True)
     ]
+    _emit(result.to_dict(), as_json, lines)
+
+
+@main.command("likert")
+@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV, one point a row.")
+@click.option("--criterion", required=True, help="e.g. semantics, grammar or fluency.")
+@click.option(
+    "--scale",
+    "scale_text",
+    help="LOW-HIGH (1-3, 1-5, 1-7) or named points lowest first (bad,fair,good); default: "
+    "the lowest to the highest point the criterion's judgements give.",
+)
+@click.option(
+    "--direction",
+    type=click.Choice(likert.DIRECTIONS),
+    default="higher",
+    show_default=True,
+    help="Which end of the scale is better.",
+)
+@click.option(
+    "--aggregate",
+    type=click.Choice(list(likert.AGGREGATES)),
+    default="mean",
+    show_default=True,
+    help="An output's score from its judges' points.",
+)
+@CLUSTERS
+@click.option("--json", "as_json", is_flag=True)
+def likert_command(
+    path: Path,
+    criterion: str,
+    scale_text: str | None,
+    direction: str,
+    aggregate: str,
+    procedure: str,
+    as_json: bool,
+) -> None:
+    """Likert ratings: output = mean (or median) of its judges, system = mean of its outputs."""
+    try:
+        scale = likert.Scale.parse(scale_text) if scale_text else None
+        read = scale.read if scale else likert.read_number
+        judgements = [
+            dataclasses.replace(j, system=j.label)
+            for j in read_judgements(path.read_bytes(), path.name, read)
+        ]
+        result = likert.analyse(
+            judgements,
+            criterion,
+            scale,
+            higher_is_better=direction == "higher",
+            aggregate=aggregate,
+            clusters=procedure,
+            filename=path.name,
+        )
+    except (InputError, ValueError) as error:
+        _fail(error)
+    subsets = sorted({name for row in result.systems for name in row.subsets})
+    lines = [
+        f"{criterion}: scale {result.scale}{' (from the data)' if result.scale_from_data else ''}"
+        f", {direction} is better; output = {aggregate} of its judges, system = mean of its "
+        f"outputs; clusters: {result.cluster_procedure}",
+        f"{'#':>2} {'mean':>6} {'n':>6} "
+        + "".join(f"{name[:8]:>9}" for name in subsets)
+        + " System",
+    ]
+    for row, cluster in zip(result.systems, result.clusters, strict=True):
+        by_subset = "".join(
+            f"{row.subsets[name].mean:>9.3f}" if name in row.subsets else f"{'-':>9}"
+            for name in subsets
+        )
+        lines.append(f"{cluster:>2} {row.mean:>6.3f} {row.n:>6} {by_subset} {row.system}")
     _emit(result.to_dict(), as_json, lines)
 
 

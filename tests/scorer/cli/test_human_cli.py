@@ -213,3 +213,55 @@ def test_the_organisers_folder_is_refused_naming_the_file_and_the_place(tmp_path
         read_judgements_at(tmp_path / "broken")
     with pytest.raises(InputError, match="has no subfolder"):
         read_judgements_at(tmp_path / "broken" / "B")
+
+
+def test_likert_command_prints_means_subsets_and_clusters(tmp_path):
+    """Two systems, 1-3: s1's outputs 8/3, 3/2, 9/4 (mean 77/36), s2's 1, 4/3, 7/3 (14/9);
+    a team column keeps two teams' "primary" apart."""
+    rows = [("1", "seen", [3, 3, 2], [1, 1, 1]), ("2", "seen", [1, 2], [2, 1, 1]),
+            ("3", "unseen", [2, 2, 2, 3], [2, 3, 2])]  # fmt: skip
+    path = tmp_path / "likert.csv"
+    path.write_text(
+        "item,system,team,annotator,criterion,score,subset\n"
+        + "".join(
+            f"{item},primary,{team},j{n},semantics,{point},{subset}\n"
+            for item, subset, first, second in rows
+            for team, points in (("t1", first), ("t2", second))
+            for n, point in enumerate(points)
+        )
+    )
+    command = ["likert", "--judgements", str(path), "--criterion", "semantics"]
+    result = CliRunner().invoke(main, [*command, "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert (payload["scale"], payload["scale_from"], payload["aggregate"]) == (
+        "1-3",
+        "data",
+        "mean",
+    )
+    assert payload["clusters"] == "wmt" and payload["direction"] == "higher"
+    first, second = payload["systems"]
+    assert first["system"] == "t1 / primary" and first["mean"] == pytest.approx(77 / 36)
+    assert (first["n"], first["judgements"], first["cluster"]) == (3, 9, 1)
+    assert first["subsets"]["unseen"] == {"mean": 2.25, "n": 1}
+    assert second["system"] == "t2 / primary" and second["mean"] == pytest.approx(14 / 9)
+    assert set(payload["wilcoxon"]) == {"t1 / primary", "t2 / primary"}
+    text = CliRunner().invoke(main, [*command, "--scale", "1-5", "--clusters", "webnlg2020"])
+    assert text.exit_code == 0, text.output
+    assert "scale 1-5, higher is better" in text.output and "clusters: webnlg2020" in text.output
+    assert text.output.splitlines()[2].split() == ["1", "2.139", "3", "2.083", "2.250", "t1", "/",
+                                                   "primary"]  # fmt: skip
+
+
+def test_likert_command_refuses_a_point_off_the_scale_naming_the_line(tmp_path):
+    path = tmp_path / "off.csv"
+    path.write_text("item,system,annotator,criterion,score\n1,a,x,fluency,2\n1,b,x,fluency,4\n")
+    command = ["likert", "--judgements", str(path), "--criterion", "fluency"]
+    result = CliRunner().invoke(main, [*command, "--scale", "1-3"])
+    assert result.exit_code == 2
+    assert "error: off.csv, line 3: score 4 is off the scale 1-3 of fluency" in result.output
+    named = CliRunner().invoke(main, [*command, "--scale", "bad,good"])
+    assert named.exit_code == 2  # a named scale also takes its points' numbers, 1 and 2 here
+    assert "line 3: score 4 is off the scale bad,good of fluency" in named.output
+    bad = CliRunner().invoke(main, [*command, "--scale", "1-x"])
+    assert bad.exit_code == 2 and "scale '1-x': give LOW-HIGH" in bad.output
