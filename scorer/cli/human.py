@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -10,11 +11,22 @@ from typing import Any
 import click
 
 from scorer.errors import InputError, MissingExtra
-from scorer.human import correlation, direct_assessment, rose, trueskill_rank
-from scorer.human.judgements import read_judgements, read_ratings
+from scorer.human import clusters, correlation, direct_assessment, likert, rose, trueskill_rank
+from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
 from scorer.io.table import read_table, require_columns
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+FILE_OR_FOLDER = click.Path(exists=True, path_type=Path)
+CLUSTERS = click.option(
+    "--clusters",
+    "procedure",
+    type=click.Choice(list(clusters.OVER_OUTPUTS)),
+    default=clusters.DEFAULT,
+    show_default=True,
+    help="How significance clusters are formed: "
+    + "; ".join(f"{name}: {p.summary}" for name, p in clusters.OVER_OUTPUTS.items())
+    + ".",
+)
 
 
 def _fail(error: Exception) -> None:
@@ -105,7 +117,13 @@ def trueskill(
 
 
 @main.command()
-@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV with ``kind``.")
+@click.option(
+    "--judgements",
+    "path",
+    required=True,
+    type=FILE_OR_FOLDER,
+    help="Long CSV (with ``kind``), or a folder of <system>/primary.json (WebNLG+ 2020's).",
+)
 @click.option("--criterion", required=True, help="e.g. meaning-similarity or readability.")
 @click.option("--heatmap", type=click.Path(dir_okay=False, path_type=Path), help="SVG to write.")
 @click.option(
@@ -115,13 +133,21 @@ def trueskill(
     show_default=True,
     help="The controls the judgements had: some of damaged,repeat,reference, or none.",
 )
+@CLUSTERS
 @click.option("--json", "as_json", is_flag=True)
-def da(path: Path, criterion: str, heatmap: Path | None, controls: str, as_json: bool) -> None:
+def da(
+    path: Path,
+    criterion: str,
+    heatmap: Path | None,
+    controls: str,
+    procedure: str,
+    as_json: bool,
+) -> None:
     """Direct Assessment: QC filter, raw and z averages, Wilcoxon rank-sum (SR'18 Tables 6-8)."""
     try:
         required = direct_assessment.required_for(direct_assessment.parse_controls(controls))
-        judgements = read_judgements(path.read_bytes(), path.name)
-        result = direct_assessment.analyse(judgements, criterion, required)
+        judgements = read_judgements_at(path)
+        result = direct_assessment.analyse(judgements, criterion, required, procedure)
     except (InputError, ValueError) as error:
         _fail(error)
     if not result.systems:
@@ -134,13 +160,84 @@ def da(path: Path, criterion: str, heatmap: Path | None, controls: str, as_json:
     kept = sum(check.kept for check in result.annotators)
     lines = [
         f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control "
-        f"{controls}; dropped by rule: {result.dropped()}",
+        f"{controls}; dropped by rule: {result.dropped()}; clusters: {result.cluster_procedure}",
         f"{'#':>2} {'%':>6} {'z':>7} {'n':>6} {'Assess.':>8}  System",
     ]
     lines += [
         f"{cluster:>2} {row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
         for row, cluster in zip(result.systems, result.clusters, strict=True)
     ]
+    _emit(result.to_dict(), as_json, lines)
+
+
+@main.command("likert")
+@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV, one point a row.")
+@click.option("--criterion", required=True, help="e.g. semantics, grammar or fluency.")
+@click.option(
+    "--scale",
+    "scale_text",
+    help="LOW-HIGH (1-3, 1-5, 1-7) or named points lowest first (bad,fair,good); default: "
+    "the lowest to the highest point the criterion's judgements give.",
+)
+@click.option(
+    "--direction",
+    type=click.Choice(likert.DIRECTIONS),
+    default="higher",
+    show_default=True,
+    help="Which end of the scale is better.",
+)
+@click.option(
+    "--aggregate",
+    type=click.Choice(list(likert.AGGREGATES)),
+    default="mean",
+    show_default=True,
+    help="An output's score from its judges' points.",
+)
+@CLUSTERS
+@click.option("--json", "as_json", is_flag=True)
+def likert_command(
+    path: Path,
+    criterion: str,
+    scale_text: str | None,
+    direction: str,
+    aggregate: str,
+    procedure: str,
+    as_json: bool,
+) -> None:
+    """Likert ratings: output = mean (or median) of its judges, system = mean of its outputs."""
+    try:
+        scale = likert.Scale.parse(scale_text) if scale_text else None
+        read = scale.read if scale else likert.read_number
+        judgements = [
+            dataclasses.replace(j, system=j.label)
+            for j in read_judgements(path.read_bytes(), path.name, read)
+        ]
+        result = likert.analyse(
+            judgements,
+            criterion,
+            scale,
+            higher_is_better=direction == "higher",
+            aggregate=aggregate,
+            clusters=procedure,
+            filename=path.name,
+        )
+    except (InputError, ValueError) as error:
+        _fail(error)
+    subsets = sorted({name for row in result.systems for name in row.subsets})
+    lines = [
+        f"{criterion}: scale {result.scale}{' (from the data)' if result.scale_from_data else ''}"
+        f", {direction} is better; output = {aggregate} of its judges, system = mean of its "
+        f"outputs; clusters: {result.cluster_procedure}",
+        f"{'#':>2} {'mean':>6} {'n':>6} "
+        + "".join(f"{name[:8]:>9}" for name in subsets)
+        + " System",
+    ]
+    for row, cluster in zip(result.systems, result.clusters, strict=True):
+        by_subset = "".join(
+            f"{row.subsets[name].mean:>9.3f}" if name in row.subsets else f"{'-':>9}"
+            for name in subsets
+        )
+        lines.append(f"{cluster:>2} {row.mean:>6.3f} {row.n:>6} {by_subset} {row.system}")
     _emit(result.to_dict(), as_json, lines)
 
 

@@ -23,9 +23,11 @@ annotator, and each annotator a rule drops is counted by rule (``dropped``). Eac
 raw and z score are the means over its genuine judgements; a system's are the means over its
 outputs ("the mean of sentence-level scores"); ``n`` counts distinct outputs, ``assessments``
 judgements (SR'18 Tables 6-8). Pairs of systems are compared with the one-sided Wilcoxon rank-sum
-test over output z-scores (Figures 4-6), and grouped into significance clusters as WMT reports
-them (``rank_sum_clusters``): a cluster ends where every system above significantly beats every
-system below.
+test over output z-scores (Figures 4-6), and grouped into significance clusters by the procedure
+the campaign names (``scorer.human.clusters``): WMT's by default, where a cluster ends where every
+system above significantly beats every system below; or the WebNLG+ 2020 organisers', whose
+z-scores are these (per annotator and criterion, over all that annotator rated, with no quality
+control: ``required=()``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.extras import require
+from scorer.human import clusters as cluster_procedures
 from scorer.human.judgements import Judgement
 
 ALPHA = 0.05
@@ -104,6 +107,10 @@ class SystemScore:
     assessments: int
 
 
+OutputScores = dict[str, dict[str, tuple[float, float, int]]]
+"""system -> item -> (mean raw, mean z, judgements) of one criterion."""
+
+
 @dataclass(frozen=True)
 class DirectAssessment:
     criterion: str
@@ -111,12 +118,12 @@ class DirectAssessment:
     annotators: tuple[AnnotatorCheck, ...]
     #: p-value of "row system scores higher than column system", systems in table order.
     p_values: np.ndarray
+    clusters: tuple[int, ...]
+    """Each system's significance cluster (1 = the top), in table order."""
+    cluster_procedure: str
+    """The procedure that formed ``clusters`` (``scorer.human.clusters``)."""
+    outputs: OutputScores
     required: tuple[str, ...] = REQUIRED
-
-    @property
-    def clusters(self) -> list[int]:
-        """Each system's Wilcoxon rank-sum cluster (1 = the top), in table order."""
-        return rank_sum_clusters(self.p_values)
 
     def dropped(self) -> dict[str, int]:
         """Annotators left out per failed rule (one may fail several), and those of them who
@@ -133,6 +140,7 @@ class DirectAssessment:
         names = [row.system for row in self.systems]
         return {
             "criterion": self.criterion,
+            "clusters": self.cluster_procedure,
             "systems": [
                 {**row.__dict__, "cluster": cluster}
                 for row, cluster in zip(self.systems, self.clusters, strict=True)
@@ -219,9 +227,7 @@ def z_scores(scores: Sequence[float]) -> list[float]:
     return [float(z) for z in stats.zscore(scores)]
 
 
-def output_scores(
-    by_annotator: Mapping[str, Sequence[Judgement]],
-) -> dict[str, dict[str, tuple[float, float, int]]]:
+def output_scores(by_annotator: Mapping[str, Sequence[Judgement]]) -> OutputScores:
     """system -> item -> (mean raw, mean z, judgements) over the genuine judgements given,
     z-scores taken over each annotator's own scores."""
     collected: dict[str, dict[str, list[tuple[float, float]]]] = defaultdict(
@@ -244,38 +250,15 @@ def output_scores(
     }
 
 
-def rank_sum_p_values(samples: Sequence[Sequence[float]]) -> np.ndarray:
-    """p[i, j]: one-sided Wilcoxon rank-sum test that sample i is higher than sample j."""
-    stats = require("scipy.stats", "human", "Direct Assessment's significance tests")
-
-    size = len(samples)
-    p = np.full((size, size), np.nan)
-    for i in range(size):
-        for j in range(size):
-            if i != j and len(samples[i]) and len(samples[j]):
-                p[i, j] = stats.ranksums(samples[i], samples[j], alternative="greater").pvalue
-    return p
-
-
-def rank_sum_clusters(p_values: np.ndarray, alpha: float = ALPHA) -> list[int]:
-    """Significance clusters over systems in table order (best first), as WMT forms them from
-    Wilcoxon rank-sum tests: a cluster ends after position ``i`` when every system at or above
-    ``i`` scores significantly higher (one-sided p < alpha) than every system below it, so
-    systems in a higher cluster beat all those in lower ones and ties stay together."""
-    size = len(p_values)
-    clusters, current = [], 1
-    for position in range(size):
-        clusters.append(current)
-        above, below = range(position + 1), range(position + 1, size)
-        if below and all(p_values[a, b] < alpha for a in above for b in below):
-            current += 1
-    return clusters
-
-
 def analyse(
-    judgements: Sequence[Judgement], criterion: str, required: Sequence[str] = REQUIRED
+    judgements: Sequence[Judgement],
+    criterion: str,
+    required: Sequence[str] = REQUIRED,
+    clusters: str = cluster_procedures.DEFAULT,
 ) -> DirectAssessment:
-    """SR'18 Tables 6-8 and the significance matrix of Figures 4-6 for one criterion."""
+    """SR'18 Tables 6-8 and the significance matrix of Figures 4-6 for one criterion, clustered
+    by the procedure named ``clusters``."""
+    procedure = cluster_procedures.over_outputs(clusters)
     chosen = [j for j in judgements if j.criterion == criterion]
     by_annotator: dict[str, list[Judgement]] = defaultdict(list)
     for judgement in chosen:
@@ -298,7 +281,14 @@ def analyse(
         ),
         key=lambda row: (-row.z, row.system),
     )
-    samples = [[z for _, z, _ in outputs[row.system].values()] for row in rows]
+    z_by_item = [{item: z for item, (_, z, _) in outputs[row.system].items()} for row in rows]
     return DirectAssessment(
-        criterion, tuple(rows), checks, rank_sum_p_values(samples), tuple(required)
+        criterion=criterion,
+        systems=tuple(rows),
+        annotators=checks,
+        p_values=cluster_procedures.WMT.p_values(z_by_item),
+        clusters=tuple(procedure.clusters(z_by_item)),
+        cluster_procedure=procedure.name,
+        outputs=outputs,
+        required=tuple(required),
     )

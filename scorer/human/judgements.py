@@ -8,7 +8,11 @@ Two layouts are read:
 * a long CSV, one judgement per row: ``item,system,annotator,criterion,score`` and, optionally,
   ``kind`` (a Direct Assessment quality-control role), ``subset`` (a challenge subset),
   ``unit`` (what was shown together: one RankME ranking per unit and annotator), ``team`` (the
-  team whose system it is: many teams call theirs "primary") and ``system_id`` (the board's id).
+  team whose system it is: many teams call theirs "primary") and ``system_id`` (the board's id);
+* the WebNLG+ 2020 organisers' results folder: one subfolder per system holding
+  ``primary.json``, ``{sample_id: {annotator: {criterion: score, ...}, ...}, ...}`` (0-100
+  sliders); the subfolder names the system, the sample id is the item (``read_judgements_at``
+  reads such a folder, or a long CSV).
 
 Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
 value is kept as given, as the E2E organisers' TrueSkill script read it: only the order of the
@@ -19,14 +23,17 @@ every skip is reported with its line.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from scorer.errors import InputError
 from scorer.io.table import Record, read_table, require_columns
+from scorer.io.text import decode_text
 
 SCALE = (0.0, 100.0)
 #: Criterion names and the column prefix the E2E files use for them.
@@ -34,6 +41,8 @@ RANKME_COLUMNS = {"quality": "quality", "naturalness": "natur"}
 #: Direct Assessment quality-control roles (SR'18 Sect. 3.2.1, after WMT'17).
 DA_KINDS = ("genuine", "repeat", "damaged", "reference")
 LONG_COLUMNS = ("item", "system", "annotator", "criterion", "score")
+SYSTEM_FILE = "primary.json"
+"""A system's ratings in the WebNLG+ 2020 organisers' results folder: ``<system>/primary.json``."""
 #: The E2E sample's worker-id column carries a pseudonym as its header.
 _PSEUDONYM_HEADER = re.compile(r"^w[0-9a-f]{10}$")
 _WORKER_HEADERS = ("_worker_id", "worker_id")
@@ -144,10 +153,87 @@ def rankings_of(judgements: Iterable[Judgement]) -> list[Ranking]:
     ]
 
 
-def read_judgements(data: bytes, filename: str) -> list[Judgement]:
-    """Judgements from the long layout; a bad score or kind is refused with its line."""
+def percent_score(text: str) -> float:
+    """A 0-100 score (Direct Assessment's and RankME's sliders); anything else is refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not SCALE[0] <= value <= SCALE[1]:
+        raise ValueError(f"score {text!r} is not a number from 0 to 100")
+    return value
+
+
+def read_judgements(
+    data: bytes, filename: str, score: Callable[[str], float] = percent_score
+) -> list[Judgement]:
+    """Judgements from the long layout; a bad score or kind is refused with its line. ``score``
+    reads the score column (a Likert scale reads its own points), its ValueError the rule."""
     header, records = read_table(data, filename)
-    return _long_judgements(header, records, filename)
+    return _long_judgements(header, records, filename, score)
+
+
+def read_judgements_at(path: Path) -> list[Judgement]:
+    """A long CSV, or a folder in the WebNLG+ 2020 organisers' layout (module docstring)."""
+    if path.is_dir():
+        return read_system_folder(path)
+    return read_judgements(path.read_bytes(), path.name)
+
+
+def read_system_folder(folder: Path) -> list[Judgement]:
+    """Every system's ``primary.json`` in ``folder`` (one subfolder per system, named for it);
+    a subfolder without one is refused rather than left out of the results."""
+    systems = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    lacking = [p.name for p in systems if not (p / SYSTEM_FILE).is_file()]
+    layout = f"give a long CSV, or a folder with one subfolder per system holding its {SYSTEM_FILE}"
+    if not systems:
+        raise InputError(f"has no subfolder: {layout}", filename=str(folder))
+    if lacking:
+        raise InputError(
+            f"subfolder(s) {', '.join(lacking)} hold no {SYSTEM_FILE}: {layout}",
+            filename=str(folder),
+        )
+    judgements = []
+    for system in systems:
+        path = system / SYSTEM_FILE
+        judgements += read_system_ratings(path.read_bytes(), f"{system.name}/{SYSTEM_FILE}")
+    return judgements
+
+
+def read_system_ratings(data: bytes, filename: str) -> list[Judgement]:
+    """One system's ratings, ``{sample_id: {annotator: {criterion: score}}}``; the system is
+    the folder ``filename`` names (``<system>/primary.json``). A value that is not a 0-100
+    number is refused, naming its sample, annotator and criterion."""
+    system = Path(filename).parent.name or Path(filename).stem
+    try:
+        samples = json.loads(decode_text(data, filename))
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg}", filename=filename, line=error.lineno) from None
+    shape = "{sample_id: {annotator: {criterion: score}}}"
+    if not isinstance(samples, dict):
+        raise InputError(f"is not an object {shape}", filename=filename)
+    judgements = []
+    for sample, annotators in samples.items():
+        if not isinstance(annotators, dict):
+            raise InputError(f"sample {sample}: not an object {shape}", filename=filename)
+        for annotator, scores in annotators.items():
+            if not isinstance(scores, dict):
+                raise InputError(
+                    f"sample {sample}, annotator {annotator}: not an object {shape}",
+                    filename=filename,
+                )
+            for criterion, value in scores.items():
+                number = isinstance(value, int | float) and not isinstance(value, bool)
+                if not number or not SCALE[0] <= value <= SCALE[1]:
+                    raise InputError(
+                        f"sample {sample}, annotator {annotator}, {criterion}: {value!r} is not "
+                        "a number from 0 to 100",
+                        filename=filename,
+                    )
+                judgements.append(
+                    Judgement(str(sample), system, str(annotator), str(criterion), float(value))
+                )
+    return judgements
 
 
 def _choose_criterion(wanted: str | None, available: list[str], filename: str) -> str:
@@ -200,7 +286,12 @@ def _read_e2e(
     return result
 
 
-def _long_judgements(header: list[str], records: list[Record], filename: str) -> list[Judgement]:
+def _long_judgements(
+    header: list[str],
+    records: list[Record],
+    filename: str,
+    score_of: Callable[[str], float] = percent_score,
+) -> list[Judgement]:
     require_columns(header, LONG_COLUMNS, filename)
     judgements = []
     seen: dict[tuple[str, ...], int] = {}
@@ -210,15 +301,9 @@ def _long_judgements(header: list[str], records: list[Record], filename: str) ->
             if not values[name]:
                 raise InputError(f"empty {name}", filename=filename, line=record.line)
         try:
-            score = float(values["score"])
-        except ValueError:
-            score = math.nan
-        if not SCALE[0] <= score <= SCALE[1]:
-            raise InputError(
-                f"score {values['score']!r} is not a number from 0 to 100",
-                filename=filename,
-                line=record.line,
-            )
+            score = score_of(values["score"])
+        except ValueError as error:
+            raise InputError(str(error), filename=filename, line=record.line) from None
         kind = values.get("kind") or "genuine"
         if kind not in DA_KINDS:
             raise InputError(

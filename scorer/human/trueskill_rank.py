@@ -52,6 +52,8 @@ RUNS = 200
 COVERAGE = 0.95
 """Share of a system's ranks its rank range must hold (E2E: "95% of the time or more")."""
 PROCEDURES = ("wmt", "bootstrap")
+CLUSTERS = "trueskill"
+"""The cluster procedure this module's rank ranges make (``scorer.human.clusters``)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class TrueSkillResult:
     def to_dict(self) -> dict:
         return {
             "procedure": self.procedure,
+            "clusters": CLUSTERS,
             "runs": self.runs,
             "comparisons": self.comparisons,
             "draw_probability": round(self.draw_probability, 6),

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from scorer.cli.human import main
 from scorer.errors import InputError
-from scorer.human.judgements import read_judgements, read_ratings
+from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
 from tests.support.human import da_hit, rankme_campaign
 from tests.support.paths import e2e_file
 
@@ -65,6 +65,7 @@ def test_trueskill_command_on_the_published_layout():
     payload = json.loads(result.output)
     assert payload["criterion"] == "quality" and payload["comparisons"] == 400
     assert payload["runs"] == 20 and len(payload["systems"]) == 19
+    assert payload["clusters"] == "trueskill"
     first = payload["systems"][0]
     assert set(first) == {"cluster", "system", "mu", "sigma", "rank", "comparisons"}
     assert first["cluster"] == 1 and first["rank"][0] == 1
@@ -158,3 +159,109 @@ def test_bad_files_exit_2_with_the_place(tmp_path):
     result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path)])
     assert result.exit_code == 2
     assert "error: bad.csv, line 2: score 'abc' is not a number from 0 to 100" in result.output
+
+
+def write_system_folder(folder, ratings):
+    """The WebNLG+ 2020 organisers' layout: <system>/primary.json, {sample: {annotator: {...}}}."""
+    for system, samples in ratings.items():
+        (folder / system).mkdir(parents=True)
+        (folder / system / "primary.json").write_text(json.dumps(samples))
+
+
+def test_da_command_reads_the_organisers_folder_and_names_its_cluster_procedure(tmp_path):
+    """A beats C, neither A-B nor B-C differ (tests/scorer/human/test_clusters.py's example)."""
+    scores = {"A": [60, 70, 80, 90, 100], "B": [15, 45, 55, 65, 95], "C": [10, 20, 30, 40, 50]}
+    write_system_folder(
+        tmp_path,
+        {
+            system: {str(n): {"w1": {"Fluency": value}} for n, value in enumerate(values)}
+            for system, values in scores.items()
+        },
+    )
+    command = ["da", "--judgements", str(tmp_path), "--criterion", "Fluency"]
+    command += ["--quality-control", "none", "--json"]
+    runs = {
+        procedure: CliRunner().invoke(main, [*command, "--clusters", procedure])
+        for procedure in ("wmt", "webnlg2020")
+    }
+    for procedure, result in runs.items():
+        assert result.exit_code == 0, result.output
+        payload = json.loads(result.output)
+        assert payload["clusters"] == procedure
+        assert [row["system"] for row in payload["systems"]] == ["A", "B", "C"]
+        assert payload["systems"][1]["raw"] == 55 and payload["systems"][1]["n"] == 5
+    rows = {procedure: json.loads(result.output)["systems"] for procedure, result in runs.items()}
+    assert [row["cluster"] for row in rows["wmt"]] == [1, 1, 1]
+    assert [row["cluster"] for row in rows["webnlg2020"]] == [1, 1, 2]
+    default = CliRunner().invoke(main, command)
+    assert json.loads(default.output)["clusters"] == "wmt"
+    refused = CliRunner().invoke(main, [*command, "--clusters", "trueskill"])
+    assert refused.exit_code == 2 and "'wmt', 'webnlg2020'" in refused.output
+
+
+def test_the_organisers_folder_is_refused_naming_the_file_and_the_place(tmp_path):
+    write_system_folder(tmp_path / "bad", {"A": {"7": {"w1": {"Fluency": "high"}}}})
+    with pytest.raises(InputError, match=r"A/primary.json: sample 7, annotator w1, Fluency: "
+                       r"'high' is not a number from 0 to 100"):  # fmt: skip
+        read_judgements_at(tmp_path / "bad")
+    (tmp_path / "broken" / "A").mkdir(parents=True)
+    (tmp_path / "broken" / "A" / "primary.json").write_text('{"7": {"w1":\n {"Fluency": 5,}}}')
+    with pytest.raises(InputError, match=r"A/primary.json, line 2: not JSON"):
+        read_judgements_at(tmp_path / "broken")
+    (tmp_path / "broken" / "B").mkdir()
+    with pytest.raises(InputError, match=r"subfolder\(s\) B hold no primary.json"):
+        read_judgements_at(tmp_path / "broken")
+    with pytest.raises(InputError, match="has no subfolder"):
+        read_judgements_at(tmp_path / "broken" / "B")
+
+
+def test_likert_command_prints_means_subsets_and_clusters(tmp_path):
+    """Two systems, 1-3: s1's outputs 8/3, 3/2, 9/4 (mean 77/36), s2's 1, 4/3, 7/3 (14/9);
+    a team column keeps two teams' "primary" apart."""
+    rows = [("1", "seen", [3, 3, 2], [1, 1, 1]), ("2", "seen", [1, 2], [2, 1, 1]),
+            ("3", "unseen", [2, 2, 2, 3], [2, 3, 2])]  # fmt: skip
+    path = tmp_path / "likert.csv"
+    path.write_text(
+        "item,system,team,annotator,criterion,score,subset\n"
+        + "".join(
+            f"{item},primary,{team},j{n},semantics,{point},{subset}\n"
+            for item, subset, first, second in rows
+            for team, points in (("t1", first), ("t2", second))
+            for n, point in enumerate(points)
+        )
+    )
+    command = ["likert", "--judgements", str(path), "--criterion", "semantics"]
+    result = CliRunner().invoke(main, [*command, "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert (payload["scale"], payload["scale_from"], payload["aggregate"]) == (
+        "1-3",
+        "data",
+        "mean",
+    )
+    assert payload["clusters"] == "wmt" and payload["direction"] == "higher"
+    first, second = payload["systems"]
+    assert first["system"] == "t1 / primary" and first["mean"] == pytest.approx(77 / 36)
+    assert (first["n"], first["judgements"], first["cluster"]) == (3, 9, 1)
+    assert first["subsets"]["unseen"] == {"mean": 2.25, "n": 1}
+    assert second["system"] == "t2 / primary" and second["mean"] == pytest.approx(14 / 9)
+    assert set(payload["wilcoxon"]) == {"t1 / primary", "t2 / primary"}
+    text = CliRunner().invoke(main, [*command, "--scale", "1-5", "--clusters", "webnlg2020"])
+    assert text.exit_code == 0, text.output
+    assert "scale 1-5, higher is better" in text.output and "clusters: webnlg2020" in text.output
+    assert text.output.splitlines()[2].split() == ["1", "2.139", "3", "2.083", "2.250", "t1", "/",
+                                                   "primary"]  # fmt: skip
+
+
+def test_likert_command_refuses_a_point_off_the_scale_naming_the_line(tmp_path):
+    path = tmp_path / "off.csv"
+    path.write_text("item,system,annotator,criterion,score\n1,a,x,fluency,2\n1,b,x,fluency,4\n")
+    command = ["likert", "--judgements", str(path), "--criterion", "fluency"]
+    result = CliRunner().invoke(main, [*command, "--scale", "1-3"])
+    assert result.exit_code == 2
+    assert "error: off.csv, line 3: score 4 is off the scale 1-3 of fluency" in result.output
+    named = CliRunner().invoke(main, [*command, "--scale", "bad,good"])
+    assert named.exit_code == 2  # a named scale also takes its points' numbers, 1 and 2 here
+    assert "line 3: score 4 is off the scale bad,good of fluency" in named.output
+    bad = CliRunner().invoke(main, [*command, "--scale", "1-x"])
+    assert bad.exit_code == 2 and "scale '1-x': give LOW-HIGH" in bad.output

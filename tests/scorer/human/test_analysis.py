@@ -43,18 +43,6 @@ def test_system_scores_average_outputs_then_items_by_hand():
     assert s2.raw == pytest.approx(((60 + 90) / 2 + 50) / 2)
 
 
-def test_wilcoxon_rank_sum_matrix_is_scipys_one_sided_test():
-    samples = [[0.9, 0.8, 1.2, 0.7, 1.1], [0.1, -0.2, 0.3, 0.0, 0.2, -0.1], [0.5, 0.4]]
-    p = direct_assessment.rank_sum_p_values(samples)
-    for i in range(3):
-        assert math.isnan(p[i, i])
-        for j in range(3):
-            if i != j:
-                expected = stats.ranksums(samples[i], samples[j], alternative="greater").pvalue
-                assert p[i, j] == pytest.approx(expected)
-    assert p[0, 1] < 0.05 < p[1, 0]
-
-
 def test_quality_control_keeps_careful_annotators_and_drops_careless_ones():
     judgements = []
     for number in range(3):
@@ -179,22 +167,6 @@ def test_judgements_without_damaged_copies_keep_every_annotator_only_with_no_che
     assert [row.system for row in none.systems] == ["s1", "s2"]
 
 
-def test_rank_sum_clusters_end_only_where_everything_above_beats_everything_below():
-    p = np.array(
-        [
-            [np.nan, 0.30, 0.01, 0.01],
-            [0.70, np.nan, 0.02, 0.01],
-            [0.99, 0.98, np.nan, 0.20],
-            [0.99, 0.99, 0.80, np.nan],
-        ]
-    )
-    assert direct_assessment.rank_sum_clusters(p) == [1, 1, 2, 2]
-    p[0, 1] = 0.01  # the first now beats everything below it: a cluster of its own
-    assert direct_assessment.rank_sum_clusters(p) == [1, 2, 3, 3]
-    p[1, 3] = 0.06  # the second does not beat the last: no cut below it or the third
-    assert direct_assessment.rank_sum_clusters(p) == [1, 2, 2, 2]
-
-
 def test_clusters_of_a_campaign_follow_its_true_order():
     quality = {"best": 90, "good": 60, "same": 59, "bad": 20}
     judgements = []
@@ -205,3 +177,23 @@ def test_clusters_of_a_campaign_follow_its_true_order():
     assert {row["system"]: row["cluster"] for row in rows} == {
         "best": 1, "good": 2, "same": 2, "bad": 3
     }  # fmt: skip
+
+
+def test_a_campaign_names_its_cluster_procedure_and_gets_its_clusters():
+    """A beats C but neither A-B nor B-C differ (tests/scorer/human/test_clusters.py's
+    example, one annotator's scores): WMT keeps one cluster, the WebNLG+ 2020 rule two."""
+    scores = {"A": [60, 70, 80, 90, 100], "B": [15, 45, 55, 65, 95], "C": [10, 20, 30, 40, 50]}
+    data = [
+        judge("x", f"i{n}", system, value)
+        for system, values in scores.items()
+        for n, value in enumerate(values)
+    ]
+    wmt = direct_assessment.analyse(data, "readability", required=())
+    webnlg = direct_assessment.analyse(data, "readability", required=(), clusters="webnlg2020")
+    assert [row.system for row in webnlg.systems] == ["A", "B", "C"]
+    assert (wmt.clusters, webnlg.clusters) == ((1, 1, 1), (1, 1, 2))
+    assert (wmt.to_dict()["clusters"], webnlg.to_dict()["clusters"]) == ("wmt", "webnlg2020")
+    assert [row["cluster"] for row in webnlg.to_dict()["systems"]] == [1, 1, 2]
+    np.testing.assert_array_equal(wmt.p_values, webnlg.p_values)  # the heatmap's one-sided tests
+    with pytest.raises(ValueError, match="unknown cluster procedure 'bogus'"):
+        direct_assessment.analyse(data, "readability", clusters="bogus")
