@@ -40,12 +40,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from scorer.human.judgements import Judgement
 
 LEVELS = ("nominal", "ordinal", "interval")
+Unit = TypeVar("Unit", bound=Hashable)
+Annotator = TypeVar("Annotator", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def _coincidence_sums(units: list[np.ndarray], level: str) -> tuple[float, float
 
 
 def agreement(
-    values: Mapping[Hashable, Iterable[tuple[Hashable, float]]],
+    values: Mapping[Unit, Iterable[tuple[Annotator, float]]],
     level: str,
     judges: int | None = None,
 ) -> Agreement:
@@ -158,7 +161,7 @@ def of_reliability_data(data: np.ndarray, level: str, judges: int | None = None)
     *reliability data* layout)."""
     matrix = np.asarray(data, dtype=float)
     values = {
-        unit: [(coder, float(matrix[coder, unit])) for coder in np.flatnonzero(~np.isnan(column))]
+        unit: [(int(coder), float(column[coder])) for coder in np.flatnonzero(~np.isnan(column))]
         for unit, column in enumerate(matrix.T)
     }
     return agreement(values, level, judges)
