@@ -11,7 +11,15 @@ from typing import Any
 import click
 
 from scorer.errors import InputError, MissingExtra
-from scorer.human import clusters, correlation, direct_assessment, likert, rose, trueskill_rank
+from scorer.human import (
+    clusters,
+    correlation,
+    direct_assessment,
+    likert,
+    pairwise,
+    rose,
+    trueskill_rank,
+)
 from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
 from scorer.io.table import read_table, require_columns
 
@@ -303,4 +311,67 @@ def correlate(path: Path, human_column: str, as_json: bool) -> None:
         f"{metric:>12} r = {r:.3f}{' *' if metric in best else ''}"
         for metric, r in result.pearson.items()
     ]
+    _emit(result.to_dict(), as_json, lines)
+
+
+@main.command("pairwise")
+@click.option(
+    "--judgements",
+    "path",
+    required=True,
+    type=FILE,
+    help="Long CSV: item,system_a,system_b,winner (a, b or tie),annotator.",
+)
+@click.option(
+    "--ties",
+    type=click.Choice(pairwise.TIES),
+    default="half",
+    show_default=True,
+    help="half: a tie is half a win each way; drop: ties left out of win rates and scores.",
+)
+@click.option(
+    "--runs", default=pairwise.RUNS, show_default=True, type=click.IntRange(pairwise.MIN_RUNS)
+)
+@click.option("--seed", default=pairwise.SEED, show_default=True, type=int)
+@click.option(
+    "--judges",
+    type=click.IntRange(1),
+    help="Annotators the campaign asked per pair and item (default: the most any had).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def pairwise_command(
+    path: Path, ties: str, runs: int, seed: int, judges: int | None, as_json: bool
+) -> None:
+    """Pairwise preference: win rates, Bradley-Terry scores, bootstrap ranks and clusters."""
+    try:
+        judgements = pairwise.read_pairwise(path.read_bytes(), path.name)
+        result = pairwise.analyse(judgements, ties=ties, runs=runs, seed=seed, judges=judges)
+    except (InputError, ValueError) as error:
+        _fail(error)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    alpha = result.agreement.krippendorff_alpha
+    lines = [
+        f"{result.judgements} judgements ({result.counted} counted, ties {ties}), {runs} runs; "
+        f"scores: {pairwise.SCALE}",
+        f"{'#':>2} {'Score':>7} {'95% interval':>17} {'Rank':>7} {'Win %':>6}  System",
+    ]
+    previous = None
+    for row in result.rows:
+        if previous is not None and row.cluster != previous:
+            lines.append("   " + "·" * 24)
+        low, high = row.interval
+        lines.append(
+            f"{row.cluster:>2} {row.score:>7.3f} {f'[{low:.3f}, {high:.3f}]':>17} "
+            f"{f'{row.rank_range[0]}-{row.rank_range[1]}':>7} {100 * row.win_rate:>6.1f}  "
+            f"{row.system}"
+        )
+        previous = row.cluster
+    lines.append(
+        f"agreement: Krippendorff's alpha ({result.agreement.level}) "
+        + (f"{alpha:.3f}" if alpha is not None else f"undefined: {result.agreement.note}")
+        + f" over {result.agreement.pairable_units} pairs judged twice or more; "
+        f"{100 * result.agreement.complete_share:.1f}% of the {result.agreement.units} pairs "
+        f"judged by {result.agreement.judges} annotators"
+    )
     _emit(result.to_dict(), as_json, lines)
