@@ -12,6 +12,7 @@ import click
 
 from scorer.errors import InputError, MissingExtra
 from scorer.human import (
+    agreement,
     clusters,
     correlation,
     direct_assessment,
@@ -166,6 +167,7 @@ def da(
         names = [row.system for row in result.systems]
         heatmap.write_text(heatmap_svg(names, result.p_values, criterion), encoding="utf-8")
     kept = sum(check.kept for check in result.annotators)
+    alpha = agreement.of_judgements(judgements, "interval", criterion)
     lines = [
         f"{criterion}: {kept} of {len(result.annotators)} annotators passed quality control "
         f"{controls}; dropped by rule: {result.dropped()}; clusters: {result.cluster_procedure}",
@@ -175,7 +177,8 @@ def da(
         f"{cluster:>2} {row.raw:>6.1f} {row.z:>7.3f} {row.n:>6} {row.assessments:>8}  {row.system}"
         for row, cluster in zip(result.systems, result.clusters, strict=True)
     ]
-    _emit(result.to_dict(), as_json, lines)
+    lines.append(_agreement_line(alpha))
+    _emit(result.to_dict() | {"agreement": alpha.to_dict()}, as_json, lines)
 
 
 @main.command("likert")
@@ -232,6 +235,7 @@ def likert_command(
     except (InputError, ValueError) as error:
         _fail(error)
     subsets = sorted({name for row in result.systems for name in row.subsets})
+    alpha = agreement.of_judgements(judgements, "interval", criterion)
     lines = [
         f"{criterion}: scale {result.scale}{' (from the data)' if result.scale_from_data else ''}"
         f", {direction} is better; output = {aggregate} of its judges, system = mean of its "
@@ -246,7 +250,19 @@ def likert_command(
             for name in subsets
         )
         lines.append(f"{cluster:>2} {row.mean:>6.3f} {row.n:>6} {by_subset} {row.system}")
-    _emit(result.to_dict(), as_json, lines)
+    lines.append(_agreement_line(alpha))
+    _emit(result.to_dict() | {"agreement": alpha.to_dict()}, as_json, lines)
+
+
+def _agreement_line(found: agreement.Agreement) -> str:
+    """Krippendorff's alpha as every human evaluation reports it, with its level."""
+    alpha = found.krippendorff_alpha
+    value = f"{alpha:.3f}" if alpha is not None else f"undefined ({found.note})"
+    return (
+        f"agreement: Krippendorff's alpha ({found.level}) {value} over "
+        f"{found.pairable_units} outputs judged twice or more; "
+        f"{100 * found.complete_share:.1f}% of {found.units} outputs judged by {found.judges}"
+    )
 
 
 def _nothing_kept(result: direct_assessment.DirectAssessment, criterion: str, controls: str) -> str:

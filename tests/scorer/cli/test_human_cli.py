@@ -265,3 +265,36 @@ def test_likert_command_refuses_a_point_off_the_scale_naming_the_line(tmp_path):
     assert "line 3: score 4 is off the scale bad,good of fluency" in named.output
     bad = CliRunner().invoke(main, [*command, "--scale", "1-x"])
     assert bad.exit_code == 2 and "scale '1-x': give LOW-HIGH" in bad.output
+
+
+def test_likert_and_da_report_krippendorffs_alpha_as_the_package_computes_it(tmp_path):
+    import krippendorff
+    import numpy as np
+
+    points = {("1", "a"): [3, 3, 2], ("1", "b"): [1, 2, 1], ("2", "a"): [2, 2],
+              ("2", "b"): [1, 1, 3], ("3", "a"): [3, 2, 3], ("3", "b"): [2]}  # fmt: skip
+    path = tmp_path / "likert.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score\n"
+        + "".join(
+            f"{item},{system},j{n},fluency,{point}\n"
+            for (item, system), values in points.items()
+            for n, point in enumerate(values)
+        )
+    )
+    matrix = np.full((3, len(points)), np.nan)
+    for unit, values in enumerate(points.values()):
+        matrix[: len(values), unit] = values
+    expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+    for command in (["likert"], ["da", "--quality-control", "none"]):
+        result = CliRunner().invoke(
+            main, [*command, "--judgements", str(path), "--criterion", "fluency", "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        found = json.loads(result.output)["agreement"]
+        assert found["level"] == "interval" and found["units"] == 6
+        assert found["krippendorff_alpha"] == pytest.approx(expected, abs=1e-6)
+        plain = CliRunner().invoke(
+            main, [*command, "--judgements", str(path), "--criterion", "fluency"]
+        )
+        assert "agreement: Krippendorff's alpha (interval)" in plain.output
