@@ -74,6 +74,7 @@ from app.web.services.tracks import (
 )
 from scorer.errors import InputError, KindError, Refused
 from scorer.io.archive import read_zip
+from scorer.io.bounded_json import MAX_RECORD_CHARS, load_json
 from scorer.io.folders import as_zip, release_order
 from scorer.kinds import TRACK_KINDS, build_profile
 
@@ -643,9 +644,9 @@ ITEM_KEYS = {"input", "references", "subsets", "original", "attributes"}
 
 def _item_row(line: str, path: str, number: int) -> dict[str, Any]:
     try:
-        row = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BundleError(f"{path} line {number}: not JSON: {error.msg}") from None
+        row = load_json(line, path, number, max_chars=MAX_RECORD_CHARS)
+    except InputError as error:
+        raise BundleError(str(error)) from None
     if not isinstance(row, dict) or not isinstance(row.get("input"), str):
         raise BundleError(f'{path} line {number}: expected an object with an "input" text')
     unknown = sorted(set(row) - ITEM_KEYS)
