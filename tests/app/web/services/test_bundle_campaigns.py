@@ -118,7 +118,7 @@ def test_a_bad_campaign_is_refused_naming_its_line_and_nothing_is_stored(board, 
     exported = _export(board, with_submissions=False)
     exported["human/main/1.csv"] = exported["human/main/1.csv"].replace(b",genuine,", b",real,", 1)
     other = make_settings(tmp_path / "other")
-    with pytest.raises(DomainError, match=r"campaigns\[0\].judgements line 2: kind 'real'"):
+    with pytest.raises(DomainError, match=r"human/main/1.csv line 2: kind 'real'"):
         _import(other, exported)
     with session_scope(other.database_url) as session:
         assert session.scalars(select(Challenge)).first() is None
