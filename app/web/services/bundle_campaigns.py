@@ -9,7 +9,8 @@ board, under the name the organiser imported it by), and keeps the name it was j
 created, without submissions, in the teams the bundle's systems would have used. What is
 carried is what was collected; the pages still to be judged (units, links, HIT assignments) and
 who judged on this board (accounts) are not, so an imported campaign is closed, and its results
-are computed again when it was published.
+are computed again when it was published: by the worker (``worker.human``: 180,000 judgements
+take the better part of a minute), the campaign ``pending`` until then.
 
 Every judgement is checked as the board's own import checks one, its line named: a score is a
 finite number on its method's scale (DA 0-100, ROSE yes/no; RankME's file values outside 0-100
@@ -28,10 +29,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.human_analysis import AnalysisStatus
 from app.data.models import Campaign, Challenge, Judgement, Method, System, Team, Track
 from app.web.errors import DomainError
 from app.web.services.campaigns import CRITERIA, quality_controls, track_campaigns
-from app.web.services.human_results import analyse
 from app.web.services.names import check_name
 from scorer.human.direct_assessment import format_controls
 from scorer.human.judgements import DA_KINDS, SCALE
@@ -140,7 +141,8 @@ def import_campaigns(
     definition: str = "challenge.yaml",
 ) -> list[Campaign]:
     """The ``campaigns`` of a bundle's definition, checked and added to ``challenge`` (whose
-    tracks and systems are already made); published ones get their results again."""
+    tracks and systems are already made); published ones wait for their results
+    (``pending``: the caller enqueues their analysis once the import has committed)."""
     campaigns = []
     for index, entry in enumerate(entries):
         where = f"{definition}: {KEY}[{index}]"
@@ -159,10 +161,9 @@ def import_campaigns(
         _refuse_repeats(judgements, rows, path)
         session.add_all(judgements)
         session.flush()
-        campaigns.append(campaign)
-    for campaign in campaigns:
         if campaign.is_published:
-            analyse(session, campaign)
+            campaign.analysis = AnalysisStatus.PENDING
+        campaigns.append(campaign)
     return campaigns
 
 

@@ -321,16 +321,23 @@ class ImportReport:
     submissions: list[int] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)
     """Teams the bundle names that the board has already: name -> the new team's name."""
+    analyses: list[int] = field(default_factory=list)
+    """Published human evaluations whose results the worker computes (campaign ids)."""
 
     def summary(self) -> str:
         renamed = "".join(
             f"; team {old!r} is another team on this board: created as {new!r}"
             for old, new in self.renamed.items()
         )
+        analyses = (
+            f", {len(self.analyses)} published human evaluation(s) queued for analysis"
+            if self.analyses
+            else ""
+        )
         return (
             f"challenge {self.challenge}: {len(self.tracks)} track(s) "
             f"({', '.join(self.tracks)}), {self.items} items, "
-            f"{len(self.submissions)} submission(s) queued for scoring{renamed}"
+            f"{len(self.submissions)} submission(s) queued for scoring{analyses}{renamed}"
         )
 
 
@@ -342,8 +349,9 @@ def import_bundle(
     by: User | None = None,
 ) -> ImportReport:
     """Create the bundle's challenge, recorded in its audit log, with ``by`` (an organiser on
-    the web) as its first organiser, and commit; submissions are enqueued after the commit. On
-    any refusal the session is rolled back and no file is stored."""
+    the web) as its first organiser, and commit; submissions, and the analyses of published
+    human evaluations, are enqueued after the commit. On any refusal the session is rolled
+    back and no file is stored."""
     try:
         if by is not None and by.role not in (Role.ORGANISER, Role.ADMIN):
             raise DomainError("only organisers and admins create challenges")
@@ -362,6 +370,8 @@ def import_bundle(
     session.commit()
     for submission_id in report.submissions:
         queue.enqueue(submission_id)
+    for campaign_id in report.analyses:
+        queue.enqueue_analysis(campaign_id)
     return report
 
 
@@ -385,10 +395,11 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
         submissions, data = _import_system(session, bundle, challenge, entry, teams)
         report.submissions.extend(submissions)
         files.extend(data)
-    import_campaigns(
+    campaigns = import_campaigns(
         session, challenge, root.get(CAMPAIGNS, list, []), bundle.read,
         lambda name, where: _bundle_team(session, challenge, name, where, teams),
     )  # fmt: skip
+    report.analyses = [campaign.id for campaign in campaigns if campaign.analysis]
     report.renamed = {name: team.name for name, team in teams.items() if team.name != name}
     root.done()
     if not report.tracks:
