@@ -15,6 +15,9 @@ from worker.state import JobsState
 
 log = logging.getLogger(__name__)
 
+WAIT_FOR_SCORES = ("describe", "analyse")
+"""Jobs started only while no scoring job waits: long ones nobody waits for first."""
+
 
 class EmbeddedQueue:
     """Jobs served by daemon threads in the web process, running the same job functions.
@@ -22,8 +25,9 @@ class EmbeddedQueue:
     Scoring has a thread of its own, so a score never waits behind a description in progress
     (textual statistics and D-levels take several times the metrics' time; their parsing runs
     in processes at the lowest CPU priority). The describing thread starts a job only while no
-    scoring job waits, so a deadline night's uploads are all scored first. Mail has a thread
-    too: a message does not wait for the scoring of a long file. Its jobs, the warm-up beside
+    scoring job waits, so a deadline night's uploads are all scored first; analysing a human
+    evaluation (``worker.human``) has a thread under the same rule. Mail has a thread too: a
+    message does not wait for the scoring of a long file. Its jobs, the warm-up beside
     them and a stop share ``state``, the process's (``worker.state``; a fresh one when none is
     given)."""
 
@@ -35,7 +39,10 @@ class EmbeddedQueue:
         self._scores: queue.Queue[int] = queue.Queue()
         self._descriptions: queue.Queue[int] = queue.Queue()
         self._mail: queue.Queue[int] = queue.Queue()
-        self._waiting: dict[str, set[int]] = {"score": set(), "describe": set(), "mail": set()}
+        self._analyses: queue.Queue[int] = queue.Queue()
+        self._waiting: dict[str, set[int]] = {
+            "score": set(), "describe": set(), "mail": set(), "analyse": set()
+        }  # fmt: skip
         self._threads: list[threading.Thread] = []
         self._stopped = threading.Event()
 
@@ -47,6 +54,9 @@ class EmbeddedQueue:
 
     def enqueue_mail(self, mail_id: int) -> None:
         self._put("mail", self._mail, mail_id)
+
+    def enqueue_analysis(self, campaign_id: int) -> None:
+        self._put("analyse", self._analyses, campaign_id)
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool:
         with self._lock:
@@ -67,6 +77,7 @@ class EmbeddedQueue:
             ("scoring", self._serve_scores),
             ("describing", self._serve_descriptions),
             ("mail", self._serve_mail),
+            ("analysing", self._serve_analyses),
         ):
             thread = threading.Thread(target=target, daemon=True, name=name)
             thread.start()
@@ -81,6 +92,7 @@ class EmbeddedQueue:
         scoring (which enqueues descriptions and mail) first, then the rest."""
         self._scores.join()
         self._descriptions.join()
+        self._analyses.join()
         self._mail.join()
 
     def _put(self, kind: str, jobs: queue.Queue[int], job_id: int) -> None:
@@ -103,7 +115,7 @@ class EmbeddedQueue:
         while True:
             job_id = self._take(kind, jobs)
             try:
-                if kind == "describe":
+                if kind in WAIT_FOR_SCORES:
                     with self._lock:
                         self._no_score_waits.wait_for(lambda: not self._waiting["score"])
                 if not self._stopped.is_set():
@@ -140,3 +152,8 @@ class EmbeddedQueue:
         from worker.mail import send_mail
 
         self._run("mail", self._mail, lambda i: send_mail(i, self.settings))
+
+    def _serve_analyses(self) -> None:
+        from worker.human import analyse_campaign
+
+        self._run("analyse", self._analyses, lambda i: analyse_campaign(i, self.settings))

@@ -7,7 +7,8 @@ killed) has its dead job dropped and is enqueued again. A ``scored`` one still w
 textual statistics after the grace period gets its describing job again (a no-op while that job
 is waiting or running). The claim in ``worker.jobs`` makes a
 duplicate harmless, so several workers may run this pass at once. Mail is recovered the same
-way from its outbox table (``recover_mail``), which is also how a failed send is tried again.
+way from its outbox table (``recover_mail``), which is also how a failed send is tried again,
+and a human evaluation's analysis from its campaign's row (``recover_analyses``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from sqlalchemy import select
 
 from app.data.config import Settings
 from app.data.db import session_scope
+from app.data.human_analysis import AnalysisStatus
 from app.data.mail.outbox import due_mail_ids
-from app.data.models import Submission, SubmissionStatus, utcnow
+from app.data.models import Campaign, Submission, SubmissionStatus, utcnow
 from app.data.queue import MailQueue, SubmissionQueue
 from app.data.storage import Storage, storage_for
 from worker.notifications import remind_deadlines
@@ -98,6 +100,18 @@ def recover_mail(settings: Settings, queue: MailQueue) -> list[int]:
     return due
 
 
+def recover_analyses(settings: Settings, queue: SubmissionQueue) -> list[int]:
+    """Enqueue every campaign whose analysis is still pending (a job already waiting or
+    running is left alone; one that ran already finds the campaign analysed and skips it)."""
+    with session_scope(settings.database_url) as session:
+        pending = list(
+            session.scalars(select(Campaign.id).where(Campaign.analysis == AnalysisStatus.PENDING))
+        )
+    for campaign_id in pending:
+        queue.enqueue_analysis(campaign_id)
+    return pending
+
+
 ORPHAN_AGE = timedelta(hours=1)
 """An uploaded file no submission refers to after this long is an orphan: its upload was
 refused or failed after storing it (an upload in flight is younger)."""
@@ -137,6 +151,7 @@ def start_recovery_loop(settings: Settings, submission_queue: SubmissionQueue) -
             try:
                 recover(settings, submission_queue)
                 recover_mail(settings, submission_queue)
+                recover_analyses(settings, submission_queue)
                 if swept_at is None or utcnow() - swept_at >= SWEEP_EVERY:
                     sweep_orphans(settings, storage_for(settings))
                     swept_at = utcnow()

@@ -9,6 +9,11 @@ class MailError(Refused, ValueError):
     """An address or a header text that cannot go into a message; says what and where."""
 
 
+class AnalysisRefused(Refused, ValueError):
+    """A campaign's judgements its method cannot analyse (none yet, rankings TrueSkill cannot
+    use, a ROSE answer that is not yes/no); says what, for the organisers."""
+
+
 class Undisclosed(TypeError):
     """A hidden figure reached an output (a template, JSON, CSV, a plot) without the rule.
 

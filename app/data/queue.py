@@ -1,4 +1,5 @@
-"""The scoring queue as the web layer sees it: jobs enqueued by name, keyed by submission id.
+"""The queue as the web layer sees it: jobs enqueued by name, keyed by submission id (scoring,
+describing), mail id (sending) or campaign id (analysing a human evaluation).
 
 RQ on Redis in production (here); on the embedded default an in-process thread
 (``worker.embedded``) offers the same operations, so the web app, the CLI and the recovery pass
@@ -25,6 +26,9 @@ QUEUE_NAMES = (MAIL_QUEUE_NAME, QUEUE_NAME, DESCRIBE_QUEUE_NAME)
 JOB_FUNCTION = "worker.jobs.score_submission"
 DESCRIBE_FUNCTION = "worker.jobs.describe_submission"
 SEND_MAIL_FUNCTION = "worker.mail.send_mail"
+ANALYSE_FUNCTION = "worker.human.analyse_campaign"
+"""A human-evaluation campaign's results (a bundle's published campaign): on the describing
+queue, a long job no score waits behind."""
 MAIL_TIMEOUT_SECONDS = 5 * 60
 JOB_TIMEOUT_SECONDS = 30 * 60
 PENDING_STATUSES = {"queued", "started", "deferred", "scheduled"}
@@ -42,6 +46,10 @@ def mail_job_id(mail_id: int) -> str:
     return f"mail-{mail_id}"
 
 
+def analysis_job_id(campaign_id: int) -> str:
+    return f"analyse-{campaign_id}"
+
+
 class MailQueue(Protocol):
     def enqueue_mail(self, mail_id: int) -> None: ...
 
@@ -50,6 +58,8 @@ class SubmissionQueue(MailQueue, Protocol):
     def enqueue(self, submission_id: int) -> None: ...
 
     def enqueue_description(self, submission_id: int) -> None: ...
+
+    def enqueue_analysis(self, campaign_id: int) -> None: ...
 
     def is_pending(self, submission_id: int, started_within: float | None = None) -> bool: ...
 
@@ -83,33 +93,40 @@ class RedisQueue:
 
     def enqueue_description(self, submission_id: int) -> None:
         """Queue the describing job (once: one already waiting or running is left alone)."""
-        job = self._fetch(submission_id, describe_job_id)
-        if job is not None:
-            if job.get_status(refresh=True) in PENDING_STATUSES:
-                return
-            job.delete(remove_from_queue=True)
-        self.describe_queue.enqueue_call(
-            DESCRIBE_FUNCTION,
-            args=(submission_id,),
-            job_id=describe_job_id(submission_id),
-            timeout=JOB_TIMEOUT_SECONDS,
-            result_ttl=3600,
-            failure_ttl=7 * 24 * 3600,
-        )
+        self._enqueue_once(self.describe_queue, DESCRIBE_FUNCTION, submission_id, describe_job_id)
 
     def enqueue_mail(self, mail_id: int) -> None:
         """Queue the sending job (once: one already waiting or running is left alone; the
         outbox row, not RQ, decides whether the mail still needs sending)."""
-        job = self._fetch(mail_id, mail_job_id)
+        self._enqueue_once(
+            self.mail_queue, SEND_MAIL_FUNCTION, mail_id, mail_job_id, MAIL_TIMEOUT_SECONDS
+        )
+
+    def enqueue_analysis(self, campaign_id: int) -> None:
+        """Queue the analysing job (once: one already waiting or running is left alone; the
+        campaign's row, not RQ, decides whether it still needs analysing)."""
+        self._enqueue_once(self.describe_queue, ANALYSE_FUNCTION, campaign_id, analysis_job_id)
+
+    def _enqueue_once(
+        self,
+        queue: Any,
+        function: str,
+        argument: int,
+        name: Callable[[int], str],
+        timeout: int = JOB_TIMEOUT_SECONDS,
+    ) -> None:
+        """``function(argument)`` as the job ``name(argument)``, unless that job waits or runs
+        already (one that finished or failed is replaced)."""
+        job = self._fetch(argument, name)
         if job is not None:
             if job.get_status(refresh=True) in PENDING_STATUSES:
                 return
             job.delete(remove_from_queue=True)
-        self.mail_queue.enqueue_call(
-            SEND_MAIL_FUNCTION,
-            args=(mail_id,),
-            job_id=mail_job_id(mail_id),
-            timeout=MAIL_TIMEOUT_SECONDS,
+        queue.enqueue_call(
+            function,
+            args=(argument,),
+            job_id=name(argument),
+            timeout=timeout,
             result_ttl=3600,
             failure_ttl=7 * 24 * 3600,
         )

@@ -111,3 +111,10 @@ def score_now(settings: Settings, submission_ids: list[int]) -> list[str]:
         describe_submission(submission_id, settings, state=state)
 
     return [score_submission(i, settings, describe, state=state) for i in submission_ids]
+
+
+def analyse_now(settings: Settings, campaign_ids: list[int]) -> list[str]:
+    """Analyse each campaign in this process (the CLI on the embedded default)."""
+    from worker.human import analyse_campaign
+
+    return [analyse_campaign(campaign_id, settings) for campaign_id in campaign_ids]

@@ -31,7 +31,7 @@ from app.web.services.challenge_page import (
 from app.web.services.columns import add_human_scores, beats_baseline, columns, headline_scores
 from app.web.services.compare import FILTERS, compare_systems
 from app.web.services.home import summaries
-from app.web.services.human_results import human_tables
+from app.web.services.human_results import human_tables, pending_campaigns
 from app.web.services.item_results import as_csv, as_jsonl, item_results
 from app.web.services.leaderboard import (
     default_language,
@@ -156,6 +156,7 @@ def track(slug: str, track_slug: str) -> ResponseReturnValue:
         absent_metrics=profile.optional_columns_missing(metrics) if rows else {},
         split_report=split_report(found, language, viewer),
         human_tables=human_tables(db(), found, language, viewer),
+        human_pending=pending_campaigns(db(), found, language),
         is_organiser=viewer.is_organiser,
         scores_hidden=not viewer.sees_every_score_of(found),
         breakdown_choices=choices,

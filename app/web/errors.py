@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -72,6 +72,7 @@ def register(app: Flask) -> None:
     def refused(exc: Refused) -> ResponseReturnValue:
         """A refusal a view did not show beside its form: the person is told which rule, not
         a 500."""
+        _discard_unfinished()
         return _render(status_of(exc), refusal(exc))
 
     @app.errorhandler(DBAPIError)
@@ -95,7 +96,21 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> ResponseReturnValue:
         log.exception("unhandled error on %s %s", request.method, request.path)
+        _discard_unfinished()
         return _render(500, "Something went wrong on our side. Nothing you uploaded was lost.")
+
+
+def _discard_unfinished() -> None:
+    """Roll back what the request left unfinished in its session: after a failed statement
+    (a constraint the database refused) the session answers nothing until then, and the
+    error page itself reads through it (the signed-in person)."""
+    session = g.get("db_session")
+    if session is None:
+        return
+    try:
+        session.rollback()
+    except Exception:  # the connection itself is gone: the page is drawn without it
+        log.exception("rolling back the request's session failed")
 
 
 def refusal(error: Refused) -> str:

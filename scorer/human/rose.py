@@ -19,6 +19,8 @@ from scorer.errors import InputError
 from scorer.human.judgements import Judgement
 
 DIMENSIONS = ("semantics", "grammaticality", "phenomenon")
+ANSWERS = (0.0, 1.0, 100.0)
+"""A yes/no answer's values: 0 or 1, or 0 and 100 on the web form's scale."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def analyse(judgements: Sequence[Judgement]) -> list[RoseRow]:
     for judgement in judgements:
         if judgement.criterion not in DIMENSIONS:
             continue
-        if judgement.score not in (0, 1, 100):
+        if judgement.score not in ANSWERS:
             raise InputError(
                 f"ROSE answer {judgement.score:g} for {judgement.system}/{judgement.item} "
                 "is not yes/no (0 or 1)"

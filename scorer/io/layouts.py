@@ -20,6 +20,7 @@ from typing import Any
 
 from scorer.errors import InputError
 from scorer.io import records
+from scorer.io.bounded_json import check_json_text
 from scorer.io.e2e import ReferenceItem
 from scorer.io.text import decode_text, split_lines
 
@@ -71,6 +72,7 @@ def _lines(text: str, count: int) -> list[str]:
 def read_json_lists(data: bytes, filename: str) -> list[ReferenceItem]:
     """Items from one JSON array of arrays of strings: ``[["ref a1", "ref a2"], ["ref b1"]]``."""
     text = decode_text(data, filename)
+    check_json_text(text, filename)
     decoder = json.JSONDecoder()
     position = _skip_space(text, 0)
     if not text[position : position + 1] == "[":

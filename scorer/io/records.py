@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from scorer.errors import InputError
+from scorer.io.bounded_json import MAX_RECORD_CHARS, load_json
 from scorer.io.items import Item
 from scorer.io.text import decode_text, split_lines
 
@@ -45,12 +46,7 @@ def jsonl_records(data: bytes, filename: str) -> Iterator[tuple[int, dict[str, A
             raise InputError(
                 "is empty: JSON Lines hold one object per item", filename=filename, line=number
             )
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"is not JSON ({error.msg}, column {error.colno})", filename=filename, line=number
-            ) from None
+        record = load_json(line, filename, number, max_chars=MAX_RECORD_CHARS)
         if not isinstance(record, dict):
             raise InputError("is not a JSON object", filename=filename, line=number)
         yield number, record

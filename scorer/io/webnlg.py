@@ -23,12 +23,12 @@ by ``" || "`` (``linearise``/``delinearise`` go both ways; no triple of the 2017
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from scorer.errors import InputError
+from scorer.io.bounded_json import load_json
 from scorer.io.items import Item, natural_key
 
 TRIPLE_SEPARATOR = " || "
@@ -230,9 +230,10 @@ def read_instance_types(
     instance-types file), named as the challenge's results name them; refused unless it
     gives a type to exactly the entries of ``entries_file`` (a file for another test set)."""
     try:
-        found = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
         raise InputError(f"is not a JSON file ({error})", filename=filename) from None
+    found = load_json(text, filename)
     if not isinstance(found, dict) or not all(
         isinstance(value, str) and value for value in found.values()
     ):

@@ -64,6 +64,11 @@ class Campaign(Base):
     """For judgements collected elsewhere: the file's name and what reading it changed."""
     results: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     results_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    analysis: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The worker's analysis (``app.data.human_analysis.AnalysisStatus``): pending, done or
+    failed; None when none was asked of it (the organisers' button computes at once)."""
+    analysis_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Why the worker's analysis failed, for the organisers."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     track: Mapped[Track] = relationship()

@@ -11,7 +11,7 @@ from flask.cli import AppGroup
 
 from app.data.db import session_scope
 from app.data.storage import storage_for
-from app.entry.cli.common import board_settings, fail, score_if_embedded
+from app.entry.cli.common import analyse_if_embedded, board_settings, fail, score_if_embedded
 from scorer.errors import Refused
 
 if TYPE_CHECKING:
@@ -58,6 +58,9 @@ def challenge_import(bundle_path: Path) -> None:
     outcomes = score_if_embedded(queue, settings, report.submissions)
     if report.submissions:
         click.echo(f"submissions: {', '.join(sorted(set(outcomes)))}")
+    analysed = analyse_if_embedded(queue, settings, report.analyses)
+    if report.analyses:
+        click.echo(f"human evaluations: {', '.join(sorted(set(analysed)))}")
 
 
 def _read_bundle(path: Path, max_bytes: int) -> Bundle:

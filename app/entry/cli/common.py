@@ -31,6 +31,14 @@ def score_if_embedded(queue: SubmissionQueue, settings: Settings, ids: list[int]
     return score_now(settings, ids) if is_embedded(queue) else ["queued"] * len(ids)
 
 
+def analyse_if_embedded(queue: SubmissionQueue, settings: Settings, ids: list[int]) -> list[str]:
+    """Human evaluations' analyses (campaign ids), the same way: here on the embedded
+    default, else queued for the workers."""
+    from app.entry.root import analyse_now, is_embedded
+
+    return analyse_now(settings, ids) if is_embedded(queue) else ["queued"] * len(ids)
+
+
 def this_app() -> Flask:
     """The app itself, not its context-local proxy (to serve it, or hand it to the seeding)."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]

@@ -9,26 +9,34 @@ board, under the name the organiser imported it by), and keeps the name it was j
 created, without submissions, in the teams the bundle's systems would have used. What is
 carried is what was collected; the pages still to be judged (units, links, HIT assignments) and
 who judged on this board (accounts) are not, so an imported campaign is closed, and its results
-are computed again when it was published.
+are computed again when it was published: by the worker (``worker.human``: 180,000 judgements
+take the better part of a minute), the campaign ``pending`` until then.
+
+Every judgement is checked as the board's own import checks one, its line named: a score is a
+finite number on its method's scale (DA 0-100, ROSE yes/no; RankME's file values outside 0-100
+are kept as the E2E organisers read them, only their order counts), of the campaign's criterion
+(DA, RankME: what the analysis reads), each scored once, its texts within their columns.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
+from app.data.human_analysis import AnalysisStatus
+from app.data.models import Campaign, Challenge, Judgement, Method, System, Team, Track
 from app.web.errors import DomainError
 from app.web.services.campaigns import CRITERIA, quality_controls, track_campaigns
-from app.web.services.human_results import analyse
 from app.web.services.names import check_name
 from scorer.human.direct_assessment import format_controls
-from scorer.human.judgements import DA_KINDS
+from scorer.human.judgements import DA_KINDS, SCALE
+from scorer.human.rose import ANSWERS
 
 KEY = "campaigns"
 COLUMNS = (
@@ -52,6 +60,13 @@ SETTINGS = {
     "judgements": str,
 }
 OPTIONAL = {"imported"}
+CRITERION_MAX = 64
+"""``campaigns.criterion`` and ``judgements.criterion``."""
+TEXT_MAX = {
+    "item": 100, "judged_as": 100, "annotator": 100, "criterion": CRITERION_MAX, "subset": 64,
+    "unit": 100,
+}  # fmt: skip
+"""A judgement's text columns as stored (``judgements``): PostgreSQL refuses a longer value."""
 TeamOf = Callable[[str, str], Team]
 """A bundle team's name and where it is named -> the team the import uses (``bundles``)."""
 
@@ -126,7 +141,8 @@ def import_campaigns(
     definition: str = "challenge.yaml",
 ) -> list[Campaign]:
     """The ``campaigns`` of a bundle's definition, checked and added to ``challenge`` (whose
-    tracks and systems are already made); published ones get their results again."""
+    tracks and systems are already made); published ones wait for their results
+    (``pending``: the caller enqueues their analysis once the import has committed)."""
     campaigns = []
     for index, entry in enumerate(entries):
         where = f"{definition}: {KEY}[{index}]"
@@ -138,14 +154,16 @@ def import_campaigns(
         session.add(campaign)
         session.flush()
         data = read(settings["judgements"], f"{KEY}[{index}].judgements")
-        rows = _rows(data, settings["judgements"])
+        path = settings["judgements"]
+        rows = _rows(data, path)
         systems = _Systems(session, track, team_of)
-        session.add_all(_judgement(campaign, row, systems, where) for row in rows)
+        judgements = [_judgement(campaign, row, systems, path) for row in rows]
+        _refuse_repeats(judgements, rows, path)
+        session.add_all(judgements)
         session.flush()
-        campaigns.append(campaign)
-    for campaign in campaigns:
         if campaign.is_published:
-            analyse(session, campaign)
+            campaign.analysis = AnalysisStatus.PENDING
+        campaigns.append(campaign)
     return campaigns
 
 
@@ -178,6 +196,7 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
     method, criterion = settings["method"], settings["criterion"]
     if method not in CRITERIA:
         raise CampaignBundleError(f"{where}.method: {method!r} is not one of {', '.join(CRITERIA)}")
+    _check_criterion(method, criterion, settings["imported"] is not None, where)
     if settings["hit_size"] < 1 or settings["annotators_per_hit"] < 1:
         raise CampaignBundleError(f"{where}: hit_size and annotators_per_hit are at least 1")
     try:
@@ -206,12 +225,37 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
     )
 
 
-def _rows(data: bytes, path: str) -> Iterable[tuple[int, dict[str, str]]]:
+def _check_criterion(method: str, criterion: str, imported: bool, where: str) -> None:
+    """A campaign collected on a board has one of its method's criteria (``CRITERIA``: its
+    annotation pages and analysis are made for them); one imported from a file keeps the name
+    the file gave (the board's import takes any), a text that fits the column."""
+    if not imported and criterion not in CRITERIA[method]:
+        raise CampaignBundleError(
+            f"{where}.criterion: {criterion!r} is not a criterion of {method} (one of "
+            f"{', '.join(CRITERIA[method])}; a campaign whose judgements were imported from a "
+            "file says so under imported:)"
+        )
+    if not criterion.strip() or len(criterion) > CRITERION_MAX:
+        raise CampaignBundleError(
+            f"{where}.criterion: give a name of 1 to {CRITERION_MAX} characters"
+        )
+
+
+def _rows(data: bytes, path: str) -> list[tuple[int, dict[str, str]]]:
+    """(line, row) of each judgement; a row with more or fewer cells than the header is
+    refused (a missing cell would be stored as nothing)."""
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
         if tuple(reader.fieldnames or ()) != COLUMNS:
             raise CampaignBundleError(f"{path}: the header must be {','.join(COLUMNS)}")
-        return [(number, row) for number, row in enumerate(reader, start=2)]
+        rows = []
+        for row in reader:
+            if None in row or None in row.values():
+                raise CampaignBundleError(
+                    f"{path} line {reader.line_num}: expected the header's {len(COLUMNS)} columns"
+                )
+            rows.append((reader.line_num, row))
+        return rows
     except (UnicodeDecodeError, csv.Error) as error:
         raise CampaignBundleError(f"{path}: not a UTF-8 CSV file ({error})") from None
 
@@ -239,10 +283,10 @@ class _Systems:
 
 
 def _judgement(
-    campaign: Campaign, line: tuple[int, dict[str, str]], systems: _Systems, where: str
+    campaign: Campaign, line: tuple[int, dict[str, str]], systems: _Systems, path: str
 ) -> Judgement:
     number, row = line
-    here = f"{where}.judgements line {number}"
+    here = f"{path} line {number}"
     subject = row["subject"]
     if subject not in (SYSTEM, REFERENCES, EXTERNAL):
         raise CampaignBundleError(
@@ -252,10 +296,17 @@ def _judgement(
         raise CampaignBundleError(
             f"{here}: kind {row['kind']!r} is not one of {', '.join(DA_KINDS)}"
         )
-    try:
-        score = float(row["score"])
-    except ValueError:
-        raise CampaignBundleError(f"{here}: score {row['score']!r} is not a number") from None
+    for column, limit in TEXT_MAX.items():
+        if len(row[column]) > limit:
+            raise CampaignBundleError(
+                f"{here}: {column} is longer than {limit} characters ({row[column][:20]!r}...)"
+            )
+    if campaign.method in (Method.DA, Method.RANKME) and row["criterion"] != campaign.criterion:
+        raise CampaignBundleError(
+            f"{here}: criterion {row['criterion']!r} is not the campaign's "
+            f"{campaign.criterion!r} (its analysis reads the judgements of its criterion)"
+        )
+    score = _score(campaign, row["score"], here)
     system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
     return Judgement(
         campaign_id=campaign.id,
@@ -270,3 +321,41 @@ def _judgement(
         kind=row["kind"],
         subset=row["subset"],
     )
+
+
+def _score(campaign: Campaign, text: str, here: str) -> float:
+    """A judgement's score: a finite number (NaN cannot be stored, infinities break the
+    analysis) on its method's scale, as the board's own import reads one."""
+    try:
+        score = float(text)
+    except ValueError:
+        raise CampaignBundleError(f"{here}: score {text!r} is not a number") from None
+    if not math.isfinite(score):
+        raise CampaignBundleError(f"{here}: score {text!r} is not a finite number")
+    low, high = SCALE
+    if campaign.method == Method.ROSE and score not in ANSWERS:
+        raise CampaignBundleError(f"{here}: score {text!r}: a ROSE answer is 0 or 1 (or 100)")
+    if campaign.method == Method.DA and not low <= score <= high:
+        raise CampaignBundleError(f"{here}: score {text!r} is not from {low:g} to {high:g}")
+    if campaign.method == Method.RANKME and campaign.imported is None and not low <= score <= high:
+        raise CampaignBundleError(
+            f"{here}: score {text!r} is not from {low:g} to {high:g} (values outside are kept "
+            "only for RankME judgements imported from a file: imported:)"
+        )
+    return score
+
+
+def _refuse_repeats(
+    judgements: list[Judgement], rows: list[tuple[int, dict[str, str]]], path: str
+) -> None:
+    """One score per annotator, output and criterion in a unit (the table's unique key),
+    refused naming both lines rather than left to the database."""
+    seen: dict[tuple, int] = {}
+    for j, (number, _) in zip(judgements, rows, strict=True):
+        key = (j.unit_key, j.system_name, j.is_reference, j.annotator, j.criterion)
+        if key in seen:
+            raise CampaignBundleError(
+                f"{path} line {number}: annotator {j.annotator!r} scores "
+                f"{j.system_name!r} in unit {j.unit_key!r} again (first on line {seen[key]})"
+            )
+        seen[key] = number

@@ -77,6 +77,7 @@ from app.web.services.tracks import (
 )
 from scorer.errors import InputError, KindError, Refused
 from scorer.io.archive import read_zip
+from scorer.io.bounded_json import MAX_RECORD_CHARS, load_json
 from scorer.io.folders import as_zip, release_order
 from scorer.kinds import TRACK_KINDS, build_profile
 
@@ -325,16 +326,23 @@ class ImportReport:
     """Teams the bundle names that the board has already: name -> the new team's name."""
     notices: list[str] = field(default_factory=list)
     """What the organiser is to be told beside the summary (``approval_off_notice``)."""
+    analyses: list[int] = field(default_factory=list)
+    """Published human evaluations whose results the worker computes (campaign ids)."""
 
     def summary(self) -> str:
         renamed = "".join(
             f"; team {old!r} is another team on this board: created as {new!r}"
             for old, new in self.renamed.items()
         )
+        analyses = (
+            f", {len(self.analyses)} published human evaluation(s) queued for analysis"
+            if self.analyses
+            else ""
+        )
         return (
             f"challenge {self.challenge}: {len(self.tracks)} track(s) "
             f"({', '.join(self.tracks)}), {self.items} items, "
-            f"{len(self.submissions)} submission(s) queued for scoring{renamed}"
+            f"{len(self.submissions)} submission(s) queued for scoring{analyses}{renamed}"
         )
 
 
@@ -346,8 +354,9 @@ def import_bundle(
     by: User | None = None,
 ) -> ImportReport:
     """Create the bundle's challenge, recorded in its audit log, with ``by`` (an organiser on
-    the web) as its first organiser, and commit; submissions are enqueued after the commit. On
-    any refusal the session is rolled back and no file is stored."""
+    the web) as its first organiser, and commit; submissions, and the analyses of published
+    human evaluations, are enqueued after the commit. On any refusal the session is rolled
+    back and no file is stored."""
     try:
         if by is not None and by.role not in (Role.ORGANISER, Role.ADMIN):
             raise DomainError("only organisers and admins create challenges")
@@ -366,6 +375,8 @@ def import_bundle(
     session.commit()
     for submission_id in report.submissions:
         queue.enqueue(submission_id)
+    for campaign_id in report.analyses:
+        queue.enqueue_analysis(campaign_id)
     return report
 
 
@@ -395,10 +406,11 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
         submissions, data = _import_system(session, bundle, challenge, entry, teams)
         report.submissions.extend(submissions)
         files.extend(data)
-    import_campaigns(
+    campaigns = import_campaigns(
         session, challenge, root.get(CAMPAIGNS, list, []), bundle.read,
         lambda name, where: _bundle_team(session, challenge, name, where, teams),
     )  # fmt: skip
+    report.analyses = [campaign.id for campaign in campaigns if campaign.analysis]
     report.renamed = {name: team.name for name, team in teams.items() if team.name != name}
     root.done()
     if not report.tracks:
@@ -657,9 +669,9 @@ ITEM_KEYS = {"input", "references", "subsets", "original", "attributes"}
 
 def _item_row(line: str, path: str, number: int) -> dict[str, Any]:
     try:
-        row = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BundleError(f"{path} line {number}: not JSON: {error.msg}") from None
+        row = load_json(line, path, number, max_chars=MAX_RECORD_CHARS)
+    except InputError as error:
+        raise BundleError(str(error)) from None
     if not isinstance(row, dict) or not isinstance(row.get("input"), str):
         raise BundleError(f'{path} line {number}: expected an object with an "input" text')
     unknown = sorted(set(row) - ITEM_KEYS)

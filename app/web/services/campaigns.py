@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from app.data.human_analysis import REFERENCES, subject_key
 from app.data.models import (
     HUMAN_SYSTEM,
     Campaign,
@@ -39,7 +40,6 @@ from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.access import ORGANISERS
 from app.web.services.audit import record
-from app.web.services.human_subjects import REFERENCES, subject_key
 from app.web.services.leaderboard import default_language, leaderboard, outputs_by_item
 from app.web.services.notifications import notify_campaign_open
 from scorer.human.damage import damage

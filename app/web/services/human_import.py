@@ -25,12 +25,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.human_analysis import REFERENCES, subject_key
 from app.data.models import Campaign, Judgement, Method, System, Team, Track, User
 from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.audit import record
 from app.web.services.campaigns import CRITERIA, quality_controls
-from app.web.services.human_subjects import REFERENCES, subject_key
 from app.web.services.leaderboard import default_language
 from scorer.errors import InputError
 from scorer.human import judgements as files

@@ -10,27 +10,26 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.data.models import Campaign, Judgement, Method, Track, User, utcnow
+from app.data.errors import AnalysisRefused
+from app.data.human_analysis import (
+    AnalysisStatus,
+    as_read,
+    campaign_results,
+    store_results,
+    stored_judgements,
+)
+from app.data.models import Campaign, Method, Track, User
 from app.web.errors import DomainError
 from app.web.services import action
-from app.web.services.access import ORGANISERS, Viewer
+from app.web.services.access import Viewer
 from app.web.services.audit import record
 from app.web.services.campaigns import track_campaigns
 from app.web.services.columns import human_column
 from app.web.services.csv_cells import csv_cell
-from app.web.services.human_subjects import (
-    Shown,
-    Subject,
-    shown_subjects,
-    stored_subjects,
-    subject_key,
-)
-from app.web.services.leaderboard import leaderboard
-from scorer.errors import InputError
-from scorer.human import correlation, direct_assessment, rose, trueskill_rank
+from app.web.services.human_subjects import Shown, shown_subjects, stored_subjects
+from scorer.human import correlation, trueskill_rank
 from scorer.human import judgements as files
 from scorer.kinds import Profile
 
@@ -39,34 +38,9 @@ EXPORT_COLUMNS = (
 )  # fmt: skip
 
 
-def _stored(session: Session, campaign: Campaign) -> list[Judgement]:
-    return list(
-        session.scalars(
-            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
-        )
-    )
-
-
-def _as_read(j: Judgement, system: str) -> files.Judgement:
-    return files.Judgement(
-        j.item_key, system, j.annotator, j.criterion, j.score, j.kind, j.subset, j.unit_key
-    )
-
-
 def campaign_judgements(session: Session, campaign: Campaign) -> list[files.Judgement]:
     """Every judgement under the name it was judged by (the file's, for an import)."""
-    return [_as_read(j, j.system_name) for j in _stored(session, campaign)]
-
-
-def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str, Subject]]:
-    """The judgements with each system replaced by its subject key, and those subjects."""
-    subjects: dict[str, Subject] = {}
-    judgements = []
-    for j in stored:
-        key = subject_key(j.system_id, j.is_reference, j.system_name)
-        subjects.setdefault(key, Subject(key, j.system_name, j.system_id, j.is_reference))
-        judgements.append(_as_read(j, key))
-    return judgements, subjects
+    return [as_read(j, j.system_name) for j in stored_judgements(session, campaign)]
 
 
 def export_csv(session: Session, campaign: Campaign) -> str:
@@ -76,8 +50,8 @@ def export_csv(session: Session, campaign: Campaign) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(EXPORT_COLUMNS)
-    for stored in _stored(session, campaign):
-        j = _as_read(stored, stored.system_name)
+    for stored in stored_judgements(session, campaign):
+        j = as_read(stored, stored.system_name)
         writer.writerow(
             [
                 *(csv_cell(v) for v in (j.item, j.system, j.annotator, j.criterion)),
@@ -114,46 +88,14 @@ def campaign_action(session: Session, actor: User, campaign: Campaign, name: str
 
 
 def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
-    """Compute and store the campaign's results (TrueSkill, DA or ROSE), keyed by subject
-    (``results["subjects"]``; each row also carries the name judged), and their correlation
-    with the track's automatic metrics as the organisers see them."""
-    judgements, subjects = by_subject(_stored(session, campaign))
-    if not judgements:
-        raise DomainError(f"{campaign.name!r} has no judgements yet")
-    if campaign.method == Method.RANKME:
-        comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
-        try:
-            results = trueskill_rank.rank(comparisons, runs=runs).to_dict()
-        except ValueError as error:
-            raise DomainError(str(error)) from None
-    elif campaign.method == Method.DA:
-        required = direct_assessment.required_for(
-            direct_assessment.parse_controls(campaign.quality_control)
-        )
-        results = direct_assessment.analyse(judgements, campaign.criterion, required).to_dict()
-        results["quality_control"] = campaign.quality_control
-    else:
-        try:
-            rows = rose.analyse(judgements)
-        except InputError as error:
-            raise DomainError(str(error)) from None
-        results = {"rows": [row.__dict__ for row in rows]}
-    for row in results.get("systems", []) + results.get("rows", []):
-        row["name"] = subjects[row["system"]].name
-    results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
-    results["judgements"] = len(judgements)
-    results["annotator_count"] = len({j.annotator for j in judgements})
-    _, board = leaderboard(
-        session, campaign.track, viewer=ORGANISERS, language=campaign.language,
-        include_secondary=True,
-    )  # fmt: skip
-    scores = {subject_key(row.system_id, False, row.system): row.scores for row in board}
-    profile = campaign.track.scoring_profile
-    results["correlation"] = metric_correlation(
-        profile, human_values(campaign.method, results), scores
-    )
-    campaign.results = results
-    campaign.results_at = utcnow()
+    """Compute and store the campaign's results now (``human_analysis.campaign_results``); a
+    refusal says why to the organiser. Their correlation with the automatic metrics is not
+    stored: a table computes it from the scores its viewer may see (``campaign_table``)."""
+    try:
+        results = campaign_results(session, campaign, runs)
+    except AnalysisRefused as error:
+        raise DomainError(str(error)) from None
+    store_results(campaign, results)
     return results
 
 
@@ -212,6 +154,17 @@ def human_tables(
         if table is not None:
             tables.append(table)
     return tables
+
+
+def pending_campaigns(session: Session, track: Track, language: str | None) -> list[Campaign]:
+    """The published campaigns of ``track`` (in ``language``) whose results the worker is
+    still computing: their tables say so instead of being absent."""
+    return [
+        campaign
+        for campaign in track_campaigns(session, track, published_only=True)
+        if campaign.analysis == AnalysisStatus.PENDING
+        and (not language or campaign.language == language)
+    ]
 
 
 def tables_json(tables: list[HumanTable]) -> list[dict]:

@@ -1,10 +1,11 @@
 """What a human evaluation judged, and what each viewer may see of it.
 
-Every judgement is of a *subject*: a system of the track (by id), the human references, or, in
-an imported file, a name the organiser confirmed is on no system of this board. Results are
-keyed by subject, never by a system's name: a team system called "HUMAN" is not the references,
-and an imported "tgen" is the anonymised "TGen" only if the organiser said so. Tables, plots and
-heatmaps then show each subject as the leaderboard shows its system to the same viewer.
+Every judgement is of a *subject* (``app.data.human_analysis.subject_key``): a system of the
+track (by id), the human references, or, in an imported file, a name the organiser confirmed is
+on no system of this board. Results are keyed by subject, never by a system's name: a team
+system called "HUMAN" is not the references, and an imported "tgen" is the anonymised "TGen"
+only if the organiser said so. Tables, plots and heatmaps then show each subject as the
+leaderboard shows its system to the same viewer.
 """
 
 from __future__ import annotations
@@ -15,33 +16,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.data.human_analysis import Subject
 from app.data.models import HUMAN_SYSTEM, System, Track
 from app.web.services.access import Viewer
 from app.web.services.leaderboard import display_names, leaderboard, listed_system_ids
-
-REFERENCES = "references"
-"""The references' subject key (and the mapping target naming them in an import)."""
-
-
-def subject_key(system_id: int | None, is_reference: bool, name: str) -> str:
-    """``system:<id>``, ``references`` or ``file:<name>``: unique within a campaign."""
-    if is_reference:
-        return REFERENCES
-    return f"system:{system_id}" if system_id is not None else f"file:{name}"
-
-
-@dataclass(frozen=True)
-class Subject:
-    """One judged thing as stored with a campaign's results."""
-
-    key: str
-    name: str
-    """As judged: the system's name at the time, the references' label, or the file's name."""
-    system_id: int | None = None
-    is_reference: bool = False
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "system_id": self.system_id, "references": self.is_reference}
 
 
 def stored_subjects(results: Mapping | None) -> dict[str, Subject] | None:

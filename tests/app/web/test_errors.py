@@ -59,3 +59,30 @@ def test_a_bug_is_not_a_refusal(app):
     app.add_url_rule("/api/v1/broken", "broken", broken)
     answer = app.test_client().get("/api/v1/broken")
     assert answer.status_code == 500 and "internal detail" not in answer.get_data(as_text=True)
+
+
+def test_the_error_page_of_a_failed_transaction_is_drawn_for_a_signed_in_person(app, settings):
+    """A statement the database refused leaves the request's session refusing every read until
+    it is rolled back, and the page names the signed-in person: the handler rolls back, so the
+    answer is the 500 page, not a second error inside the first (issue 47)."""
+    from app.data.db import session_scope
+    from app.data.models import Role, Team
+    from app.web.extensions import db
+    from app.web.services.accounts import create_user
+    from tests.support.factories import login
+
+    with session_scope(settings.database_url) as session:
+        create_user(session, "org@x.org", "password123", Role.ORGANISER)
+
+    def failing() -> str:
+        db().add(Team(name=None))  # NOT NULL: the flush fails, the session needs a rollback
+        db().flush()
+        return "stored"
+
+    app.add_url_rule("/failing", "failing", failing)
+    client = app.test_client()
+    login(client, "org@x.org")
+    answer = client.get("/failing")
+    assert answer.status_code == 500
+    page = answer.get_data(as_text=True)
+    assert "Something went wrong on our side" in page and "org@x.org" in page

@@ -23,6 +23,7 @@ from app.web.services.tracks import get_track
 from tests.conftest import make_app, make_settings
 from tests.support.factories import scored_system
 from tests.support.human import human_board
+from worker.human import analyse_campaign
 
 DA_ROWS = (
     "item,system,team,annotator,criterion,score,kind\n"
@@ -68,10 +69,13 @@ def _export(settings, with_submissions: bool) -> dict[str, bytes]:
 
 
 def _import(settings, files: dict[str, bytes]) -> None:
+    """Import, then run the published campaigns' analyses (the worker's job; the submissions
+    stay queued)."""
     app = make_app(settings, WTF_CSRF_ENABLED=False)
     with session_scope(settings.database_url) as session:
-        import_bundle(session, app.extensions["nlgboard.queue"], storage_for(settings),
-                      Bundle(dict(files)))  # fmt: skip
+        report = import_bundle(session, app.extensions["nlgboard.queue"], storage_for(settings),
+                               Bundle(dict(files)))  # fmt: skip
+    assert [analyse_campaign(i, settings) for i in report.analyses] == ["done"]
 
 
 @pytest.mark.parametrize("with_submissions", [False, True])
@@ -118,7 +122,7 @@ def test_a_bad_campaign_is_refused_naming_its_line_and_nothing_is_stored(board, 
     exported = _export(board, with_submissions=False)
     exported["human/main/1.csv"] = exported["human/main/1.csv"].replace(b",genuine,", b",real,", 1)
     other = make_settings(tmp_path / "other")
-    with pytest.raises(DomainError, match=r"campaigns\[0\].judgements line 2: kind 'real'"):
+    with pytest.raises(DomainError, match=r"human/main/1.csv line 2: kind 'real'"):
         _import(other, exported)
     with session_scope(other.database_url) as session:
         assert session.scalars(select(Challenge)).first() is None

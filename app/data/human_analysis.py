@@ -1,0 +1,134 @@
+"""A human-evaluation campaign's results, computed from its stored judgements with
+``scorer.human``: here, below the web layer, because two callers compute them, the organisers'
+"Compute results" (``app.web.services.human_results.analyse``) and the worker's job for a
+published campaign a bundle brings (``worker.human.analyse_campaign``: 180,000 judgements take
+the better part of a minute, too long for a web request).
+
+Results are keyed by *subject*: a system of the track (by id), the human references, or, in
+an imported file, a name the organiser confirmed is on no system of this board. A team system
+called "HUMAN" is not the references, and an imported "tgen" is the anonymised "TGen" only if
+the organiser said so. What a viewer sees of each subject is the web layer's
+(``app.web.services.human_subjects``). What is stored holds nothing computed from the
+automatic scores: the correlation with them is computed per viewer, from the scores that
+viewer may see, when a table is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.data.errors import AnalysisRefused
+from app.data.models import Campaign, Judgement, Method, utcnow
+from scorer.errors import InputError
+from scorer.human import direct_assessment, rose, trueskill_rank
+from scorer.human import judgements as files
+
+REFERENCES = "references"
+"""The references' subject key (and the mapping target naming them in an import)."""
+
+
+class AnalysisStatus:
+    """``campaigns.analysis``: where the worker's analysis of a campaign stands (None: never
+    asked of it; the organisers' button computes at once)."""
+
+    PENDING = "pending"
+    """Enqueued: the pages say the results are being computed."""
+    DONE = "done"
+    FAILED = "failed"
+    """The judgements could not be analysed; ``campaigns.analysis_error`` says why."""
+
+
+def subject_key(system_id: int | None, is_reference: bool, name: str) -> str:
+    """``system:<id>``, ``references`` or ``file:<name>``: unique within a campaign."""
+    if is_reference:
+        return REFERENCES
+    return f"system:{system_id}" if system_id is not None else f"file:{name}"
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One judged thing as stored with a campaign's results."""
+
+    key: str
+    name: str
+    """As judged: the system's name at the time, the references' label, or the file's name."""
+    system_id: int | None = None
+    is_reference: bool = False
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "system_id": self.system_id, "references": self.is_reference}
+
+
+def stored_judgements(session: Session, campaign: Campaign) -> list[Judgement]:
+    return list(
+        session.scalars(
+            select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+        )
+    )
+
+
+def as_read(j: Judgement, system: str) -> files.Judgement:
+    """A stored judgement as ``scorer.human`` reads one, its system called ``system``."""
+    return files.Judgement(
+        j.item_key, system, j.annotator, j.criterion, j.score, j.kind, j.subset, j.unit_key
+    )
+
+
+def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str, Subject]]:
+    """The judgements with each system replaced by its subject key, and those subjects."""
+    subjects: dict[str, Subject] = {}
+    judgements = []
+    for j in stored:
+        key = subject_key(j.system_id, j.is_reference, j.system_name)
+        subjects.setdefault(key, Subject(key, j.system_name, j.system_id, j.is_reference))
+        judgements.append(as_read(j, key))
+    return judgements, subjects
+
+
+def campaign_results(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
+    """The campaign's results (TrueSkill, DA or ROSE) keyed by subject (``results["subjects"]``;
+    each row also carries the name judged); ``AnalysisRefused`` when its judgements cannot be
+    analysed (none yet, rankings TrueSkill cannot use, a ROSE answer that is not yes/no)."""
+    judgements, subjects = by_subject(stored_judgements(session, campaign))
+    if not judgements:
+        raise AnalysisRefused(f"{campaign.name!r} has no judgements yet")
+    if campaign.method == Method.RANKME:
+        comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
+        try:
+            results = trueskill_rank.rank(comparisons, runs=runs).to_dict()
+        except ValueError as error:
+            raise AnalysisRefused(str(error)) from None
+    elif campaign.method == Method.DA:
+        required = direct_assessment.required_for(
+            direct_assessment.parse_controls(campaign.quality_control)
+        )
+        results = direct_assessment.analyse(judgements, campaign.criterion, required).to_dict()
+        results["quality_control"] = campaign.quality_control
+    else:
+        try:
+            rows = rose.analyse(judgements)
+        except InputError as error:
+            raise AnalysisRefused(str(error)) from None
+        results = {"rows": [row.__dict__ for row in rows]}
+    for row in results.get("systems", []) + results.get("rows", []):
+        row["name"] = subjects[row["system"]].name
+    results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
+    results["judgements"] = len(judgements)
+    results["annotator_count"] = len({j.annotator for j in judgements})
+    return results
+
+
+def store_results(campaign: Campaign, results: dict) -> None:
+    """The results as the campaign's, computed now; a pending analysis is done."""
+    campaign.results = results
+    campaign.results_at = utcnow()
+    if campaign.analysis is not None:
+        campaign.analysis, campaign.analysis_error = AnalysisStatus.DONE, None
+
+
+def store_failure(campaign: Campaign, error: AnalysisRefused) -> None:
+    """Why the worker could not analyse the campaign, for its organisers' page."""
+    campaign.analysis, campaign.analysis_error = AnalysisStatus.FAILED, str(error)
