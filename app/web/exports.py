@@ -18,7 +18,8 @@ from app.web.services.analyses import similarity_view
 from app.web.services.breakdowns import breakdown_csv, track_breakdown
 from app.web.services.campaigns import get_campaign
 from app.web.services.exports import overview_latex, to_csv, to_json, to_latex, track_table
-from app.web.services.human_results import human_points
+from app.web.services.human_exports import human_csv, human_json, human_latex
+from app.web.services.human_results import HumanTable, campaign_table, human_points
 from app.web.services.leaderboard import (
     default_language,
     dlevel_comparison,
@@ -198,17 +199,48 @@ def similarity_plot(slug: str, track_slug: str) -> ResponseReturnValue:
     )
 
 
-@bp.get(TRACK + "/plots/human-<name>.svg")
-def human_plot(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
-    """A published campaign's system scores against a metric (default: the primary one): this
-    campaign's own results, as the publication view shows them."""
-    track = _track(slug, track_slug)
+def _published_campaign(track: Track, name: str) -> Campaign:
+    """A campaign whose results the publication view may pass on (404 otherwise)."""
     try:
         campaign: Campaign = get_campaign(db(), track, name)
     except DomainError:
         abort(404)
     if not _publication(track).sees_campaign(campaign) or not campaign.results:
         abort(404)
+    return campaign
+
+
+@bp.get(TRACK + "/human-<name>.<fmt>")
+def human_export(slug: str, track_slug: str, name: str, fmt: str) -> ResponseReturnValue:
+    """A published campaign's table as the track page shows it, from the publication view."""
+    if fmt not in FORMATS:
+        abort(404)
+    track = _track(slug, track_slug)
+    campaign = _published_campaign(track, name)
+    table = campaign_table(db(), campaign, _publication(track))
+    if table is None:
+        abort(404)
+    return Response(
+        _human_file(table, fmt),
+        content_type=FORMATS[fmt],
+        headers={"Content-Disposition": f'attachment; filename="{slug}-{track_slug}-{name}.{fmt}"'},
+    )
+
+
+def _human_file(table: HumanTable, fmt: str) -> str:
+    if fmt == "csv":
+        return human_csv(table)
+    if fmt == "json":
+        return json.dumps(human_json(table), ensure_ascii=False, indent=1)
+    return human_latex(table)
+
+
+@bp.get(TRACK + "/plots/human-<name>.svg")
+def human_plot(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
+    """A published campaign's system scores against a metric (default: the primary one): this
+    campaign's own results, as the publication view shows them."""
+    track = _track(slug, track_slug)
+    campaign = _published_campaign(track, name)
     metric = request.args.get("metric") or track.scoring_profile.primary_metric
     points = human_points(db(), campaign, _publication(track), metric) if metric else None
     if metric is None or points is None or len(points.labels) < 2:

@@ -110,3 +110,72 @@ def judge(session, campaign, quality: dict[str, float], annotators: int = 3) -> 
                     for entry in unit.entries
                 }
                 record(session, campaign, assignment, unit, annotator, form)
+
+
+WEBNLG2020_TRACK = "/challenges/webnlg2020/tracks/en"
+WEBNLG2020_SCORES = {
+    "A": {"BLEU": 53.9787, "chrF++": 0.69123, "METEOR": 0.41562, "TER": 0.40412},
+    "B": {"BLEU": 51.2246, "chrF++": 0.67345, "METEOR": 0.40017, "TER": 0.42189},
+    "C": {"BLEU": 40.6118, "chrF++": 0.60208, "METEOR": 0.36771, "TER": 0.51903},
+}
+"""WebNLG+ 2020-like scores: BLEU stored on 0-100 as multi-bleu-detok.perl prints it."""
+WEBNLG2020_QUALITY = {
+    ("", "HUMAN"): 95,
+    ("A", "primary"): 85,
+    ("B", "primary"): 60,
+    ("C", "primary"): 30,
+}
+"""Each (team, system)'s true readability; the references are the file's "HUMAN"."""
+
+
+def webnlg2020_board(settings, runner, folder) -> None:
+    """Track webnlg2020/en of the example bundle's kind (WebNLG+ 2020's: BLEU stored on 0-100,
+    printed on 0-1 with 3 decimals; BERTScore and BLEURT declared, scored by no system, as
+    where their weights are absent): teams A, B and C (a@x.org...) each call their one system
+    "primary", as 13 of the 16 English systems did, and an organiser org@x.org. A published
+    Direct Assessment, "readability", imported as its organisers published theirs (a long file
+    naming each system by team and name, no quality-control rows): the references above A
+    above B above C."""
+    from app.data.db import session_scope
+    from app.web.services.track_imports import import_items
+    from app.web.services.tracks import create_challenge
+    from tests.support.paths import DEMO_DATA
+    from tests.support.webnlg2020 import bundle_kind
+
+    webnlg = DEMO_DATA / "webnlg"
+    kind = bundle_kind(
+        "en", name="webnlg2020-en-plain", reader={"name": "webnlg-xml", "language": "en"},
+        subsets=[],
+    )  # fmt: skip
+    with session_scope(settings.database_url) as session:
+        challenge = create_challenge(session, "webnlg2020", "WebNLG+ 2020")
+        import_items(
+            session, challenge, "en", kind["name"], definition=kind, language="en",
+            inputs=((webnlg / "test_no_lex.xml").read_bytes(), "test_no_lex.xml"),
+            references=((webnlg / "test" / "test_with_lex.xml").read_bytes(), "refs.xml"),
+        )  # fmt: skip
+    for team in WEBNLG2020_SCORES:
+        participant(settings, f"{team.lower()}@x.org", team=team)
+    organiser(settings, "org@x.org", "webnlg2020")
+    with session_scope(settings.database_url) as session:
+        for team, scores in WEBNLG2020_SCORES.items():
+            scored_system(session, "webnlg2020", "en", "primary", scores, team=team)
+    lines = ["item,team,system,annotator,criterion,score"]
+    rng = np.random.default_rng(0)
+    for item in range(30):
+        for (team, system), quality in WEBNLG2020_QUALITY.items():
+            for annotator in ("r1", "r2", "r3"):
+                score = int(np.clip(quality + rng.normal(0, 8), 0, 100))
+                lines.append(f"i{item},{team},{system},{annotator},readability,{score}")
+    path = folder / "readability.csv"
+    path.write_text("\n".join(lines) + "\n")
+    imported = runner.invoke(
+        args=["human", "import", "webnlg2020", "en", "readability", "--method", "da",
+              "--criterion", "readability", "--file", str(path), "--confirm",
+              "--map", "HUMAN=references"]
+    )  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    analysed = runner.invoke(
+        args=["human", "analyse", "webnlg2020", "en", "readability", "--publish"]
+    )
+    assert analysed.exit_code == 0, analysed.output

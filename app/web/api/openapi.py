@@ -293,6 +293,66 @@ SCHEMAS: dict[str, dict] = {
             },
         },
     },
+    "HumanRow": {
+        "type": "object",
+        "properties": {
+            "system_id": {
+                "type": "integer",
+                "nullable": True,
+                "description": "The board's id; none for the references and for an "
+                "imported name that is no system of this board.",
+            },
+            "team": {"type": "string", "nullable": True},
+            "system": {
+                "type": "string",
+                "description": '"anonymous" for an anonymised system, "HUMAN" for the references.',
+            },
+            "label": {
+                "type": "string",
+                "description": 'As the pages, plots and exports name it: "team / system".',
+            },
+            "references": {"type": "boolean"},
+            "cluster": {"type": "integer", "nullable": True},
+            "values": {
+                "type": "object",
+                "description": "The human figures by column, as the table prints them: "
+                "numbers, a rank range as text.",
+            },
+            "scores": {
+                **NUMBERS,
+                "description": "The automatic metrics beside, as the caller's leaderboard "
+                "gives them.",
+            },
+            "printed": {
+                **TEXTS,
+                "description": "The same as the track's kind prints them (decimals, scale).",
+            },
+        },
+    },
+    "HumanEvaluation": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "method": {"type": "string"},
+            "criterion": {"type": "string"},
+            "language": {"type": "string"},
+            "judgements": {"type": "integer"},
+            "quality_control": {"type": "string", "description": "Direct Assessment only."},
+            "annotators": {
+                "type": "object",
+                "description": "Direct Assessment only: total, kept, dropped by rule.",
+            },
+            "columns": {"type": "array", "items": {"type": "string"}},
+            "metrics": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The automatic metrics beside: those a row has, at most five.",
+            },
+            "printing": {**TEXTS, "description": "How each metric is printed, in words."},
+            "rows": {"type": "array", "items": {"$ref": "#/components/schemas/HumanRow"}},
+            "correlation": {"type": "object", "nullable": True},
+        },
+    },
     "HumanEvaluations": {
         "type": "object",
         "properties": {
@@ -300,12 +360,7 @@ SCHEMAS: dict[str, dict] = {
             "track": {"type": "string"},
             "campaigns": {
                 "type": "array",
-                "items": {
-                    "type": "object",
-                    "description": "name, method, criterion, language, judgements, "
-                    "quality_control and annotators (DA: total, kept, dropped by rule), rows "
-                    "(system, references, cluster, values by column), correlation",
-                },
+                "items": {"$ref": "#/components/schemas/HumanEvaluation"},
             },
         },
     },

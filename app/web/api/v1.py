@@ -346,7 +346,10 @@ def get_leaderboard(slug: str, track_slug: str) -> ResponseReturnValue:
     description=(
         "Each campaign's table with its significance clusters (TrueSkill's; Direct "
         "Assessment's from Wilcoxon rank-sum tests) and, for Direct Assessment, the quality "
-        "control it had and how many annotators it kept and dropped."
+        "control it had and how many annotators it kept and dropped. Each row names its "
+        'system by team and name ("team / system" in `label`: many teams call theirs '
+        '"primary") and carries the automatic metrics a shown system has, as stored and as '
+        "the track's kind prints them."
     ),
     security=OPTIONAL_BEARER,
     parameters=[query("language", "Test set language.")],

@@ -130,15 +130,39 @@ def metric_correlation(
     return correlation.correlate(matched, metrics).to_dict() if metrics else None
 
 
+BESIDE = 5
+"""How many automatic metrics a human table shows beside its own columns: the first in the
+kind's order that a shown system has (no empty column), so the table still fits a page; the
+leaderboard above it has them all."""
+
+
+@dataclass(frozen=True)
+class HumanRow:
+    """One subject's row of a human table, as one viewer may see it."""
+
+    subject: Shown
+    values: list
+    """The human columns' cells as the table prints them ("0.744", "1–2", a count)."""
+    cluster: int | None
+    scores: dict[str, float]
+    """The table's automatic metrics this row has, as the viewer's leaderboard shows them."""
+    printed: dict[str, str]
+    """The same as the track's kind prints them (``Profile.printed``: decimals, scale), the
+    one formatting the page, the API and the exports all use."""
+
+
 @dataclass(frozen=True)
 class HumanTable:
-    """A campaign's results as one viewer may see them, with the automatic scores beside."""
+    """A campaign's results as one viewer may see them, with the automatic scores beside:
+    the one table the page, the API and the exports each write out."""
 
     campaign: Campaign
     columns: list[str]
-    rows: list[dict]
+    rows: list[HumanRow]
     metrics: list[str]
+    """The automatic metrics beside the human columns (``BESIDE``)."""
     correlation: dict | None
+    """Pearson and Williams over the rows' systems (named by their labels)."""
 
 
 def human_tables(
@@ -168,29 +192,44 @@ def pending_campaigns(session: Session, track: Track, language: str | None) -> l
 
 
 def tables_json(tables: list[HumanTable]) -> list[dict]:
-    """The API's form of ``human_tables``: each row's figures by column, as numbers, with its
-    significance cluster (TrueSkill's or DA's Wilcoxon rank-sum one)."""
-    return [
-        {
-            "name": table.campaign.name,
-            "method": table.campaign.method,
-            "criterion": table.campaign.criterion,
-            "language": table.campaign.language,
-            "judgements": (table.campaign.results or {}).get("judgements"),
-            **_quality_control(table.campaign),
-            "rows": [
-                {
-                    "system": row["system"],
-                    "references": row["is_reference"],
-                    "cluster": row["cluster"],
-                    "values": dict(zip(table.columns, map(_number, row["values"]), strict=True)),
-                }
-                for row in table.rows
-            ],
-            "correlation": table.correlation,
-        }
-        for table in tables
-    ]
+    """The API's form of ``human_tables``."""
+    return [table_json(table) for table in tables]
+
+
+def table_json(table: HumanTable) -> dict:
+    """One table as JSON: each row's system by team and name, its human figures by column
+    (as numbers), its significance cluster (TrueSkill's or DA's Wilcoxon rank-sum one), and
+    the automatic metrics beside, as the viewer's leaderboard gives them (``scores``) and as
+    the kind prints them (``printed``)."""
+    profile = table.campaign.track.scoring_profile
+    return {
+        "name": table.campaign.name,
+        "method": table.campaign.method,
+        "criterion": table.campaign.criterion,
+        "language": table.campaign.language,
+        "judgements": (table.campaign.results or {}).get("judgements"),
+        **_quality_control(table.campaign),
+        "columns": table.columns,
+        "metrics": table.metrics,
+        "printing": {metric: profile.printing(metric) for metric in table.metrics},
+        "rows": [_row_json(table.columns, row) for row in table.rows],
+        "correlation": table.correlation,
+    }
+
+
+def _row_json(columns: list[str], row: HumanRow) -> dict:
+    subject = row.subject
+    return {
+        "system_id": subject.system_id,
+        "team": subject.team,
+        "system": subject.system,
+        "label": subject.label,
+        "references": subject.is_reference,
+        "cluster": row.cluster,
+        "values": dict(zip(columns, map(cell_number, row.values), strict=True)),
+        "scores": row.scores,
+        "printed": row.printed,
+    }
 
 
 def _quality_control(campaign: Campaign) -> dict:
@@ -206,7 +245,7 @@ def _quality_control(campaign: Campaign) -> dict:
     }
 
 
-def _number(value: object) -> object:
+def cell_number(value: object) -> object:
     """A table cell as a number where it is one ("0.744" -> 0.744); a rank range stays text."""
     if isinstance(value, str):
         try:
@@ -216,6 +255,39 @@ def _number(value: object) -> object:
     return value
 
 
+Cells = tuple[str, list, int | None]
+"""One result row's subject key, its human cells as printed, and its significance cluster."""
+
+
+def _human_cells(method: str, results: Mapping) -> tuple[list[str], list[Cells]]:
+    """The human columns of a campaign's table and each result row's cells, in the order the
+    analysis ranked them (TrueSkill's E2E Table 11, DA's SR'18 Tables 6-8, ROSE's)."""
+    if method == Method.RANKME:
+        return ["#", "TrueSkill", "Rank"], [
+            (r["system"], [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])], r["cluster"])
+            for r in results.get("systems", [])
+        ]
+    if method == Method.DA:
+        return ["#", "%", "z", "n", "Assess."], [
+            (r["system"], _da_cells(r), r.get("cluster")) for r in results.get("systems", [])
+        ]
+    return ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"], [
+        (
+            r["system"],
+            [r["subset"] or "all"]
+            + [f"{r[name]:.1f}" for name in ("semantics", "grammaticality", "phenomenon", "rose")],
+            None,
+        )
+        for r in results.get("rows", [])
+    ]
+
+
+def _da_cells(row: Mapping) -> list:
+    """Cluster (a dash without one), raw %, z, distinct outputs, judgements (SR'18 Table 6)."""
+    cells = [f"{row['raw']:.1f}", f"{row['z']:.3f}", row["n"], row["assessments"]]
+    return [row.get("cluster", "–"), *cells]
+
+
 def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
     """None without results, or with results from before they were keyed by subject."""
     subjects = stored_subjects(campaign.results)
@@ -223,81 +295,31 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
         return None
     results = campaign.results
     shown = shown_subjects(session, campaign.track, campaign.language, viewer, subjects)
-    if campaign.method == Method.RANKME:
-        columns = ["#", "TrueSkill", "Rank"]
-        rows = [
-            _table_row(
-                shown,
-                r["system"],
-                [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])],
-                r["cluster"],
-            )
-            for r in results.get("systems", [])
-        ]
-    elif campaign.method == Method.DA:
-        columns = ["#", "%", "z", "n", "Assess."]
-        rows = [
-            _table_row(
-                shown,
-                r["system"],
-                [
-                    r.get("cluster", "–"),
-                    f"{r['raw']:.1f}",
-                    f"{r['z']:.3f}",
-                    r["n"],
-                    r["assessments"],
-                ],
-                r.get("cluster"),
-            )
-            for r in results.get("systems", [])
-        ]
-    else:
-        columns = ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"]
-        rows = [
-            _table_row(
-                shown,
-                r["system"],
-                [r["subset"] or "all"]
-                + [
-                    f"{r[name]:.1f}"
-                    for name in ("semantics", "grammaticality", "phenomenon", "rose")
-                ],
-            )
-            for r in results.get("rows", [])
-        ]
+    columns, cells = _human_cells(campaign.method, results)
+    kept = [(shown[key], values, cluster) for key, values, cluster in cells if key in shown]
     profile = campaign.track.scoring_profile
-    metrics = list(profile.columns[:5])
-    kept = [row for row in rows if row is not None]
-    for row in kept:
-        automatic = row.pop("scores")
-        row["metrics"] = [automatic.get(metric) for metric in metrics]
+    metrics = [m for m in profile.columns if any(m in s.scores for s, _, _ in kept)][:BESIDE]
+    rows = [_row(profile, metrics, *found) for found in kept]
     visible = {
         key: value for key, value in human_values(campaign.method, results).items() if key in shown
     }
     scores = {key: subject.scores for key, subject in shown.items() if subject.scores}
-    return HumanTable(
-        campaign, columns, kept, metrics, metric_correlation(profile, visible, scores)
-    )
+    correlation = metric_correlation(profile, visible, scores)
+    if correlation is not None:
+        correlation["systems"] = [shown[key].label for key in correlation["systems"]]
+    return HumanTable(campaign, columns, rows, metrics, correlation)
+
+
+def _row(
+    profile: Profile, metrics: list[str], subject: Shown, values: list, cluster: int | None
+) -> HumanRow:
+    scores = {metric: subject.scores[metric] for metric in metrics if metric in subject.scores}
+    printed = {metric: profile.printed(metric, value) for metric, value in scores.items()}
+    return HumanRow(subject, values, cluster, scores, printed)
 
 
 def _range(ranks: list[int]) -> str:
     return f"{ranks[0]}–{ranks[1]}"
-
-
-def _table_row(
-    shown: Mapping[str, Shown], key: str, values: list, cluster: int | None = None
-) -> dict | None:
-    """The row of one subject, or None when the viewer may not see it."""
-    subject = shown.get(key)
-    if subject is None:
-        return None
-    return {
-        "system": subject.label,
-        "is_reference": subject.is_reference,
-        "values": values,
-        "cluster": cluster,
-        "scores": subject.scores,
-    }
 
 
 @dataclass(frozen=True)
@@ -313,7 +335,9 @@ class HumanPoints:
 def human_points(
     session: Session, campaign: Campaign, viewer: Viewer, metric: str
 ) -> HumanPoints | None:
-    """The systems of this campaign alone that the publication view shows with ``metric``."""
+    """The systems of this campaign alone that the publication view shows with ``metric``,
+    named "team / system" and placed on the scale the tables print ``metric`` on (WebNLG+
+    2020's BLEU on 0-1)."""
     subjects = stored_subjects(campaign.results)
     if subjects is None:
         return None
@@ -321,8 +345,9 @@ def human_points(
         session, campaign.track, campaign.language, viewer.for_publication(), subjects
     )
     column, value, rows = human_column(campaign)
+    factor = campaign.track.scoring_profile.scale.get(metric, 1.0)
     points = [
-        (shown[r["system"]].label, shown[r["system"]].scores[metric], float(r[value]))
+        (shown[r["system"]].label, shown[r["system"]].scores[metric] * factor, float(r[value]))
         for r in rows
         if r["system"] in shown and metric in shown[r["system"]].scores
     ]

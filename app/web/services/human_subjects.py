@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.human_analysis import Subject
+from app.data.labels import system_label
 from app.data.models import HUMAN_SYSTEM, System, Track
 from app.web.services.access import Viewer
 from app.web.services.leaderboard import display_names, leaderboard, listed_system_ids
@@ -37,11 +38,21 @@ def stored_subjects(results: Mapping | None) -> dict[str, Subject] | None:
 class Shown:
     """A subject as one viewer may see it."""
 
-    label: str
+    system: str
+    """The system's name as the leaderboard shows it ("anonymous" for an anonymised one), the
+    references' reserved label, or an imported name on no system of the board."""
+    team: str | None = None
+    """Its team where the viewer may see it (never for an anonymised system)."""
     system_id: int | None = None
     is_reference: bool = False
     scores: dict[str, float] = field(default_factory=dict)
     """The automatic scores this viewer's leaderboard shows for the system (else none)."""
+
+    @property
+    def label(self) -> str:
+        """ "team / system" (``system_label``): the thirteen English WebNLG+ 2020 systems in
+        its human evaluation were all called "primary"."""
+        return system_label(self.system, self.team)
 
 
 def shown_subjects(
@@ -54,9 +65,9 @@ def shown_subjects(
     """Subject key -> how ``viewer`` sees it, for the subjects the viewer may see at all.
 
     The leaderboard's rule, row for row: a system none of whose scored submissions is left
-    (withdrawn) is absent but for the organisers; an anonymised one is "anonymous" (numbered
-    as on the leaderboard); its automatic scores are those the viewer's leaderboard shows (in
-    the test phase, none of another team's). The references keep their reserved label; an
+    (withdrawn) is absent but for the organisers; a system is named with its team, an
+    anonymised one "anonymous" without (numbered as on the leaderboard); its automatic scores
+    are those the viewer's leaderboard shows (in the test phase, none of another team's). The references keep their reserved label; an
     imported name on no system of the board keeps the name the organiser confirmed.
     """
     systems = list(session.scalars(select(System).where(System.track_id == track.id)))
@@ -72,6 +83,7 @@ def shown_subjects(
         elif subject.system_id is None:
             shown[key] = Shown(subject.name)
         elif subject.system_id in listed and subject.system_id in names:
-            label = names[subject.system_id][0]
-            shown[key] = Shown(label, subject.system_id, scores=scores.get(subject.system_id, {}))
+            system, team = names[subject.system_id]
+            found = scores.get(subject.system_id, {})
+            shown[key] = Shown(system, team, subject.system_id, scores=found)
     return shown

@@ -87,6 +87,7 @@ MATRIX = [
     Case("exports.dlevel_plot", "GET", f"{X}/plots/dlevel.svg", every(DENIED)),  # no D-levels
     Case("exports.similarity_plot", "GET", f"{X}/plots/similarity.svg", every(OK)),
     Case("exports.human_plot", "GET", f"{X}/plots/human-quality.svg", every(DENIED)),
+    Case("exports.human_export", "GET", f"{X}/human-quality.csv", every(DENIED)),  # unpublished
     Case("api_v1.get_overview", "GET", "/api/v1/challenges/x/overview", every(OK), api=True),
     Case("api_v1.openapi", "GET", "/api/v1/openapi.json", every(OK), api=True),
     Case("api_v1.get_inputs", "GET", f"{API}/inputs", every(OK), api=True),

@@ -155,14 +155,16 @@ def test_an_anonymised_system_named_in_an_imported_file_stays_anonymous(app, set
         public.get(f"{TRACK}/export.csv?all=1"),
         public.get(f"{TRACK}/export.json?all=1"),
         public.get(f"{TRACK}/export.tex?all=1"),
+        *(public.get(f"{TRACK}/human-imported.{fmt}") for fmt in ("csv", "json", "tex")),
     ]
-    assert [f.status_code for f in files] == [200] * 4
+    assert [f.status_code for f in files] == [200] * 7
     for body in [page, *(f.get_data(as_text=True) for f in files)]:
         assert "gamma" not in body.casefold()
+        assert "C / " not in body  # an anonymised system's team is not shown either
     assert b"anonymous" in files[0].data
     staff = app.test_client()
     login(staff, "org@x.org")
-    assert "<td>gamma</td>" in staff.get(TRACK).get_data(as_text=True)
+    assert "<td>C / gamma</td>" in staff.get(TRACK).get_data(as_text=True)
 
 
 def web_preview(client, path):

@@ -52,7 +52,7 @@ def test_in_the_test_phase_a_team_sees_no_hidden_score_of_another_team(app, sett
     login(team_b, "b@x.org")
     page = team_b.get(TRACK).get_data(as_text=True)
     section = human_section(page)
-    assert "<td>alpha</td>" in section  # the published human result itself is public
+    assert "<td>A / alpha</td>" in section  # the published human result itself is public
     assert "0.6543" not in page and "0.4321" not in page and "0.3012" not in page
     assert "0.5432" in section  # its own score: the leaderboard shows it to the team too
     assert "Pearson" not in section
@@ -72,7 +72,7 @@ def test_a_withdrawn_system_is_absent_from_the_published_human_results(app, sett
         ).withdrawn_at = utcnow()
     public = app.test_client()
     page = public.get(TRACK).get_data(as_text=True)
-    assert "<td>beta</td>" in human_section(page)
+    assert "<td>B / beta</td>" in human_section(page)
     assert "alpha" not in page
     plot = public.get(f"{TRACK}/plots/human-quality.svg?metric=BLEU")
     assert plot.status_code == 200 and b"beta" in plot.data and b"alpha" not in plot.data
@@ -81,7 +81,7 @@ def test_a_withdrawn_system_is_absent_from_the_published_human_results(app, sett
     assert "alpha" not in human_section(team_a.get(TRACK).get_data(as_text=True))
     staff = app.test_client()
     login(staff, "org@x.org")
-    assert "<td>alpha</td>" in human_section(staff.get(TRACK).get_data(as_text=True))
+    assert "<td>A / alpha</td>" in human_section(staff.get(TRACK).get_data(as_text=True))
 
 
 def test_each_campaigns_plot_shows_that_campaigns_scores(app, settings, board, monkeypatch):
@@ -99,8 +99,8 @@ def test_each_campaigns_plot_shows_that_campaigns_scores(app, settings, board, m
     drawn = [client.get(f"{TRACK}/plots/human-{name}.svg?metric=BLEU") for name in ("q1", "q2")]
     assert [plot.status_code for plot in drawn] == [200, 200]
     (label1, q1), (label2, q2) = (json.loads(plot.data).values() for plot in drawn)
-    assert q1["alpha"] > q1["beta"] > q1["gamma"]
-    assert q2["alpha"] < q2["beta"] < q2["gamma"]
+    assert q1["A / alpha"] > q1["B / beta"] > q1["C / gamma"]
+    assert q2["A / alpha"] < q2["B / beta"] < q2["C / gamma"]
     assert label1 != label2
 
 
