@@ -21,10 +21,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.errors import AnalysisRefused
-from app.data.models import Campaign, Judgement, Method, utcnow
+from app.data.models import Campaign, Judgement, utcnow
 from scorer.errors import InputError
-from scorer.human import direct_assessment, rose, trueskill_rank
 from scorer.human import judgements as files
+from scorer.human.protocols import Settings
 
 REFERENCES = "references"
 """The references' subject key (and the mapping target naming them in an import)."""
@@ -88,33 +88,37 @@ def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str
     return judgements, subjects
 
 
-def campaign_results(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
-    """The campaign's results (TrueSkill, DA or ROSE) keyed by subject (``results["subjects"]``;
-    each row also carries the name judged); ``AnalysisRefused`` when its judgements cannot be
-    analysed (none yet, rankings TrueSkill cannot use, a ROSE answer that is not yes/no)."""
+def settings_of(campaign: Campaign, runs: int | None = None) -> Settings:
+    """What the campaign says about its analysis, as its protocol reads it."""
+    return Settings(
+        criterion=campaign.criterion,
+        clusters=campaign.clusters,
+        quality_control=campaign.quality_control,
+        runs=runs,
+        judges=None if campaign.imported is not None else campaign.annotators_per_hit,
+    )
+
+
+def campaign_results(session: Session, campaign: Campaign, runs: int | None = None) -> dict:
+    """The campaign's results, as its protocol analyses them, keyed by subject
+    (``results["subjects"]``; each row also carries the name judged), with the annotators'
+    agreement at the protocol's level (``results["agreement"]``) and the cluster procedure;
+    ``AnalysisRefused`` when its judgements cannot be analysed (none yet, rankings TrueSkill
+    cannot use, a ROSE answer that is not yes/no)."""
     judgements, subjects = by_subject(stored_judgements(session, campaign))
     if not judgements:
         raise AnalysisRefused(f"{campaign.name!r} has no judgements yet")
-    if campaign.method == Method.RANKME:
-        comparisons = trueskill_rank.pairwise(r.scores for r in files.rankings_of(judgements))
-        try:
-            results = trueskill_rank.rank(comparisons, runs=runs).to_dict()
-        except ValueError as error:
-            raise AnalysisRefused(str(error)) from None
-    elif campaign.method == Method.DA:
-        required = direct_assessment.required_for(
-            direct_assessment.parse_controls(campaign.quality_control)
-        )
-        results = direct_assessment.analyse(judgements, campaign.criterion, required).to_dict()
-        results["quality_control"] = campaign.quality_control
-    else:
-        try:
-            rows = rose.analyse(judgements)
-        except InputError as error:
-            raise AnalysisRefused(str(error)) from None
-        results = {"rows": [row.__dict__ for row in rows]}
+    protocol, settings = campaign.protocol, settings_of(campaign, runs)
+    try:
+        results = protocol.analyse(judgements, settings)
+        agreement = protocol.agreement(judgements, settings)
+    except (ValueError, InputError) as error:
+        raise AnalysisRefused(str(error)) from None
     for row in results.get("systems", []) + results.get("rows", []):
         row["name"] = subjects[row["system"]].name
+    results["protocol"] = protocol.name
+    results["clusters"] = campaign.clusters
+    results["agreement"] = agreement.to_dict()
     results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
     results["judgements"] = len(judgements)
     results["annotator_count"] = len({j.annotator for j in judgements})

@@ -32,6 +32,7 @@ from wtforms.validators import (
 from app.data.errors import MailError
 from app.data.mail.messages import check_address
 from app.web.services.organising import LIMIT_MAX
+from scorer.human.protocols import PROTOCOLS
 from scorer.kinds import TRACK_KIND_LABELS
 
 
@@ -100,35 +101,41 @@ class ActionForm(BoardForm):
     """A button-only form (e.g. mark primary): just the CSRF token."""
 
 
+def _method_choices() -> list[SelectChoice]:
+    return [SelectChoice(name, protocol.title) for name, protocol in PROTOCOLS.items()]
+
+
+def _criterion_choices() -> list[SelectChoice]:
+    return [
+        SelectChoice(name, f"{name} ({protocol.title})")
+        for protocol in PROTOCOLS.values()
+        for name in protocol.criteria
+    ]
+
+
+def _cluster_choices() -> list[SelectChoice]:
+    """The protocol's default first (empty), then every procedure some protocol allows."""
+    named = dict.fromkeys(name for p in PROTOCOLS.values() for name in p.clusters)
+    return [SelectChoice("", "the protocol's default (DA, Likert: wmt)")] + [
+        SelectChoice(name, name) for name in named
+    ]
+
+
 class CampaignNaming(BoardForm):
-    """What every human-evaluation campaign has: a URL-safe name and a method."""
+    """What every human-evaluation campaign has: a URL-safe name, a protocol and the cluster
+    procedure its results are published by."""
 
     name = StringField(
         "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*\Z")]
     )
-    method = SelectField(
-        "Method",
-        choices=[
-            SelectChoice("rankme", "RankME"),
-            SelectChoice("da", "Direct Assessment"),
-            SelectChoice("rose", "ROSE"),
-        ],
-    )
+    method = SelectField("Method", choices=_method_choices())
+    clusters = SelectField("Significance clusters", choices=_cluster_choices(), default="")
 
 
 class CampaignForm(CampaignNaming):
-    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE)."""
+    """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE, Likert, pairwise)."""
 
-    criterion = SelectField(
-        "Criterion",
-        choices=[
-            SelectChoice("quality", "quality (RankME)"),
-            SelectChoice("naturalness", "naturalness (RankME)"),
-            SelectChoice("meaning-similarity", "meaning similarity (DA)"),
-            SelectChoice("readability", "readability (DA)"),
-            SelectChoice("rose", "semantics, grammaticality, phenomenon (ROSE)"),
-        ],
-    )
+    criterion = SelectField("Criterion", choices=_criterion_choices())
     systems = StringField("Systems (comma-separated; empty = the primary systems)")
     include_baselines = BooleanField("Include the baselines")
     include_human = BooleanField("Include the human references as a system")
@@ -146,7 +153,9 @@ class CampaignForm(CampaignNaming):
 
 class ImportJudgementsForm(CampaignNaming):
     criterion = StringField("Criterion", validators=[DataRequired(), Length(max=64)])
-    file = FileField("Judgements (E2E RankME CSV or long CSV)", validators=[FileRequired()])
+    file = FileField(
+        "Judgements (E2E RankME CSV, long CSV or pairwise CSV)", validators=[FileRequired()]
+    )
     quality_control = StringField(
         "DA quality control the judgements had (damaged,repeat,reference or none; empty: the "
         "kinds of row the file holds)",

@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from app.data.mail.outbox import post
-from app.data.models import Campaign, CampaignUnit, Method, Role, System, Track
+from app.data.models import Campaign, CampaignUnit, Role, System, Track
 from app.web.errors import DomainError
 from app.web.extensions import db, file_cache, settings, storage, submission_queue
 from app.web.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
@@ -68,7 +68,6 @@ from app.web.services.plots import STYLE
 from app.web.services.tracks import get_track
 from scorer.errors import Refused
 from scorer.human.heatmap import heatmap_svg
-from scorer.human.rose import DIMENSIONS
 
 bp = Blueprint("human", __name__)
 TRACK = "/challenges/<slug>/tracks/<track_slug>/human"
@@ -101,6 +100,7 @@ def campaigns(slug: str, track_slug: str) -> ResponseReturnValue:
             subset=form.subset.data or None,
             annotators_per_hit=form.annotators_per_hit.data,
             quality_control=(form.quality_control.data or "").strip(),
+            clusters=form.clusters.data or None,
         )
         try:
             campaign, mails = open_campaign(
@@ -132,6 +132,8 @@ class ImportRequest(NamedTuple):
     filename: str
     quality_control: str = ""
     """DA: the controls the organiser named; empty = the kinds of row the file holds."""
+    clusters: str = ""
+    """The cluster procedure the organiser chose; empty = the protocol's default."""
 
 
 PREVIEW_AGE = 3600
@@ -159,6 +161,7 @@ def import_file(slug: str, track_slug: str) -> ResponseReturnValue:
     request_ = ImportRequest(
         upload.name.data, upload.method.data, upload.criterion.data.strip(),
         upload.file.data.filename or "judgements.csv", (upload.quality_control.data or "").strip(),
+        upload.clusters.data or "",
     )  # fmt: skip
     try:
         if len(data) > current_app.config["UPLOAD_MAX_BYTES"]:
@@ -217,7 +220,7 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
     request_ = ImportRequest(
         found["name"], found["method"], found["criterion"], found["filename"],
-        found.get("quality_control", ""),
+        found.get("quality_control", ""), found.get("clusters", ""),
     )  # fmt: skip
     read = read_import(db(), track, request_.method, request_.criterion, data, request_.filename)
     chosen = {m.name: request.form.get(f"map-{k}", "") for k, m in enumerate(read.names)}
@@ -226,6 +229,7 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
         campaign = import_judgements_by(
             db(), current_user, track, request_.name, request_.method, request_.criterion, data,
             request_.filename, mapping, quality_control=request_.quality_control or None,
+            clusters=request_.clusters or None,
         )  # fmt: skip
     except Refused as error:
         return _preview(track, read, request_, token, chosen, str(error)), 400
@@ -407,9 +411,8 @@ def _annotate(found: Campaign, annotator: Annotator, here: str) -> ResponseRetur
         total=total,
         error=error,
         previous=request.form if error else {},
-        dimensions=DIMENSIONS,
         reference=unit.item.references[0].text
         if found.show_reference and unit.item.references
         else None,
-        is_rose=found.method == Method.ROSE,
+        protocol=found.protocol,
     )

@@ -18,8 +18,10 @@ is the specification of their table, so each is a named procedure and a campaign
   every system above to beat every one below, so the two can disagree on the same tests.
 * ``trueskill``: TrueSkill's rank ranges over RankME rankings (``trueskill_rank``): a cluster
   ends after a system whose worst rank is better than the best rank of every system below it.
+* ``rank-ranges``: the same rule over the ranks of Bradley-Terry scores fitted to bootstrap
+  resamples of pairwise preferences (``pairwise``).
 
-The first two work on per-output scores (Direct Assessment's z, a Likert mean), the third on
+The first two work on per-output scores (Direct Assessment's z, a Likert mean), the others on
 rank ranges: ``over_outputs`` names the procedures an analysis of per-output scores may use.
 """
 
@@ -140,11 +142,19 @@ TRUESKILL = RankRangeProcedure(
     "TrueSkill rank ranges; a cluster ends after a system whose worst rank beats the best "
     "rank of every system below",
 )
+RANK_RANGES = RankRangeProcedure(
+    "rank-ranges",
+    "bootstrap rank ranges of Bradley-Terry scores (central 95%); a cluster ends after a "
+    "system whose worst rank beats the best rank of every system below",
+)
+"""Pairwise preference's clusters (``scorer.human.pairwise``): the rule of ``trueskill`` over
+ranks from resampled judgements instead of TrueSkill runs."""
 OVER_OUTPUTS: dict[str, RankSumProcedure] = {WMT.name: WMT, WEBNLG2020.name: WEBNLG2020}
 """The procedures an analysis of per-output scores (Direct Assessment, Likert) may name."""
 PROCEDURES: dict[str, RankSumProcedure | RankRangeProcedure] = {
     **OVER_OUTPUTS,
     TRUESKILL.name: TRUESKILL,
+    RANK_RANGES.name: RANK_RANGES,
 }
 DEFAULT = WMT.name
 
@@ -156,7 +166,7 @@ def over_outputs(name: str) -> RankSumProcedure:
     choices = ", ".join(OVER_OUTPUTS)
     if name in PROCEDURES:
         raise ValueError(
-            f"cluster procedure {name!r} groups RankME systems by their TrueSkill rank ranges, "
+            f"cluster procedure {name!r} groups systems by their rank ranges, "
             f"not per-output scores; choose one of {choices}"
         )
     raise ValueError(f"unknown cluster procedure {name!r}; choose one of {choices}")

@@ -33,7 +33,6 @@ from app.data.models.human import (
     CampaignUnit,
     HitAssignment,
     Judgement,
-    Method,
     UnitEntry,
 )
 from app.data.models.mail import BoardSetting, Mail, MailStatus
@@ -73,7 +72,6 @@ __all__ = [
     "Mail",
     "MailStatus",
     "Membership",
-    "Method",
     "Output",
     "PendingRegistration",
     "Reference",

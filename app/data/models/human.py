@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
 from sqlalchemy import (
@@ -20,13 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.data.models.base import Base, UTCDateTime, utcnow
 from app.data.models.challenges import Item, Track
-
-
-class Method(enum.StrEnum):
-    RANKME = "rankme"
-    DA = "da"
-    ROSE = "rose"
-
+from scorer.human.protocols import Protocol, protocol
 
 HUMAN_SYSTEM = "HUMAN"
 """The label of the human references when they are evaluated as a system (SR'18): reserved, so
@@ -38,7 +31,8 @@ ALL_CONTROLS = "damaged,repeat,reference"
 
 
 class Campaign(Base):
-    """One human evaluation of a track's systems under one method and criterion."""
+    """One human evaluation of a track's systems under one protocol (``method``: a name of
+    ``scorer.human.protocols``) and criterion."""
 
     __tablename__ = "campaigns"
     __table_args__ = (UniqueConstraint("track_id", "name"),)
@@ -58,6 +52,9 @@ class Campaign(Base):
     )
     """DA: the quality controls the campaign had (``damaged,repeat,reference`` or ``none``);
     analysis requires only their rules (``scorer.human.direct_assessment.required_for``)."""
+    clusters: Mapped[str] = mapped_column(String(32), default="wmt", server_default="wmt")
+    """The cluster procedure (``scorer.human.clusters``) the campaign's organisers published
+    their table by, one its protocol allows."""
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     is_published: Mapped[bool] = mapped_column(Boolean, default=False)
     imported: Mapped[dict | None] = mapped_column(JSON, nullable=True)
@@ -75,6 +72,11 @@ class Campaign(Base):
     units: Mapped[list[CampaignUnit]] = relationship(
         back_populates="campaign", order_by="CampaignUnit.position", cascade="all, delete-orphan"
     )
+
+    @property
+    def protocol(self) -> Protocol:
+        """What everything about the campaign asks: its layout, analysis, table, agreement."""
+        return protocol(self.method)
 
 
 class CampaignUnit(Base):
@@ -177,6 +179,8 @@ class Judgement(Base):
     annotator: Mapped[str] = mapped_column(String(100))
     criterion: Mapped[str] = mapped_column(String(64))
     score: Mapped[float] = mapped_column(Float)
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """What the annotator wrote beside the score (a pairwise preference's optional reason)."""
     kind: Mapped[str] = mapped_column(String(16), default="genuine")
     subset: Mapped[str] = mapped_column(String(64), default="")
     user_id: Mapped[int | None] = mapped_column(

@@ -12,7 +12,7 @@ from app.data.db import session_scope
 from app.entry.cli.common import board_settings, fail
 from app.web.errors import DomainError
 from app.web.services.annotation import create_links
-from app.web.services.campaigns import CRITERIA, CampaignSpec, create_campaign, get_campaign
+from app.web.services.campaigns import CampaignSpec, create_campaign, get_campaign
 from app.web.services.human_import import (
     NameMatch,
     confirmed_mapping,
@@ -23,6 +23,7 @@ from app.web.services.human_import import (
 from app.web.services.human_results import analyse, export_csv
 from app.web.services.tracks import get_track
 from scorer.errors import InputError
+from scorer.human.protocols import PROTOCOLS
 
 
 @click.group(cls=AppGroup)
@@ -34,7 +35,7 @@ def human() -> None:
 @click.argument("challenge_slug")
 @click.argument("track_slug")
 @click.argument("name")
-@click.option("--method", required=True, type=click.Choice([str(m) for m in CRITERIA]))
+@click.option("--method", required=True, type=click.Choice(list(PROTOCOLS)))
 @click.option("--criterion", required=True)
 @click.option("--language", default=None)
 @click.option("--systems", default=None, help="Comma-separated names (default: primary systems).")
@@ -49,6 +50,12 @@ def human() -> None:
     default="damaged,repeat,reference",
     show_default=True,
     help="DA: the controls each HIT holds (some of damaged,repeat,reference, or none).",
+)
+@click.option(
+    "--clusters",
+    default=None,
+    help="The cluster procedure the results are published by (DA, Likert: wmt or webnlg2020); "
+    "default: the protocol's own (wmt for DA).",
 )
 def human_create(
     challenge_slug: str,
@@ -65,6 +72,7 @@ def human_create(
     annotators_per_hit: int,
     seed: int,
     quality_control: str,
+    clusters: str | None,
 ) -> None:
     """Set up a campaign NAME on a track from its systems' stored outputs."""
     spec = CampaignSpec(
@@ -80,6 +88,7 @@ def human_create(
         annotators_per_hit=annotators_per_hit,
         seed=seed,
         quality_control=quality_control,
+        clusters=clusters,
     )
     try:
         with session_scope(board_settings().database_url) as session:
@@ -120,7 +129,7 @@ HOW_TO_MAP = (
 @click.argument("challenge_slug")
 @click.argument("track_slug")
 @click.argument("name")
-@click.option("--method", required=True, type=click.Choice([str(m) for m in CRITERIA]))
+@click.option("--method", required=True, type=click.Choice(list(PROTOCOLS)))
 @click.option("--criterion", required=True, help="e.g. quality, naturalness, readability.")
 @click.option("--file", "path", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--language", default=None)
@@ -144,6 +153,12 @@ HOW_TO_MAP = (
     help="DA: the controls the judgements had (some of damaged,repeat,reference, or none); "
     "default: the kinds of row the file holds.",
 )
+@click.option(
+    "--clusters",
+    default=None,
+    help="The cluster procedure the results are published by (DA, Likert: wmt or webnlg2020); "
+    "default: the protocol's own (wmt for DA).",
+)
 def human_import(
     challenge_slug: str,
     track_slug: str,
@@ -156,8 +171,9 @@ def human_import(
     confirm: bool,
     unmatched_external: bool,
     quality_control: str | None,
+    clusters: str | None,
 ) -> None:
-    """Import judgements collected elsewhere (E2E RankME CSV or long CSV) as campaign NAME.
+    """Import judgements collected elsewhere (E2E RankME CSV, long CSV, pairwise CSV) as NAME.
 
     Prints how the file's system names match the track's systems; stores nothing until every
     ranked name is mapped: --confirm accepts the exact matches, --unmatched-external the names
@@ -174,7 +190,7 @@ def human_import(
             )
             campaign = import_judgements(
                 session, track, name, method, criterion, data, path.name, mapping, language,
-                quality_control,
+                quality_control, clusters,
             )  # fmt: skip
             notes = campaign.imported or {}
     except DomainError as error:

@@ -21,14 +21,12 @@ from app.data.models import (
     CampaignUnit,
     HitAssignment,
     Judgement,
-    Method,
     UnitEntry,
     hash_token,
     utcnow,
 )
 from app.web.errors import DomainError
 from app.web.services import add_unique, committed
-from scorer.human.rose import DIMENSIONS
 
 
 @dataclass(frozen=True)
@@ -155,27 +153,18 @@ def progress(session: Session, assignment: HitAssignment) -> tuple[int, int]:
     return judged, total
 
 
+NOTE_MAX = 2000
+"""Characters of an annotator's note (a pairwise preference's reason) that are kept."""
+
+
 def parse_answers(campaign: Campaign, unit: CampaignUnit, form: Mapping[str, str]) -> dict:
-    """Form fields -> {(slot, criterion): score}; a missing or out-of-range value is refused."""
-    answers: dict[tuple[int, str], float] = {}
-    if campaign.method == Method.ROSE:
-        for dimension in DIMENSIONS:
-            answer = (form.get(dimension) or "").strip()
-            if answer not in ("0", "1"):
-                raise DomainError(f"answer yes or no for {dimension}")
-            answers[(0, dimension)] = float(answer)
-        return answers
-    for entry in unit.entries:
-        raw = (form.get(f"score-{entry.slot}") or "").strip()
-        try:
-            value = float(raw)
-        except ValueError:
-            value = -1.0
-        if not 0 <= value <= 100:
-            label = f"text {entry.slot + 1}" if len(unit.entries) > 1 else "the text"
-            raise DomainError(f"give {label} a score from 0 to 100")
-        answers[(entry.slot, campaign.criterion)] = value
-    return answers
+    """Form fields -> {(slot, criterion): score}, as the campaign's protocol reads its page; a
+    missing or out-of-range value is refused."""
+    slots = [entry.slot for entry in unit.entries]
+    try:
+        return campaign.protocol.answers(slots, campaign.criterion, form)
+    except ValueError as error:
+        raise DomainError(str(error)) from None
 
 
 @committed
@@ -191,6 +180,7 @@ def record(
     if unit.campaign_id != campaign.id or unit.hit != assignment.hit:
         raise DomainError("this unit is not part of your HIT")
     answers = parse_answers(campaign, unit, form)
+    note = (form.get("note") or "").strip()[:NOTE_MAX] or None
     entries: dict[int, UnitEntry] = {entry.slot: entry for entry in unit.entries}
     add_unique(
         session,
@@ -209,8 +199,9 @@ def record(
                 kind=unit.kind,
                 subset=unit.subset,
                 user_id=annotator.user_id,
+                note=note if k == 0 else None,
             )
-            for (slot, criterion), score in answers.items()
+            for k, ((slot, criterion), score) in enumerate(answers.items())
         ),
         duplicate="you have already judged this page",
     )

@@ -13,9 +13,13 @@ are computed again when it was published: by the worker (``worker.human``: 180,0
 take the better part of a minute), the campaign ``pending`` until then.
 
 Every judgement is checked as the board's own import checks one, its line named: a score is a
-finite number on its method's scale (DA 0-100, ROSE yes/no; RankME's file values outside 0-100
-are kept as the E2E organisers read them, only their order counts), of the campaign's criterion
-(DA, RankME: what the analysis reads), each scored once, its texts within their columns.
+finite number on its protocol's scale (``Protocol.score_error``: DA 0-100, ROSE yes/no, a Likert
+point, a pairwise side's share; RankME's file values outside 0-100 are kept as the E2E organisers
+read them, only their order counts), of the campaign's criterion where the protocol reads only
+that one, each scored once, its texts within their columns. A campaign's cluster procedure
+(``clusters``) is one its protocol allows; a bundle written before it was a setting gets the
+protocol's default. A judgement's ``note`` (a pairwise preference's reason) is its last column,
+absent from bundles written before there were notes.
 """
 
 from __future__ import annotations
@@ -30,19 +34,25 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.human_analysis import AnalysisStatus
-from app.data.models import Campaign, Challenge, Judgement, Method, System, Team, Track
+from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
 from app.web.errors import DomainError
-from app.web.services.campaigns import CRITERIA, quality_controls, track_campaigns
+from app.web.services.campaigns import (
+    cluster_procedure,
+    protocol_of,
+    quality_controls,
+    track_campaigns,
+)
 from app.web.services.names import check_name
 from scorer.human.direct_assessment import format_controls
-from scorer.human.judgements import DA_KINDS, SCALE
-from scorer.human.rose import ANSWERS
+from scorer.human.judgements import DA_KINDS
 
 KEY = "campaigns"
 COLUMNS = (
     "item", "subject", "team", "system", "judged_as", "annotator", "criterion", "score", "kind",
-    "subset", "unit",
+    "subset", "unit", "note",
 )  # fmt: skip
+EARLIER_COLUMNS = COLUMNS[:-1]
+"""The judgements file of a bundle written before notes were kept."""
 SYSTEM, REFERENCES, EXTERNAL = "system", "references", "external"
 SETTINGS = {
     "track": str,
@@ -51,6 +61,7 @@ SETTINGS = {
     "criterion": str,
     "language": str,
     "quality_control": str,
+    "clusters": str,
     "show_input": bool,
     "show_reference": bool,
     "hit_size": int,
@@ -59,7 +70,7 @@ SETTINGS = {
     "imported": dict,
     "judgements": str,
 }
-OPTIONAL = {"imported"}
+OPTIONAL = {"imported", "clusters"}
 CRITERION_MAX = 64
 """``campaigns.criterion`` and ``judgements.criterion``."""
 TEXT_MAX = {
@@ -93,6 +104,7 @@ def export_campaigns(session: Session, challenge: Challenge, files: dict[str, by
                     "criterion": campaign.criterion,
                     "language": campaign.language,
                     "quality_control": campaign.quality_control,
+                    "clusters": campaign.clusters,
                     "show_input": campaign.show_input,
                     "show_reference": campaign.show_reference,
                     "hit_size": campaign.hit_size,
@@ -124,7 +136,7 @@ def _judgements_file(session: Session, campaign: Campaign) -> bytes:
             subject = (REFERENCES if j.is_reference else EXTERNAL, "", "")
         writer.writerow(
             [j.item_key, *subject, j.system_name, j.annotator, j.criterion, repr(j.score), j.kind,
-             j.subset, j.unit_key]
+             j.subset, j.unit_key, j.note or ""]
         )  # fmt: skip
     return buffer.getvalue().encode()
 
@@ -194,8 +206,11 @@ def _settings(entry: Any, where: str) -> dict[str, Any]:
 
 def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
     method, criterion = settings["method"], settings["criterion"]
-    if method not in CRITERIA:
-        raise CampaignBundleError(f"{where}.method: {method!r} is not one of {', '.join(CRITERIA)}")
+    try:
+        protocol = protocol_of(method)
+        clusters = cluster_procedure(protocol, settings["clusters"])
+    except DomainError as error:
+        raise CampaignBundleError(f"{where}: {error}") from None
     _check_criterion(method, criterion, settings["imported"] is not None, where)
     if settings["hit_size"] < 1 or settings["annotators_per_hit"] < 1:
         raise CampaignBundleError(f"{where}: hit_size and annotators_per_hit are at least 1")
@@ -215,6 +230,7 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
         method=method,
         criterion=criterion,
         quality_control=controls,
+        clusters=clusters,
         show_input=settings["show_input"],
         show_reference=settings["show_reference"],
         hit_size=settings["hit_size"],
@@ -226,13 +242,14 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
 
 
 def _check_criterion(method: str, criterion: str, imported: bool, where: str) -> None:
-    """A campaign collected on a board has one of its method's criteria (``CRITERIA``: its
+    """A campaign collected on a board has one of its protocol's criteria (``criteria``: its
     annotation pages and analysis are made for them); one imported from a file keeps the name
     the file gave (the board's import takes any), a text that fits the column."""
-    if not imported and criterion not in CRITERIA[method]:
+    criteria = protocol_of(method).criteria
+    if not imported and criterion not in criteria:
         raise CampaignBundleError(
             f"{where}.criterion: {criterion!r} is not a criterion of {method} (one of "
-            f"{', '.join(CRITERIA[method])}; a campaign whose judgements were imported from a "
+            f"{', '.join(criteria)}; a campaign whose judgements were imported from a "
             "file says so under imported:)"
         )
     if not criterion.strip() or len(criterion) > CRITERION_MAX:
@@ -246,13 +263,14 @@ def _rows(data: bytes, path: str) -> list[tuple[int, dict[str, str]]]:
     refused (a missing cell would be stored as nothing)."""
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
-        if tuple(reader.fieldnames or ()) != COLUMNS:
+        if tuple(reader.fieldnames or ()) not in (COLUMNS, EARLIER_COLUMNS):
             raise CampaignBundleError(f"{path}: the header must be {','.join(COLUMNS)}")
         rows = []
         for row in reader:
             if None in row or None in row.values():
                 raise CampaignBundleError(
-                    f"{path} line {reader.line_num}: expected the header's {len(COLUMNS)} columns"
+                    f"{path} line {reader.line_num}: expected the header's "
+                    f"{len(reader.fieldnames or ())} columns"
                 )
             rows.append((reader.line_num, row))
         return rows
@@ -301,7 +319,7 @@ def _judgement(
             raise CampaignBundleError(
                 f"{here}: {column} is longer than {limit} characters ({row[column][:20]!r}...)"
             )
-    if campaign.method in (Method.DA, Method.RANKME) and row["criterion"] != campaign.criterion:
+    if campaign.protocol.one_criterion and row["criterion"] != campaign.criterion:
         raise CampaignBundleError(
             f"{here}: criterion {row['criterion']!r} is not the campaign's "
             f"{campaign.criterion!r} (its analysis reads the judgements of its criterion)"
@@ -320,6 +338,7 @@ def _judgement(
         score=score,
         kind=row["kind"],
         subset=row["subset"],
+        note=row.get("note") or None,
     )
 
 
@@ -332,16 +351,9 @@ def _score(campaign: Campaign, text: str, here: str) -> float:
         raise CampaignBundleError(f"{here}: score {text!r} is not a number") from None
     if not math.isfinite(score):
         raise CampaignBundleError(f"{here}: score {text!r} is not a finite number")
-    low, high = SCALE
-    if campaign.method == Method.ROSE and score not in ANSWERS:
-        raise CampaignBundleError(f"{here}: score {text!r}: a ROSE answer is 0 or 1 (or 100)")
-    if campaign.method == Method.DA and not low <= score <= high:
-        raise CampaignBundleError(f"{here}: score {text!r} is not from {low:g} to {high:g}")
-    if campaign.method == Method.RANKME and campaign.imported is None and not low <= score <= high:
-        raise CampaignBundleError(
-            f"{here}: score {text!r} is not from {low:g} to {high:g} (values outside are kept "
-            "only for RankME judgements imported from a file: imported:)"
-        )
+    error = campaign.protocol.score_error(score, campaign.imported is not None)
+    if error:
+        raise CampaignBundleError(f"{here}: score {text!r}{error}")
     return score
 
 

@@ -7,6 +7,12 @@ one output per unit, in HITs of 100 of which 20 are quality control (7 repeats, 
 a campaign has (``quality_control``: all three by default, or ``none``), and its analysis requires
 only theirs. ROSE (Wang et al. 2021): one output per
 unit with three yes/no questions; a challenge set's items are judged beside their originals.
+Likert: one output per unit, a point of each criterion's scale. Pairwise preference: one input
+and two systems' outputs in random order, every pair of the chosen systems on each item.
+
+What differs between them is the protocol's (``scorer.human.protocols``: its criteria, HIT size,
+page layout and cluster procedures); this module builds a layout's units, never names a
+protocol.
 
 A campaign that puts references in front of annotators (a meaning-similarity criterion, the human
 references as a system, DA's reference checks) can only be set up once the track's deadline has
@@ -18,7 +24,7 @@ but the organisers.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -31,7 +37,6 @@ from app.data.models import (
     CampaignUnit,
     Item,
     Mail,
-    Method,
     Track,
     UnitEntry,
     User,
@@ -44,14 +49,8 @@ from app.web.services.leaderboard import default_language, leaderboard, outputs_
 from app.web.services.notifications import notify_campaign_open
 from scorer.human.damage import damage
 from scorer.human.direct_assessment import RULES, format_controls, parse_controls
+from scorer.human.protocols import PROTOCOLS, Protocol
 
-#: Criteria per method, and whether each shows the input and the reference by default.
-CRITERIA: dict[str, dict[str, tuple[bool, bool]]] = {
-    Method.RANKME: {"quality": (True, False), "naturalness": (False, False)},
-    Method.DA: {"meaning-similarity": (False, True), "readability": (False, False)},
-    Method.ROSE: {"rose": (True, True)},
-}
-HIT_SIZES = {Method.RANKME: 10, Method.DA: 100, Method.ROSE: 20}
 RANKME_SYSTEMS = 5
 DA_CONTROLS = {"repeat": 7, "damaged": 7, "reference": 6}
 
@@ -76,6 +75,8 @@ class CampaignSpec:
     seed: int = 2018
     quality_control: str = ",".join(RULES)
     """DA: the controls each HIT holds (some of damaged,repeat,reference, or none)."""
+    clusters: str | None = None
+    """The cluster procedure the results are published by; None: the protocol's default."""
 
 
 def quality_controls(text: str) -> tuple[str, ...]:
@@ -102,11 +103,25 @@ def track_campaigns(session: Session, track: Track, published_only: bool) -> lis
     return list(session.scalars(query))
 
 
+def protocol_of(method: str) -> Protocol:
+    """The protocol a campaign names, or a DomainError saying which exist."""
+    if method not in PROTOCOLS:
+        raise DomainError(f"method {method!r} is not one of {', '.join(PROTOCOLS)}")
+    return PROTOCOLS[method]
+
+
+def cluster_procedure(protocol: Protocol, name: str | None) -> str:
+    """``name`` (None or empty: the protocol's default) if the protocol allows it."""
+    try:
+        return protocol.check_clusters(name or protocol.default_clusters)
+    except ValueError as error:
+        raise DomainError(str(error)) from None
+
+
 def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
     """Check the method, criterion and settings; returns (show_input, show_reference)."""
-    if spec.method not in CRITERIA:
-        raise DomainError(f"method {spec.method!r} is not one of {', '.join(CRITERIA)}")
-    criteria = CRITERIA[spec.method]
+    protocol = protocol_of(spec.method)
+    criteria = protocol.criteria
     if spec.criterion not in criteria:
         raise DomainError(
             f"criterion {spec.criterion!r} is not one of {', '.join(criteria)} for {spec.method}"
@@ -115,14 +130,17 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
         raise DomainError("a campaign needs at least one item")
     if spec.annotators_per_hit < 1:
         raise DomainError("each HIT needs at least one annotator")
-    controls = quality_controls(spec.quality_control)
-    minimum = control_units(controls) + 1 if spec.method == Method.DA else 1
+    controls = quality_controls(spec.quality_control) if protocol.quality_controls else ()
+    minimum = control_units(controls) + 1
     if spec.hit_size is not None and spec.hit_size < minimum:
         raise DomainError(f"HITs of {spec.method} hold at least {minimum} units")
-    show_input, show_reference = criteria[spec.criterion]
-    show_input = show_input if spec.show_input is None else spec.show_input
-    show_reference = show_reference if spec.show_reference is None else spec.show_reference
-    da_references = spec.method == Method.DA and "reference" in controls
+    cluster_procedure(protocol, spec.clusters)
+    criterion = criteria[spec.criterion]
+    show_input = criterion.shows_input if spec.show_input is None else spec.show_input
+    show_reference = (
+        criterion.shows_reference if spec.show_reference is None else spec.show_reference
+    )
+    da_references = "reference" in controls
     shows_references = show_reference or spec.include_human or da_references
     if shows_references and not track.deadline_passed:
         raise DomainError(
@@ -141,6 +159,7 @@ def control_units(controls: Sequence[str]) -> int:
 def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campaign:
     """Build a campaign and all its units from the systems' stored outputs."""
     show_input, show_reference = validate(track, spec)
+    protocol = protocol_of(spec.method)
     language = spec.language or default_language(track)
     test_set = track.test_set_for(language)
     if test_set is None:
@@ -156,16 +175,18 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
         criterion=spec.criterion,
         show_input=show_input,
         show_reference=show_reference,
-        hit_size=spec.hit_size or HIT_SIZES[Method(spec.method)],
+        hit_size=spec.hit_size or protocol.hit_size,
         annotators_per_hit=spec.annotators_per_hit,
-        quality_control=format_controls(quality_controls(spec.quality_control)),
+        quality_control=format_controls(
+            quality_controls(spec.quality_control) if protocol.quality_controls else ()
+        ),
+        clusters=cluster_procedure(protocol, spec.clusters),
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:
         texts = {item.id: _reference(item) for item, _ in items}
         outputs[REFERENCES] = Judged(HUMAN_SYSTEM, None, texts, is_reference=True)
-    build = {Method.RANKME: _rankme_units, Method.DA: _da_units, Method.ROSE: _single_units}
-    units = build[Method(spec.method)](campaign, items, outputs, rng)
+    units = LAYOUTS[protocol.layout](campaign, items, outputs, rng)
     for position, unit in enumerate(units):
         unit.position = position
     campaign.units = units
@@ -211,7 +232,7 @@ def _system_outputs(
             if (row.is_primary and not row.is_baseline)
             or (spec.include_baselines and row.is_baseline)
         ]
-    if len(chosen) + spec.include_human < (2 if spec.method == Method.RANKME else 1):
+    if len(chosen) + spec.include_human < protocol_of(spec.method).minimum_systems:
         raise DomainError("not enough systems with scored outputs for this campaign")
     return {
         subject_key(row.system_id, False, row.system): Judged(
@@ -342,10 +363,48 @@ def _da_units(
     return units
 
 
+def _pair_units(
+    campaign: Campaign, items: ChosenItems, outputs: Outputs, rng: random.Random
+) -> list[CampaignUnit]:
+    """Every pair of subjects on every item, pages shuffled, each pair's order drawn at random
+    (which text is A must not tell which system it is)."""
+    keys = list(outputs)
+    pairs = [
+        (item, subset, (a, b))
+        for item, subset in items
+        for k, a in enumerate(keys)
+        for b in keys[k + 1 :]
+    ]
+    rng.shuffle(pairs)
+    units = []
+    for k, (item, subset, pair) in enumerate(pairs):
+        shown = rng.sample(pair, 2)
+        units.append(
+            CampaignUnit(
+                hit=k // campaign.hit_size,
+                item=item,
+                subset=subset,
+                entries=[_entry(slot, key, outputs, item) for slot, key in enumerate(shown)],
+            )
+        )
+    return units
+
+
 def _unit(
     hit: int, item: Item, subset: str, entry: UnitEntry, kind: str = "genuine"
 ) -> CampaignUnit:
     return CampaignUnit(hit=hit, item=item, subset=subset, kind=kind, entries=[entry])
+
+
+LAYOUTS: dict[
+    str, Callable[[Campaign, ChosenItems, Outputs, random.Random], list[CampaignUnit]]
+] = {
+    "ranking": _rankme_units,
+    "single": _single_units,
+    "controlled": _da_units,
+    "pair": _pair_units,
+}
+"""A protocol's ``layout`` -> how its units are built."""
 
 
 def shows_references(session: Session, campaign: Campaign) -> bool:

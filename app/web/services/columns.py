@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.data.disclosure import Figure, seal
-from app.data.models import Campaign, Method, Score, Submission, Track
+from app.data.models import Campaign, Score, Submission, Track
 from app.web.services.access import Viewer
 from app.web.services.campaigns import track_campaigns
 from app.web.services.human_subjects import stored_subjects
@@ -87,14 +87,12 @@ def columns(
 
 
 def human_column(campaign: Campaign) -> tuple[str, str, list[dict]]:
-    """(column name, key of the value, result rows) of a campaign with results: TrueSkill mu
-    (RankME), average z (DA), ROSE % over all items (ROSE)."""
-    results = campaign.results or {}
-    if campaign.method == Method.RANKME:
-        return f"TrueSkill {campaign.criterion}", "mu", results.get("systems", [])
-    if campaign.method == Method.DA:
-        return f"DA z {campaign.criterion}", "z", results.get("systems", [])
-    return "ROSE %", "rose", [r for r in results.get("rows", []) if not r.get("subset")]
+    """(column name, key of the value, result rows) of a campaign with results, as its
+    protocol names its headline figure (TrueSkill mu, DA average z, ROSE %, a Likert mean, a
+    Bradley-Terry score)."""
+    protocol = campaign.protocol
+    name, key = protocol.headline(campaign.criterion)
+    return name, key, protocol.headline_rows(campaign.results or {})
 
 
 def add_human_scores(

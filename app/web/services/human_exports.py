@@ -1,7 +1,8 @@
 """A published human evaluation as files to pass on: CSV, JSON and LaTeX of the one table the
 page and the API show (``human_results.campaign_table``), row for row: each system named
 "team / system", its human figures as the table prints them, and the automatic metrics beside
-as the track's kind prints them (and, in CSV and JSON, as stored)."""
+as the track's kind prints them (and, in CSV and JSON, as stored); with the cluster procedure
+the campaign names and the annotators' agreement (Krippendorff's alpha and its level)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,20 @@ from app.web.services.csv_cells import csv_cell
 from app.web.services.exports import latex_escape
 from app.web.services.human_results import HumanRow, HumanTable, cell_number, table_json
 
-CONTEXT_FIELDS = ("challenge", "track", "language", "campaign", "method", "criterion")
+CONTEXT_FIELDS = (
+    "challenge", "track", "language", "campaign", "method", "criterion", "clusters",
+    "krippendorff_alpha", "agreement_level",
+)  # fmt: skip
 ROW_FIELDS = ("system_id", "team", "system", "label", "references", "cluster")
-METHODS = {"rankme": "RankME + TrueSkill", "da": "Direct Assessment", "rose": "ROSE"}
 
 
-def _context(table: HumanTable) -> list[str]:
+def _agreement(table: HumanTable) -> dict:
+    return (table.campaign.results or {}).get("agreement") or {}
+
+
+def _context(table: HumanTable) -> list:
     campaign = table.campaign
+    agreement = _agreement(table)
     return [
         campaign.track.challenge.slug,
         campaign.track.slug,
@@ -26,6 +34,9 @@ def _context(table: HumanTable) -> list[str]:
         campaign.name,
         campaign.method,
         campaign.criterion,
+        campaign.clusters,
+        agreement.get("krippendorff_alpha"),
+        agreement.get("level"),
     ]
 
 
@@ -86,8 +97,10 @@ def human_latex(table: HumanTable) -> str:
     profile = campaign.track.scoring_profile
     lines = [
         f"% {campaign.track.challenge.slug}/{campaign.track.slug} ({campaign.language}): "
-        f"{campaign.name}, {METHODS.get(campaign.method, campaign.method)}, "
-        f"{campaign.criterion}, {(campaign.results or {}).get('judgements')} judgements"
+        f"{campaign.name}, {campaign.protocol.title}, "
+        f"{campaign.criterion}, {(campaign.results or {}).get('judgements')} judgements",
+        f"% significance clusters: {campaign.clusters}; Krippendorff's alpha "
+        f"({_agreement(table).get('level')}): {_agreement(table).get('krippendorff_alpha')}",
     ]
     lines += [f"% {m} printed {profile.printing(m)}" for m in table.metrics]
     headers = ["System", *table.columns, *table.metrics]

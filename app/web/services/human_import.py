@@ -13,6 +13,10 @@ and need no mapping.
 A DA file's quality control is what its rows hold (``kind``: repeats, damaged copies,
 references), unless the organiser names it; naming a control the file has no rows of is refused,
 since every annotator would fail its check.
+
+The file's layout is its protocol's (``Protocol.read``: E2E RankME CSVs, the long CSV, the
+pairwise layout); the campaign's cluster procedure is the organiser's choice, one the protocol
+allows (its default when not named).
 """
 
 from __future__ import annotations
@@ -26,11 +30,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.human_analysis import REFERENCES, subject_key
-from app.data.models import Campaign, Judgement, Method, System, Team, Track, User
+from app.data.models import Campaign, Judgement, System, Team, Track, User
 from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.audit import record
-from app.web.services.campaigns import CRITERIA, quality_controls
+from app.web.services.campaigns import cluster_procedure, protocol_of, quality_controls
 from app.web.services.leaderboard import default_language
 from scorer.errors import InputError
 from scorer.human import judgements as files
@@ -88,18 +92,12 @@ def read_import(
 ) -> ImportFile:
     """Read and check the whole file (E2E RankME layout or the long CSV) and match its names;
     nothing is stored."""
-    if method not in CRITERIA:
-        raise DomainError(f"method {method!r} is not one of {', '.join(CRITERIA)}")
+    protocol = protocol_of(method)
     notes: dict = {"file": filename}
-    if method == Method.RANKME:
-        ratings, rows = files.read_rankme(data, filename, criterion)
-        notes.update(ratings.notes())
-    else:
-        rows = files.read_judgements(data, filename)
-        if method == Method.DA:
-            rows = [row for row in rows if row.criterion == criterion]
-        if not rows:
-            raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
+    rows, read_notes = protocol.read(data, filename, criterion)
+    notes.update(read_notes)
+    if not rows:
+        raise InputError(f"holds no judgements for {criterion!r}", filename=filename)
     notes["judgements"] = len(rows)
     long = next((row for row in rows if len(row.label) > NAME_MAX), None)
     if long is not None:
@@ -242,11 +240,13 @@ def import_judgements(
     mapping: Mapping[str, Target],
     language: str | None = None,
     quality_control: str | None = None,
+    clusters: str | None = None,
 ) -> Campaign:
     """A closed campaign holding the file's judgements, each tied to the system (or the
     references) ``mapping`` names for its system name. The whole file and the mapping are
     checked before anything is stored; a bad file or mapping stores nothing."""
     read = read_import(session, track, method, criterion, data, filename)
+    procedure = cluster_procedure(protocol_of(method), clusters)
     controls = file_controls(read.rows, method, quality_control, filename)
     check_mapping(session, track, read.names, mapping)
     judgements = [_judgement(row, mapping.get(row.label, EXTERNAL)) for row in read.rows]
@@ -264,6 +264,7 @@ def import_judgements(
         annotators_per_hit=1,
         is_open=False,
         quality_control=controls,
+        clusters=procedure,
         imported=read.notes,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")
@@ -284,7 +285,7 @@ def file_controls(
     """The campaign's quality control: ``named`` when given, else the kinds the file holds;
     ``none`` for methods without controls."""
     held = {row.kind for row in rows} & set(RULES)
-    if method != Method.DA:
+    if not protocol_of(method).quality_controls:
         return format_controls(())
     if named is None:
         return format_controls(tuple(held))

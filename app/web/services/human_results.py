@@ -20,7 +20,7 @@ from app.data.human_analysis import (
     store_results,
     stored_judgements,
 )
-from app.data.models import Campaign, Method, Track, User
+from app.data.models import Campaign, Track, User
 from app.web.errors import DomainError
 from app.web.services import action
 from app.web.services.access import Viewer
@@ -29,7 +29,7 @@ from app.web.services.campaigns import track_campaigns
 from app.web.services.columns import human_column
 from app.web.services.csv_cells import csv_cell
 from app.web.services.human_subjects import Shown, shown_subjects, stored_subjects
-from scorer.human import correlation, trueskill_rank
+from scorer.human import correlation
 from scorer.human import judgements as files
 from scorer.kinds import Profile
 
@@ -87,7 +87,7 @@ def campaign_action(session: Session, actor: User, campaign: Campaign, name: str
                campaign.track.challenge_id)  # fmt: skip
 
 
-def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUNS) -> dict:
+def analyse(session: Session, campaign: Campaign, runs: int | None = None) -> dict:
     """Compute and store the campaign's results now (``human_analysis.campaign_results``); a
     refusal says why to the organiser. Their correlation with the automatic metrics is not
     stored: a table computes it from the scores its viewer may see (``campaign_table``)."""
@@ -97,20 +97,6 @@ def analyse(session: Session, campaign: Campaign, runs: int = trueskill_rank.RUN
         raise DomainError(str(error)) from None
     store_results(campaign, results)
     return results
-
-
-def human_values(method: str, results: Mapping) -> dict[str, float]:
-    """Subject key -> the system-level human figure correlated with the metrics: TrueSkill mu,
-    DA average z, ROSE % (on a challenge set: the challenge items)."""
-    if method == Method.RANKME:
-        return {row["system"]: row["mu"] for row in results.get("systems", [])}
-    if method == Method.DA:
-        return {row["system"]: row["z"] for row in results.get("systems", [])}
-    return {
-        row["system"]: row["rose"]
-        for row in results.get("rows", [])
-        if not row["subset"].endswith(":orig")
-    }
 
 
 def metric_correlation(
@@ -207,7 +193,9 @@ def table_json(table: HumanTable) -> dict:
         "method": table.campaign.method,
         "criterion": table.campaign.criterion,
         "language": table.campaign.language,
+        "clusters": table.campaign.clusters,
         "judgements": (table.campaign.results or {}).get("judgements"),
+        "agreement": (table.campaign.results or {}).get("agreement"),
         **_quality_control(table.campaign),
         "columns": table.columns,
         "metrics": table.metrics,
@@ -235,7 +223,7 @@ def _row_json(columns: list[str], row: HumanRow) -> dict:
 def _quality_control(campaign: Campaign) -> dict:
     """A DA campaign's controls and how many annotators they kept and dropped (by rule)."""
     annotators = (campaign.results or {}).get("annotators")
-    if campaign.method != Method.DA or not annotators:
+    if not campaign.protocol.quality_controls or not annotators:
         return {}
     return {
         "quality_control": (campaign.results or {}).get(
@@ -255,39 +243,6 @@ def cell_number(value: object) -> object:
     return value
 
 
-Cells = tuple[str, list, int | None]
-"""One result row's subject key, its human cells as printed, and its significance cluster."""
-
-
-def _human_cells(method: str, results: Mapping) -> tuple[list[str], list[Cells]]:
-    """The human columns of a campaign's table and each result row's cells, in the order the
-    analysis ranked them (TrueSkill's E2E Table 11, DA's SR'18 Tables 6-8, ROSE's)."""
-    if method == Method.RANKME:
-        return ["#", "TrueSkill", "Rank"], [
-            (r["system"], [r["cluster"], f"{r['mu']:.3f}", _range(r["rank"])], r["cluster"])
-            for r in results.get("systems", [])
-        ]
-    if method == Method.DA:
-        return ["#", "%", "z", "n", "Assess."], [
-            (r["system"], _da_cells(r), r.get("cluster")) for r in results.get("systems", [])
-        ]
-    return ["Subset", "Sem.", "Gram.", "Phen.", "ROSE"], [
-        (
-            r["system"],
-            [r["subset"] or "all"]
-            + [f"{r[name]:.1f}" for name in ("semantics", "grammaticality", "phenomenon", "rose")],
-            None,
-        )
-        for r in results.get("rows", [])
-    ]
-
-
-def _da_cells(row: Mapping) -> list:
-    """Cluster (a dash without one), raw %, z, distinct outputs, judgements (SR'18 Table 6)."""
-    cells = [f"{row['raw']:.1f}", f"{row['z']:.3f}", row["n"], row["assessments"]]
-    return [row.get("cluster", "–"), *cells]
-
-
 def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> HumanTable | None:
     """None without results, or with results from before they were keyed by subject."""
     subjects = stored_subjects(campaign.results)
@@ -295,19 +250,18 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
         return None
     results = campaign.results
     shown = shown_subjects(session, campaign.track, campaign.language, viewer, subjects)
-    columns, cells = _human_cells(campaign.method, results)
-    kept = [(shown[key], values, cluster) for key, values, cluster in cells if key in shown]
+    protocol = campaign.protocol
+    printed = protocol.table(results)
+    kept = [(shown[key], values, cluster) for key, values, cluster in printed.rows if key in shown]
     profile = campaign.track.scoring_profile
     metrics = [m for m in profile.columns if any(m in s.scores for s, _, _ in kept)][:BESIDE]
     rows = [_row(profile, metrics, *found) for found in kept]
-    visible = {
-        key: value for key, value in human_values(campaign.method, results).items() if key in shown
-    }
+    visible = {key: value for key, value in protocol.values(results).items() if key in shown}
     scores = {key: subject.scores for key, subject in shown.items() if subject.scores}
     correlation = metric_correlation(profile, visible, scores)
     if correlation is not None:
         correlation["systems"] = [shown[key].label for key in correlation["systems"]]
-    return HumanTable(campaign, columns, rows, metrics, correlation)
+    return HumanTable(campaign, printed.columns, rows, metrics, correlation)
 
 
 def _row(
@@ -316,10 +270,6 @@ def _row(
     scores = {metric: subject.scores[metric] for metric in metrics if metric in subject.scores}
     printed = {metric: profile.printed(metric, value) for metric, value in scores.items()}
     return HumanRow(subject, values, cluster, scores, printed)
-
-
-def _range(ranks: list[int]) -> str:
-    return f"{ranks[0]}–{ranks[1]}"
 
 
 @dataclass(frozen=True)

@@ -86,9 +86,10 @@ def test_campaigns_round_trip_identically(board, tmp_path, with_submissions):
         == [("fluency", "none", True), ("quality", "none", False)]  # fmt: skip
     lines = exported["human/main/1.csv"].decode().splitlines()
     assert (
-        lines[0] == "item,subject,team,system,judged_as,annotator,criterion,score,kind,subset,unit"
+        lines[0]
+        == "item,subject,team,system,judged_as,annotator,criterion,score,kind,subset,unit,note"
     )
-    assert "0,system,B,primary,B / primary,r0,fluency,40.0,genuine,,0/r0/genuine" in lines
+    assert "0,system,B,primary,B / primary,r0,fluency,40.0,genuine,,0/r0/genuine," in lines
     other = make_settings(tmp_path / "other")
     _import(other, exported)
     again = _export(other, with_submissions)
