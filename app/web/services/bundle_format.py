@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorer.human.protocols import PROTOCOLS
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
 from scorer.kinds.attributes import ATTRIBUTES
 from scorer.kinds.definitions import KIND_KEYS
@@ -128,6 +129,45 @@ SECTIONS = [
                 "submissions",
                 "`{language, file}` per upload, the file as uploaded (optional `filename`).",
             ),
+        ],
+    ),
+    Section(
+        "campaigns",
+        "Optional: human evaluations, one entry each, their judgements in a CSV beside "
+        "(`item,subject,team,system,judged_as,annotator,criterion,score,kind,subset,unit,note`; "
+        "`note` may be left out).",
+        [
+            ("track", "The track's slug."),
+            ("name", "The campaign's name on its track."),
+            ("method", "Its protocol: " + ", ".join(PROTOCOLS) + "."),
+            (
+                "criterion",
+                "What was judged (a criterion of the protocol, or the file's name "
+                "for one imported from a file).",
+            ),
+            ("language", "The test set's language."),
+            (
+                "quality_control",
+                "Direct Assessment's controls (damaged,repeat,reference or none).",
+            ),
+            (
+                "clusters",
+                "Optional: the cluster procedure its results are published by, one the "
+                "protocol allows ("
+                + "; ".join(f"{name}: {', '.join(p.clusters)}" for name, p in PROTOCOLS.items())
+                + "); default: the protocol's first.",
+            ),
+            ("show_input / show_reference", "What its pages showed annotators."),
+            ("hit_size / annotators_per_hit", "Units per HIT, annotators per HIT."),
+            (
+                "published",
+                "Whether its results are on the track page (computed again on import).",
+            ),
+            (
+                "imported",
+                "Optional: for judgements imported from a file, what reading it changed.",
+            ),
+            ("judgements", "The path of its judgements CSV in the bundle."),
         ],
     ),
 ]

@@ -9,6 +9,8 @@ annotator``, and ``team_a``/``team_b`` where system names repeat across teams) i
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
@@ -19,7 +21,7 @@ from scorer.human import judgements as files
 from scorer.human import pairwise
 from scorer.human.agreement import Agreement
 from scorer.human.protocols.base import Answers, Criterion, Protocol, Settings, Table
-from scorer.io.table import read_table
+from scorer.io.table import read_table, require_columns
 
 CRITERION = "preference"
 SHARES = {"a": 1.0, "tie": 0.5, "b": 0.0}
@@ -48,16 +50,31 @@ class Pairwise(Protocol):
     def read(
         self, data: bytes, filename: str, criterion: str
     ) -> tuple[list[files.Judgement], dict]:
-        verdicts = pairwise.read_pairwise(data, filename)
-        _, records = read_table(data, filename)
-        teams = {r.line: (r.values.get("team_a", ""), r.values.get("team_b", "")) for r in records}
+        """Each verdict as two sides; a system is its team's (``team_a``/``team_b``) where the
+        file names one, so two teams' "primary" are two systems, not one compared with itself."""
+        header, records = read_table(data, filename)
+        require_columns(header, pairwise.COLUMNS, filename)
+        teams = [
+            (r.values.get("team_a", "").strip(), r.values.get("team_b", "").strip())
+            for r in records
+        ]
+        labelled = io.StringIO()
+        writer = csv.writer(labelled, lineterminator="\n")
+        writer.writerow(pairwise.COLUMNS)
+        for record, (team_a, team_b) in zip(records, teams, strict=True):
+            row = dict(record.values)
+            row["system_a"] = _label(team_a, row["system_a"].strip())
+            row["system_b"] = _label(team_b, row["system_b"].strip())
+            writer.writerow([row[name] for name in pairwise.COLUMNS])
+        verdicts = pairwise.read_pairwise(labelled.getvalue().encode(), filename)
         rows = []
-        for number, verdict in enumerate(verdicts, start=1):
-            team_a, team_b = teams.get(verdict.line, ("", ""))
+        for number, (verdict, record, (team_a, team_b)) in enumerate(
+            zip(verdicts, records, teams, strict=True), start=1
+        ):
             share = SHARES[verdict.winner]
             for system, team, score in (
-                (verdict.system_a, team_a, share),
-                (verdict.system_b, team_b, 1 - share),
+                (record.values["system_a"].strip(), team_a, share),
+                (record.values["system_b"].strip(), team_b, 1 - share),
             ):
                 rows.append(
                     files.Judgement(
@@ -67,8 +84,8 @@ class Pairwise(Protocol):
                         CRITERION,
                         score,
                         unit=f"pair{number}",
-                        team=team.strip(),
-                        line=verdict.line,
+                        team=team,
+                        line=record.line,
                     )
                 )
         return rows, {"verdicts": len(verdicts)}
@@ -140,3 +157,7 @@ class Pairwise(Protocol):
 
     def score_error(self, score: float, imported: bool) -> str | None:
         return None if score in WINNERS else " is not a side's share of a preference (1, 0.5, 0)"
+
+
+def _label(team: str, system: str) -> str:
+    return f"{team} / {system}" if team else system
