@@ -108,7 +108,9 @@ def test_trueskill_procedure_is_the_rank_range_rule():
 def test_only_procedures_over_outputs_are_offered_for_per_output_scores():
     assert clusters.over_outputs("webnlg2020") is WEBNLG2020
     assert clusters.DEFAULT == "wmt" and clusters.over_outputs(clusters.DEFAULT) is WMT
-    with pytest.raises(ValueError, match=r"'trueskill' groups systems by their rank ranges.*one of wmt, webnlg2020"):
+    with pytest.raises(
+        ValueError, match=r"'trueskill' groups systems by their rank ranges.*one of wmt, webnlg2020"
+    ):
         clusters.over_outputs("trueskill")
     with pytest.raises(ValueError, match="unknown cluster procedure 'wtm'"):
         clusters.over_outputs("wtm")
