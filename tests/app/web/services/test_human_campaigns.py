@@ -534,3 +534,82 @@ def test_a_da_import_has_the_quality_control_its_file_had(
     assert (annotators["kept"], annotators["total"], annotators["required"]) == (3, 3, [])
     said = runner.invoke(args=["human", "analyse", "demo", "main", "plain"]).output
     assert "quality control none: 3 of 3 annotators kept" in said
+
+
+def _links(app, name: str, count: int) -> list[str]:
+    page = organiser(app).post(f"{TRACK_URL}/human/{name}/links", data={"count": str(count)})
+    urls = re.findall(r"<code>(http[^<]+)</code>", page.get_data(as_text=True))
+    return [url.replace("http://localhost", "") for url in urls]
+
+
+def _judge_hit(app, path: str, answer) -> int:
+    """Answer every page of the link's HIT with ``answer(page html)``; the pages answered."""
+    crowd, pages = app.test_client(), 0
+    while (response := crowd.get(path)).status_code == 200:
+        html = response.get_data(as_text=True)
+        found = re.search(r'name="unit" value="(\d+)"', html)
+        if found is None:
+            break
+        crowd.post(path, data={"unit": found.group(1), **answer(html)})
+        pages += 1
+    return pages
+
+
+def test_a_likert_campaign_is_collected_through_links_a_radio_row_per_criterion(
+    app, settings, track_with_systems
+):
+    with session_scope(settings.database_url) as session:
+        create(session, name="likert", method="likert", criterion="fluency", items=2,
+               systems=["slug", "tgen"], annotators_per_hit=2)  # fmt: skip
+    first, second = _links(app, "likert", 2)
+    html = app.test_client().get(first).get_data(as_text=True)
+    assert html.count('type="radio" name="likert-fluency"') == 3
+    assert 'name="likert-semantics"' in html and 'name="likert-grammar"' in html
+    refused = app.test_client().post(first, data={"unit": "1", "likert-fluency": "9"})
+    assert "choose a point from 1-3" in refused.get_data(as_text=True)
+    points = {"slug": "3", "tgen": "1"}
+
+    def answer(html: str) -> dict:
+        text = re.search(r'<p class="output">([^<]*)</p>', html).group(1)
+        point = points[text.split(" says ")[0]]
+        return {f"likert-{c}": point for c in ("semantics", "grammar", "fluency")}
+
+    assert _judge_hit(app, first, answer) == 4 and _judge_hit(app, second, answer) == 4
+    client = organiser(app)
+    client.post(f"{TRACK_URL}/human/likert/analyse")
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "likert")
+        assert campaign.clusters == "wmt"
+        table = campaign_table(session, campaign, ORGANISERS)
+        assert [row.subject.label for row in table.rows] == ["slug", "tgen"]
+        assert [row.values[1] for row in table.rows] == ["3.00", "1.00"]
+        assert campaign.results["agreement"]["krippendorff_alpha"] == 1.0
+
+
+def test_a_pairwise_campaign_shows_two_outputs_and_takes_a_b_or_tie_with_a_reason(
+    app, settings, track_with_systems
+):
+    with session_scope(settings.database_url) as session:
+        campaign = create(session, name="pairs", method="pairwise", criterion="preference",
+                          items=3, systems=["slug", "tgen", "chen"])  # fmt: skip
+        assert len(campaign.units) == 9 and all(len(u.entries) == 2 for u in campaign.units)
+        firsts = {u.entries[0].system_name for u in campaign.units}
+        assert len(firsts) > 1  # the order is drawn, not the systems' order
+    (link,) = _links(app, "pairs", 1)
+    html = app.test_client().get(link).get_data(as_text=True)
+    assert "Text A" in html and "Text B" in html and 'name="winner"' in html
+    strength = {"slug": 3, "tgen": 2, "chen": 1}
+
+    def answer(html: str) -> dict:
+        a, b = (t.split(" says ")[0] for t in re.findall(r'<p class="output">([^<]*)</p>', html))
+        return {"winner": "a" if strength[a] > strength[b] else "b", "note": "reads better"}
+
+    assert _judge_hit(app, link, answer) == 9
+    organiser(app).post(f"{TRACK_URL}/human/pairs/analyse")
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "pairs")
+        notes = set(session.scalars(select(Judgement.note).where(Judgement.note.is_not(None))))
+        assert notes == {"reads better"}
+        assert campaign.clusters == "rank-ranges"
+        assert [r["name"] for r in campaign.results["systems"]] == ["slug", "tgen", "chen"]
+        assert campaign.results["agreement"]["level"] == "nominal"
