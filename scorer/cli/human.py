@@ -391,3 +391,59 @@ def pairwise_command(
         f"judged by {result.agreement.judges} annotators"
     )
     _emit(result.to_dict(), as_json, lines)
+
+
+@main.command("judge")
+@click.option("--judgements", "path", required=True, type=FILE, help="The humans' long CSV.")
+@click.option("--judge", "judge_path", required=True, type=FILE, help="The judge's, same layout.")
+@click.option(
+    "--spec",
+    "spec_path",
+    required=True,
+    type=FILE,
+    help="JSON: model, prompt_sha256, decoding, date (what was run).",
+)
+@click.option("--criterion", required=True)
+@click.option("--json", "as_json", is_flag=True)
+def judge_command(
+    path: Path, judge_path: Path, spec_path: Path, criterion: str, as_json: bool
+) -> None:
+    """An automatic judge beside the humans: correlation and agreement, never mixed in."""
+    from scorer.human import judge
+    from scorer.io.bounded_json import load_json
+
+    try:
+        spec = judge.JudgeSpec.parse(load_json(_utf8(spec_path), spec_path.name), spec_path.name)
+        result = judge.compare(
+            read_judgements(path.read_bytes(), path.name),
+            read_judgements(judge_path.read_bytes(), judge_path.name),
+            spec,
+            criterion,
+        )
+    except (InputError, ValueError) as error:
+        _fail(error)
+
+    def figure(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    lines = [
+        f"{criterion}: judge {spec.model} (prompt {spec.prompt_sha256[:12]}, {spec.date}) "
+        f"beside the humans on {sum(row['outputs'] for row in result.systems)} outputs",
+        f"system level: Pearson r {figure(result.pearson)}, Spearman rho {figure(result.spearman)}"
+        f"; output level: Pearson r {figure(result.output_pearson)}",
+        f"alpha (interval): humans {figure(result.humans.krippendorff_alpha)}, humans and judge "
+        f"{figure(result.with_judge.krippendorff_alpha)}",
+        f"{'human':>7} {'judge':>7} {'n':>5}  System",
+    ]
+    lines += [
+        f"{row['human']:>7.3f} {row['judge']:>7.3f} {row['outputs']:>5}  {row['system']}"
+        for row in result.systems
+    ]
+    _emit(result.to_dict(), as_json, lines)
+
+
+def _utf8(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"is not UTF-8 (byte {error.start})", filename=path.name) from None
