@@ -159,7 +159,9 @@ def eval_py_times(folder: Path, references: list[list[str]], uploads: list[list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=4, help="uploads scored as jobs")
-    parser.add_argument("--eval-runs", type=int, default=1, help="eval.py runs (slow: pyter3)")
+    parser.add_argument(
+        "--eval-runs", type=int, default=1, help="eval.py runs (slow: pyter3); 0: the board only"
+    )
     args = parser.parse_args()
     if not ENGLISH_TEST.exists():
         raise SystemExit(f"needs the WebNLG+ 2020 English test inputs at {ENGLISH_TEST}")
@@ -192,6 +194,9 @@ def main() -> None:
             "  upload 0: " + "  ".join(f"{m} {v:.4f}" for m, v in sorted(headline.items())),
             flush=True,
         )
+        if args.eval_runs < 1:
+            print("eval.py: not run (--eval-runs 0), so no ratio")
+            return
         eval_times, result = eval_py_times(folder, references, uploads, args.eval_runs)
         print(
             f"eval.py run (bleu,meteor,chrf++,ter): median {statistics.median(eval_times):.2f} s "
