@@ -15,6 +15,7 @@ import logging
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.errors import AnalysisRefused
+from app.data.judge_runs import compare_judges
 from app.data.human_analysis import (
     AnalysisStatus,
     campaign_results,
@@ -56,6 +57,7 @@ def _analyse(settings: Settings, campaign_id: int) -> str:
             store_failure(campaign, error)
             return "failed"
         store_results(campaign, results)
+        compare_judges(session, campaign)
     return "done"
 
 

@@ -163,6 +163,15 @@ class ImportJudgementsForm(CampaignNaming):
     )
 
 
+class JudgeForm(BoardForm):
+    """An automatic judge's scores of a campaign's outputs, with what was run."""
+
+    name = StringField("Judge's short name", validators=[DataRequired(), Length(max=64)])
+    scores = FileField("Scores (long CSV, as the campaign's import)", validators=[FileRequired()])
+    spec = FileField("Spec (JSON: model, prompt_sha256, decoding, date)",
+                     validators=[FileRequired()])  # fmt: skip
+
+
 class LinksForm(BoardForm):
     count = IntegerField("One-time links", default=5, validators=[NumberRange(min=1, max=500)])
 

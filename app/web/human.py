@@ -30,7 +30,7 @@ from app.data.mail.outbox import post
 from app.data.models import Campaign, CampaignUnit, Role, System, Track
 from app.web.errors import DomainError
 from app.web.extensions import db, file_cache, settings, storage, submission_queue
-from app.web.forms import ActionForm, CampaignForm, ImportJudgementsForm, LinksForm
+from app.web.forms import ActionForm, CampaignForm, ImportJudgementsForm, JudgeForm, LinksForm
 from app.web.organise import organised_track
 from app.web.security import form_id, secret_page
 from app.web.services.access import may_annotate, viewer_of
@@ -57,6 +57,7 @@ from app.web.services.human_import import (
     parse_target,
     read_import,
 )
+from app.web.services.human_judges import import_judge_by, judge_views
 from app.web.services.human_results import (
     CAMPAIGN_ACTIONS,
     campaign_action,
@@ -244,6 +245,31 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
 @login_required
 def campaign(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
     found = _organised_campaign(slug, track_slug, name)
+    return _campaign_page(found, JudgeForm(prefix="judge"))
+
+
+@bp.route(TRACK + "/<name>/judges", methods=["POST"])
+@login_required
+def import_judge(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
+    """An automatic judge's scores and spec, compared with the campaign's humans at once."""
+    found = _organised_campaign(slug, track_slug, name)
+    form = JudgeForm(prefix="judge")
+    if not form.validate_on_submit():
+        return _campaign_page(found, form), 400
+    scores, spec = form.scores.data, form.spec.data
+    try:
+        run = import_judge_by(
+            db(), current_user, found, form.name.data, scores.read(), scores.filename or "scores",
+            spec.read(), spec.filename or "spec",
+        )  # fmt: skip
+    except Refused as error:
+        form.name.errors.append(f"Refused: {error}. Nothing was stored.")
+        return _campaign_page(found, form), 400
+    flash(f"Judge {run.name} imported and compared with the humans.", "info")
+    return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=name))
+
+
+def _campaign_page(found: Campaign, judge_form: JudgeForm) -> str:
     results = found.results or {}
     viewer = viewer_of(db(), current_user, found.track.challenge_id)
     table = campaign_table(db(), found, viewer)
@@ -258,6 +284,8 @@ def campaign(slug: str, track_slug: str, name: str) -> ResponseReturnValue:
         quality_control=results.get("annotators"),
         action=ActionForm(),
         links_form=LinksForm(),
+        judge_form=judge_form,
+        judges=judge_views(db(), found, viewer),
     )
 
 

@@ -35,6 +35,7 @@ from app.data.models.human import (
     Judgement,
     UnitEntry,
 )
+from app.data.models.judges import JudgeRun, JudgeScore
 from app.data.models.mail import BoardSetting, Mail, MailStatus
 from app.data.models.submissions import (
     DESCRIBED,
@@ -67,6 +68,8 @@ __all__ = [
     "HitAssignment",
     "Item",
     "ItemSubset",
+    "JudgeRun",
+    "JudgeScore",
     "Judgement",
     "LoginAttempt",
     "Mail",

@@ -216,6 +216,63 @@ def _print_preview(names: list[NameMatch]) -> None:
         )
 
 
+@human.command("judge")
+@click.argument("challenge_slug")
+@click.argument("track_slug")
+@click.argument("campaign_name")
+@click.option("--name", required=True, help="The judge's short name on the campaign's pages.")
+@click.option(
+    "--scores",
+    "scores_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The judge's scores: the long CSV the campaign's import takes.",
+)
+@click.option(
+    "--spec",
+    "spec_path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="What was run: JSON with model, prompt_sha256, decoding, date.",
+)
+def human_judge(
+    challenge_slug: str,
+    track_slug: str,
+    campaign_name: str,
+    name: str,
+    scores_path: Path,
+    spec_path: Path,
+) -> None:
+    """Import an automatic judge's scores of CAMPAIGN_NAME's outputs, kept apart from the
+    humans' and compared with them; the board calls no model."""
+    from app.web.services.human_judges import import_judge_by
+
+    try:
+        with session_scope(board_settings().database_url) as session:
+            track = get_track(session, challenge_slug, track_slug)
+            campaign = get_campaign(session, track, campaign_name)
+            run = import_judge_by(
+                session, None, campaign, name, scores_path.read_bytes(), scores_path.name,
+                spec_path.read_bytes(), spec_path.name,
+            )  # fmt: skip
+            found = run.comparison or {}
+    except (DomainError, InputError) as error:
+        fail(error)
+    system, output = found["system_level"], found["output_level"]
+    agreement = found["agreement"]
+    click.echo(
+        f"judge {name} imported into {campaign_name}: {len(found['systems'])} systems; "
+        f"system-level Pearson {_figure(system['pearson'])}, Spearman "
+        f"{_figure(system['spearman'])}; output-level Pearson {_figure(output['pearson'])}; "
+        f"alpha humans {_figure(agreement['humans']['krippendorff_alpha'])}, with the judge "
+        f"{_figure(agreement['humans_and_judge']['krippendorff_alpha'])}"
+    )
+
+
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 @human.command("analyse")
 @click.argument("challenge_slug")
 @click.argument("track_slug")

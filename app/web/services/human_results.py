@@ -8,7 +8,7 @@ import csv
 import io
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
@@ -20,6 +20,7 @@ from app.data.human_analysis import (
     store_results,
     stored_judgements,
 )
+from app.data.judge_runs import compare_judges
 from app.data.models import Campaign, Track, User
 from app.web.errors import DomainError
 from app.web.services import action
@@ -28,6 +29,7 @@ from app.web.services.audit import record
 from app.web.services.campaigns import track_campaigns
 from app.web.services.columns import human_column
 from app.web.services.csv_cells import csv_cell
+from app.web.services.human_judges import JudgeView, judge_views, judges_json
 from app.web.services.human_subjects import Shown, shown_subjects, stored_subjects
 from scorer.human import correlation
 from scorer.human import judgements as files
@@ -89,13 +91,15 @@ def campaign_action(session: Session, actor: User, campaign: Campaign, name: str
 
 def analyse(session: Session, campaign: Campaign, runs: int | None = None) -> dict:
     """Compute and store the campaign's results now (``human_analysis.campaign_results``); a
-    refusal says why to the organiser. Their correlation with the automatic metrics is not
+    refusal says why to the organiser. Each automatic judge of the campaign is compared again
+    with the judgements as they are now (``judge_runs.compare_judges``). Their correlation with the automatic metrics is not
     stored: a table computes it from the scores its viewer may see (``campaign_table``)."""
     try:
         results = campaign_results(session, campaign, runs)
     except AnalysisRefused as error:
         raise DomainError(str(error)) from None
     store_results(campaign, results)
+    compare_judges(session, campaign)
     return results
 
 
@@ -149,6 +153,8 @@ class HumanTable:
     """The automatic metrics beside the human columns (``BESIDE``)."""
     correlation: dict | None
     """Pearson and Williams over the rows' systems (named by their labels)."""
+    judges: list[JudgeView] = field(default_factory=list)
+    """Automatic judges beside the humans, never among the rows (``human_judges``)."""
 
 
 def human_tables(
@@ -202,6 +208,7 @@ def table_json(table: HumanTable) -> dict:
         "printing": {metric: profile.printing(metric) for metric in table.metrics},
         "rows": [_row_json(table.columns, row) for row in table.rows],
         "correlation": table.correlation,
+        "judges": judges_json(table.judges),
     }
 
 
@@ -261,7 +268,8 @@ def campaign_table(session: Session, campaign: Campaign, viewer: Viewer) -> Huma
     correlation = metric_correlation(profile, visible, scores)
     if correlation is not None:
         correlation["systems"] = [shown[key].label for key in correlation["systems"]]
-    return HumanTable(campaign, printed.columns, rows, metrics, correlation)
+    judges = judge_views(session, campaign, viewer)
+    return HumanTable(campaign, printed.columns, rows, metrics, correlation, judges)
 
 
 def _row(

@@ -85,6 +85,10 @@ class Protocol(ABC):
     agreement_level: ClassVar[str] = "interval"
     clusters: ClassVar[tuple[str, ...]] = (NO_CLUSTERS,)
     """The cluster procedures a campaign of this protocol may name, its default first."""
+    scored: ClassVar[bool] = True
+    """Whether a judgement is a score of one output (DA, Likert, RankME), so an automatic
+    judge's scores can be set beside the humans' (``scorer.human.judge``); not a preference
+    between two outputs (pairwise) or a yes/no answer (ROSE)."""
     quality_controls: ClassVar[bool] = False
     """Whether campaigns carry Direct Assessment's quality control units."""
     one_criterion: ClassVar[bool] = False

@@ -44,6 +44,7 @@ class Pairwise(Protocol):
     import_columns = pairwise.COLUMNS
     import_note = "winner: a, b or tie; optional team_a, team_b"
     agreement_level = "nominal"
+    scored = False
     clusters = (procedures.RANK_RANGES.name,)
     one_criterion = True
 

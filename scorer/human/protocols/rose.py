@@ -24,6 +24,7 @@ class Rose(Protocol):
     """The three yes/no questions its page asks."""
     import_note = "criterion: semantics, grammaticality or phenomenon; score 0 or 1"
     agreement_level = "nominal"
+    scored = False
 
     def read(
         self, data: bytes, filename: str, criterion: str
