@@ -15,13 +15,13 @@ import logging
 from app.data.config import Settings
 from app.data.db import session_scope
 from app.data.errors import AnalysisRefused
-from app.data.judge_runs import compare_judges
 from app.data.human_analysis import (
     AnalysisStatus,
     campaign_results,
     store_failure,
     store_results,
 )
+from app.data.judge_runs import compare_judges
 from app.data.models import Campaign
 
 log = logging.getLogger(__name__)

@@ -70,5 +70,3 @@ def compare_judges(session: Session, campaign: Campaign) -> None:
     """Every judge of ``campaign`` compared again: called wherever the campaign is analysed."""
     for run in campaign_runs(session, campaign):
         compare_run(session, campaign, run)
-
-

@@ -21,9 +21,11 @@ def upgrade() -> None:
         "judge_runs",
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column(
-            "campaign_id", sa.Integer(), sa.ForeignKey("campaigns.id", ondelete="CASCADE"),
+            "campaign_id",
+            sa.Integer(),
+            sa.ForeignKey("campaigns.id", ondelete="CASCADE"),
             nullable=False,
-        ),  # fmt: skip
+        ),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("spec", sa.JSON(), nullable=False),
         sa.Column("filename", sa.String(200), nullable=False),
@@ -37,15 +39,19 @@ def upgrade() -> None:
         "judge_scores",
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column(
-            "run_id", sa.Integer(), sa.ForeignKey("judge_runs.id", ondelete="CASCADE"),
+            "run_id",
+            sa.Integer(),
+            sa.ForeignKey("judge_runs.id", ondelete="CASCADE"),
             nullable=False,
-        ),  # fmt: skip
+        ),
         sa.Column("item_key", sa.String(100), nullable=False),
         sa.Column("system_name", sa.String(100), nullable=False),
         sa.Column(
-            "system_id", sa.Integer(), sa.ForeignKey("systems.id", ondelete="SET NULL"),
+            "system_id",
+            sa.Integer(),
+            sa.ForeignKey("systems.id", ondelete="SET NULL"),
             nullable=True,
-        ),  # fmt: skip
+        ),
         sa.Column("is_reference", sa.Boolean(), nullable=False, server_default=sa.false()),
         sa.Column("criterion", sa.String(64), nullable=False),
         sa.Column("score", sa.Float(), nullable=False),

@@ -48,9 +48,7 @@ class JudgeScore(Base):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    run_id: Mapped[int] = mapped_column(
-        ForeignKey("judge_runs.id", ondelete="CASCADE"), index=True
-    )
+    run_id: Mapped[int] = mapped_column(ForeignKey("judge_runs.id", ondelete="CASCADE"), index=True)
     item_key: Mapped[str] = mapped_column(String(100))
     system_name: Mapped[str] = mapped_column(String(100))
     system_id: Mapped[int | None] = mapped_column(

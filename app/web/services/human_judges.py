@@ -16,6 +16,7 @@ each system named as the human tables name it (``human_subjects.shown_subjects``
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,8 @@ from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.access import Viewer
 from app.web.services.audit import record
-from app.web.services.human_import import MATCHED, NAME_MAX, EXTERNAL, match_names
-from app.web.services.human_subjects import shown_subjects
+from app.web.services.human_import import EXTERNAL, MATCHED, NAME_MAX, match_names
+from app.web.services.human_subjects import Shown, shown_subjects
 from scorer.errors import InputError
 from scorer.human.judge import JudgeSpec
 
@@ -140,7 +141,9 @@ def import_judge(
     return run
 
 
-def import_judge_by(session: Session, actor: User | None, campaign: Campaign, *args: Any) -> JudgeRun:
+def import_judge_by(
+    session: Session, actor: User | None, campaign: Campaign, *args: Any
+) -> JudgeRun:
     """``import_judge`` as an organiser's action, recorded in the audit log with its spec."""
     with action(session):
         run = import_judge(session, campaign, *args)
@@ -183,13 +186,19 @@ def judge_views(session: Session, campaign: Campaign, viewer: Viewer) -> list[Ju
         return []
     subjects = _subjects(runs)
     shown = shown_subjects(session, campaign.track, campaign.language, viewer, subjects)
+    return [JudgeView(run, _shown_rows(run, shown)) for run in runs]
+
+
+def _shown_rows(run: JudgeRun, shown: Mapping[str, Shown]) -> list[dict]:
+    """The comparison's systems the viewer may see, each named as the human tables name it."""
     return [
-        JudgeView(run, [
-            {"label": shown[row["system"]].label, "system_id": shown[row["system"]].system_id,
-             **{k: row[k] for k in ("human", "judge", "outputs")}}
-            for row in (run.comparison or {}).get("systems", []) if row["system"] in shown
-        ])  # fmt: skip
-        for run in runs
+        {
+            "label": shown[row["system"]].label,
+            "system_id": shown[row["system"]].system_id,
+            **{key: row[key] for key in ("human", "judge", "outputs")},
+        }
+        for row in (run.comparison or {}).get("systems", [])
+        if row["system"] in shown
     ]
 
 
@@ -214,5 +223,3 @@ def _subject(key: str) -> Subject:
 
 def judges_json(views: list[JudgeView]) -> list[dict]:
     return [view.to_dict() for view in views]
-
-

@@ -92,8 +92,9 @@ def campaign_action(session: Session, actor: User, campaign: Campaign, name: str
 def analyse(session: Session, campaign: Campaign, runs: int | None = None) -> dict:
     """Compute and store the campaign's results now (``human_analysis.campaign_results``); a
     refusal says why to the organiser. Each automatic judge of the campaign is compared again
-    with the judgements as they are now (``judge_runs.compare_judges``). Their correlation with the automatic metrics is not
-    stored: a table computes it from the scores its viewer may see (``campaign_table``)."""
+    with the judgements as they are now (``judge_runs.compare_judges``). Their correlation
+    with the automatic metrics is not stored: a table computes it from the scores its viewer
+    may see (``campaign_table``)."""
     try:
         results = campaign_results(session, campaign, runs)
     except AnalysisRefused as error:

@@ -18,9 +18,9 @@ from app.web.services.human_import import import_judgements
 from app.web.services.human_judges import import_judge_by
 from app.web.services.human_results import analyse
 from app.web.services.tracks import get_track
+from scorer.errors import Refused
 from scorer.human.judge import JudgeSpec, compare
 from scorer.human.judgements import Judgement as Read
-from scorer.errors import Refused
 from tests.support.factories import login
 from tests.support.human import human_board
 
@@ -43,7 +43,7 @@ def humans_csv() -> bytes:
         for system, points in HUMANS.items():
             for number, point in enumerate(points):
                 score = min(5, max(1, point + (item % 2 if number == 0 else 0)))
-                lines.append(f"i{item},{system},ann{number},fluency,{score}")
+                lines.append(f"i{item},{system},ann{number},overall,{score}")
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -51,7 +51,7 @@ def judge_csv(judge: dict[str, float] = JUDGE, items: range = range(4)) -> bytes
     lines = ["item,system,annotator,criterion,score"]
     for item in items:
         for system, score in judge.items():
-            lines.append(f"i{item},{system},judge,fluency,{score + (item % 3) * 0.5}")
+            lines.append(f"i{item},{system},judge,overall,{score + (item % 3) * 0.5}")
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -63,7 +63,7 @@ def board(app, settings, tmp_path):
         track = get_track(session, "demo", "main")
         ids = {s.name: s.id for s in session.scalars(select(System))}
         mapping = {name: ids[name] for name in HUMANS}
-        import_judgements(session, track, "fluency", "likert", "fluency", humans_csv(),
+        import_judgements(session, track, "fluency", "likert", "overall", humans_csv(),
                           "humans.csv", mapping)  # fmt: skip
         analyse(session, session.scalar(select(Campaign)))
         session.commit()
@@ -103,7 +103,7 @@ def test_the_cli_stores_the_comparison_compare_gives_on_the_same_data(app, setti
     assert "judge j7b imported into fluency: 3 systems; system-level Pearson" in result.output
     expected = compare(
         as_subjects(humans_csv(), ids), as_subjects(judge_csv(), ids, "judge"),
-        JudgeSpec.parse(SPEC, "spec.json"), "fluency",
+        JudgeSpec.parse(SPEC, "spec.json"), "overall",
     ).to_dict()  # fmt: skip
     with session_scope(settings.database_url) as session:
         run = session.scalar(select(JudgeRun))
@@ -171,7 +171,7 @@ def test_the_form_imports_and_the_judge_shows_only_once_the_campaign_is_publishe
         (judge_csv(), json.dumps({"model": "m"}).encode(), "missing: prompt_sha256"),
         (judge_csv({"alpha": 4, "zeta": 3}), None,
          "judge.csv: system 'zeta' (unmatched, lines 3, 5, 7, 9) is no system of campaign"),
-        (b"item,system,annotator,criterion,score\ni0,alpha,judge,fluency,high\n", None,
+        (b"item,system,annotator,criterion,score\ni0,alpha,judge,overall,high\n", None,
          "judge.csv, line 2"),
         (judge_csv(items=range(7, 9)), None,
          "judge.csv: the judge scored none of the outputs the humans scored"),
