@@ -324,7 +324,7 @@ def _subsets_checked(
     return read_checked
 
 
-TOKEN_LANGUAGES = {"nltk": "en", "nltk-punkt": "en", "razdel": "ru"}
+TOKEN_LANGUAGES = {"nltk": "en", "nltk-punkt": "en", "nltk35-punkt": "en", "razdel": "ru"}
 """The language each tokeniser of ``TOKENISERS`` is made for."""
 
 
