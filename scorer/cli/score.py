@@ -13,7 +13,8 @@ import numpy as np
 
 from scorer.compare.breakdown import buckets, item_attributes
 from scorer.compare.significance import Comparison
-from scorer.errors import InputError, JavaMissing, MissingExtra
+from scorer.errors import InputError, JavaMissing, MissingExtra, SubsetsMissing
+from scorer.io.e2e import ReferenceItem
 from scorer.io.folders import folder_as_zip
 from scorer.java import implementation
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
@@ -143,8 +144,10 @@ def main(
             f"{', '.join(profile.breakdown_attributes) or 'nothing'}",
             param_hint="--breakdown",
         )
+    notes: list[str] = []
     try:
-        items = profile.read_references(*_references_file(profile, refs_path))
+        items, skipped = _read_references(profile, refs_path, notes)
+        profile = _without_subsets(profile, skipped)
         inputs = [item.input for item in items]
         outputs = _read_outputs(profile, hyp_path, "--hyp", inputs)
         other = _read_outputs(profile, compare_path, "--compare", inputs) if compare_path else None
@@ -169,6 +172,8 @@ def main(
     scores = by_group.pop("")
     for column, reason in profile.absent_reasons().items():
         click.echo(f"note: {column} left out: {reason}", err=True)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     try:
         described = _described(profile, outputs, references) if describe else {}
     except MissingExtra as error:
@@ -181,6 +186,11 @@ def main(
             result["described"] = described
             result["described_signature"] = described_signature()
         result.update(_subset_json(profile, breakdowns, groups, by_group))
+        if skipped:  # the kind's subsets object stays, empty: the interface others read
+            result.setdefault("subsets", {})
+            result.setdefault("items", {"all": len(outputs)})
+            result["skipped_subsets"] = list(skipped)
+            result["notes"] = notes
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     width = max(len(name) for name in [*(score.metric for score in scores), *described])
@@ -193,6 +203,31 @@ def main(
         click.echo(f"# {score.metric}: {score.signature}")
     if described:
         click.echo(f"# described: {described_signature()}")
+
+
+def _read_references(
+    profile: Profile, path: Path, notes: list[str]
+) -> tuple[list[ReferenceItem], tuple[str, ...]]:
+    """REFS's items, and the kind's subset attributes the set does not give (a dev folder
+    without the test set's instance-types file): those subsets are left out, noted in
+    ``notes``; the kind, and so every signature, stays the board's."""
+    try:
+        return profile.read_references(*_references_file(profile, path)), ()
+    except SubsetsMissing as missing:
+        notes.append(
+            f"{path}: subsets of {', '.join(missing.missing)} left out: the items have no "
+            f"such attribute (the kind's file for it is not in this set; the test set has it). "
+            "The figures on all items and the signatures are the leaderboard's."
+        )
+        return missing.items, missing.missing
+
+
+def _without_subsets(profile: Profile, skipped: Sequence[str]) -> Profile:
+    """The profile scoring no subset of ``skipped`` (its name, and so its digest, unchanged)."""
+    if not skipped:
+        return profile
+    kept = tuple(name for name in profile.subsets if name not in skipped)
+    return dataclasses.replace(profile, subsets=kept)
 
 
 def _references_file(profile: Profile, path: Path) -> tuple[bytes, str]:

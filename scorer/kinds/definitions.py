@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scorer.errors import InputError, KindError, UnknownMetric
+from scorer.errors import KindError, SubsetsMissing, UnknownMetric
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
@@ -318,7 +318,8 @@ def _subsets_checked(
         found = [getattr(item, "attributes", {}) for item in items]
         problem = subsets_problem(kind, wanted, found)
         if problem:
-            raise InputError(problem, filename=filename)
+            missing = tuple(n for n in wanted if not any(f.get(n) for f in found))
+            raise SubsetsMissing(problem, filename=filename, items=items, missing=missing)
         return items
 
     return read_checked

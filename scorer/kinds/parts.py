@@ -26,7 +26,7 @@ from scorer.io.by_track import (
     read_webnlg_outputs,
 )
 from scorer.io.e2e import ReferenceItem
-from scorer.io.folders import member_files, side_file
+from scorer.io.folders import has_side_file, member_files, side_file
 from scorer.io.items import natural_key
 from scorer.kinds.profile import InputsFile
 from scorer.normalise import Normalisation
@@ -154,7 +154,9 @@ def webnlg_references(
     """A WebNLG XML file, or a folder's (a zip's) XML files one after the other in the
     release's order (``scorer.io.folders``). ``seen_categories`` gives each item ``seen``
     (none without it); ``instance_types`` names the JSON file beside the XML (in its folder or
-    zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split). ``written_for``:
+    zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split), where the set has
+    it: a set without it (the dev folder) gets no ``type``, which the kind's subsets check
+    turns into ``SubsetsMissing`` (refused by the board, scored without them offline). ``written_for``:
     the language the kind's parts are made for, and which part says it (set by the kind, not
     by a definition: ``scorer.kinds.definitions``)."""
     members = member_files(data, filename, ".xml")
@@ -166,7 +168,7 @@ def webnlg_references(
         )
     ]
     types = None
-    if instance_types is not None:
+    if instance_types is not None and has_side_file(data, filename, instance_types):
         if len(members) != 1:
             raise InputError(
                 f"holds {len(members)} XML files; the types in {instance_types} are given by "
