@@ -182,6 +182,7 @@ def main(
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}
         result["signature"] = {score.metric: score.signature for score in scores}
+        result["printed"] = {score.metric: _printed(profile, score) for score in scores}
         if described:
             result["described"] = described
             result["described_signature"] = described_signature()
@@ -195,10 +196,10 @@ def main(
         return
     width = max(len(name) for name in [*(score.metric for score in scores), *described])
     for score in scores:
-        click.echo(f"{score.metric:<{width}}  {score.value:.4f}")
+        click.echo(f"{score.metric:<{width}}  {_shown(profile, score)}")
     for name, value in described.items():
         click.echo(f"{name:<{width}}  {value:.4f}")
-    _print_subsets(by_group, {name: len(positions) for name, positions in groups.items()})
+    _print_subsets(profile, by_group, {name: len(positions) for name, positions in groups.items()})
     for score in scores:
         click.echo(f"# {score.metric}: {score.signature}")
     if described:
@@ -331,9 +332,29 @@ def _subset_json(
     return result
 
 
-def _print_subsets(by_group: dict[str, list[MetricScore]], sizes: dict[str, int]) -> None:
+def _printed(profile: Profile, score: MetricScore) -> str:
+    """The figure as the kind's published table prints it (its ``scale`` and ``decimals``:
+    WebNLG+ 2020's BLEU 94.3997 is ``0.944``), what the leaderboard shows."""
+    try:
+        return profile.printed(score.metric, score.value)
+    except (TypeError, ValueError):  # not a finite number: as it is
+        return str(score.value)
+
+
+def _shown(profile: Profile, score: MetricScore) -> str:
+    """The printed figure, with the stored one beside it where the kind prints it on another
+    scale (``--json`` keeps every stored digit)."""
+    printed = _printed(profile, score)
+    if profile.scale.get(score.metric, 1) == 1:
+        return printed
+    return f"{printed}  ({score.value:.4f} stored)"
+
+
+def _print_subsets(
+    profile: Profile, by_group: dict[str, list[MetricScore]], sizes: dict[str, int]
+) -> None:
     for group, scores in by_group.items():
-        figures = "  ".join(f"{score.metric} {score.value:.4f}" for score in scores)
+        figures = "  ".join(f"{score.metric} {_printed(profile, score)}" for score in scores)
         attribute, value = group.split("=", 1)
         click.echo(f"{attribute:<9} {value:<20} {sizes[group]:>6} items  {figures}")
 

@@ -35,3 +35,26 @@ def test_the_english_dev_folder_scores_with_the_boards_kind_and_signature(tmp_pa
     assert "note: " in result.stderr and "subsets of type left out" in result.stderr
     assert found["subsets"] == {} and found["items"] == {"all": len(items)} == {"all": 1667}
     assert 0 < found["BLEU"] < 100
+
+
+def test_figures_are_printed_as_the_kind_declares_beside_the_stored_ones():
+    """WebNLG+ 2020's kind: ``scale: {BLEU: 0.01}, decimals: 3``, as the board shows it; the
+    JSON keeps the stored numbers where they were and adds ``printed``."""
+    webnlg = DEMO_DATA / "webnlg"
+    args = ["--profile", "webnlg2020-en", "--kinds", str(KINDS), "--refs", str(webnlg / "test")]
+    args += ["--hyp", str(webnlg / "team_output.txt"), "--metrics", "BLEU,TER"]
+    table = CliRunner().invoke(main, args)
+    found = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    board = build_profile(read_kinds(KINDS.read_bytes(), KINDS.name)["webnlg2020-en"])
+    assert found["printed"] == {
+        "BLEU": board.printed("BLEU", found["BLEU"]),
+        "TER": board.printed("TER", found["TER"]),
+    }
+    assert found["printed"]["BLEU"] == f"{round(found['BLEU'] / 100, 3):.3f}"
+    assert 1 < found["BLEU"] <= 100  # stored on 0-100, as before
+    lines = table.stdout.splitlines()
+    assert lines[0] == f"BLEU  {found['printed']['BLEU']}  ({found['BLEU']:.4f} stored)"
+    assert lines[1] == f"TER   {found['printed']['TER']}"
+    assert any(
+        line.startswith("type      seen categories") and " BLEU 0." in line for line in lines
+    )
