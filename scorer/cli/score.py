@@ -22,11 +22,51 @@ from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
 
 
-def _find_profile(name: str, kinds_path: Path | None) -> Profile:
-    """A built-in profile, or the kind ``name`` defined in ``kinds_path``."""
+def _board_kind(board: str, track: str | None) -> tuple[bytes, str]:
+    """The board's ``GET .../tracks/T/kind`` answer for ``--track C/T``, fetched as
+    ``nlgboard-submit`` fetches it (an untrusted board: bounded JSON, plain messages)."""
+    import requests
+
+    from scorer.cli.submit import SubmitError, fetch_kind, plain, unreachable
+
+    challenge, _, slug = (track or "").partition("/")
+    if not challenge or not slug or "/" in slug:
+        raise click.BadParameter("--board needs --track CHALLENGE/TRACK", param_hint="--track")
+    try:
+        answer = fetch_kind(board, challenge, slug)
+    except SubmitError as error:
+        raise click.UsageError(str(error)) from None
+    except requests.RequestException as error:
+        raise click.UsageError(unreachable(board, error)) from None
+    return json.dumps(answer).encode(), f"{plain(board)} {plain(track)}'s kind"
+
+
+def _find_profile(
+    name: str | None, kinds_path: Path | None, served: tuple[bytes, str] | None = None
+) -> Profile:
+    """A built-in profile, or the kind ``name`` defined in ``kinds_path`` (a bundle's YAML or
+    the board's kind JSON) or served by the board (``--board``); without ``name``, the one
+    kind the board serves."""
     from scorer.errors import KindError
     from scorer.kinds import build_profile, read_kinds
 
+    if served is not None:
+        answer = json.loads(served[0])
+        if answer.get("definition") is None and isinstance(answer.get("profile"), str):
+            name = name or answer["profile"]  # a built-in kind: by its name
+        else:
+            try:
+                ((found, definition),) = read_kinds(*served).items()
+                if name not in (None, found):
+                    raise click.BadParameter(
+                        f"the board scores the track with kind {found!r}, not {name!r}",
+                        param_hint="--profile",
+                    )
+                return build_profile(definition, served[1])
+            except KindError as error:
+                raise click.UsageError(str(error)) from None
+    if name is None:
+        raise click.UsageError("give --profile (or --board URL --track C/T)")
     if kinds_path is not None:
         try:
             defined = read_kinds(kinds_path.read_bytes(), kinds_path.name)
@@ -63,15 +103,20 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
 @click.option(
     "--profile",
     "profile_name",
-    required=True,
+    default=None,
     help=f"A built-in kind ({', '.join(sorted(PROFILES))}) or one of --kinds FILE.",
 )
 @click.option(
     "--kinds",
     "kinds_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list) whose "
-    "kinds PROFILE may name: the leaderboard's numbers for a kind organisers defined.",
+    help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list), or the "
+    "board's GET .../tracks/T/kind answer (JSON), whose kinds PROFILE may name: the "
+    "leaderboard's numbers for a kind organisers defined.",
+)
+@click.option("--board", "board_url", default=None, help="A board's URL: score with its kind.")
+@click.option(
+    "--track", "board_track", default=None, help="With --board: the track, CHALLENGE/TRACK."
 )
 @click.option(
     "--refs",
@@ -118,8 +163,10 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     "or the official jars (needs Java; same numbers, for cross-checks).",
 )
 def main(
-    profile_name: str,
+    profile_name: str | None,
     kinds_path: Path | None,
+    board_url: str | None,
+    board_track: str | None,
     refs_path: Path,
     hyp_path: Path,
     as_json: bool,
@@ -136,7 +183,8 @@ def main(
         implementation.current()
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    profile = _restrict(_find_profile(profile_name, kinds_path), metrics)
+    served = _board_kind(board_url, board_track) if board_url else None
+    profile = _restrict(_find_profile(profile_name, kinds_path, served), metrics)
     unknown = [name for name in breakdowns if name not in profile.breakdown_attributes]
     if unknown:
         raise click.BadParameter(
