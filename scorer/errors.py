@@ -7,6 +7,8 @@ it in one place per interface (a 400 page or JSON, an ``nlgboard`` exit status 1
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Refused(Exception):
     """Something a person gave (a file, a kind's definition, a request) that breaks a rule;
@@ -33,6 +35,20 @@ class InputError(Refused, ValueError):
             if part
         )
         return f"{where}: {self.message}" if where else self.message
+
+
+class SubsetsMissing(InputError):
+    """A test set read whole whose items lack an attribute the kind's ``subsets`` name (a dev
+    folder has no instance-types file): the board refuses it as any ``InputError`` (a
+    leaderboard without its subsets), while ``nlg-score`` scores ``items`` without those
+    subsets and says so, under the kind's own signature."""
+
+    def __init__(
+        self, message: str, *, filename: str | None, items: list[Any], missing: tuple[str, ...]
+    ):
+        self.items = items
+        self.missing = missing
+        super().__init__(message, filename=filename)
 
 
 class KindError(Refused, ValueError):

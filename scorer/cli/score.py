@@ -13,7 +13,8 @@ import numpy as np
 
 from scorer.compare.breakdown import buckets, item_attributes
 from scorer.compare.significance import Comparison
-from scorer.errors import InputError, JavaMissing, MissingExtra
+from scorer.errors import InputError, JavaMissing, MissingExtra, SubsetsMissing
+from scorer.io.e2e import ReferenceItem
 from scorer.io.folders import folder_as_zip
 from scorer.java import implementation
 from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
@@ -21,11 +22,51 @@ from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
 
 
-def _find_profile(name: str, kinds_path: Path | None) -> Profile:
-    """A built-in profile, or the kind ``name`` defined in ``kinds_path``."""
+def _board_kind(board: str, track: str | None) -> tuple[bytes, str]:
+    """The board's ``GET .../tracks/T/kind`` answer for ``--track C/T``, fetched as
+    ``nlgboard-submit`` fetches it (an untrusted board: bounded JSON, plain messages)."""
+    import requests
+
+    from scorer.cli.submit import SubmitError, fetch_kind, plain, unreachable
+
+    challenge, _, slug = (track or "").partition("/")
+    if not challenge or not slug or "/" in slug:
+        raise click.BadParameter("--board needs --track CHALLENGE/TRACK", param_hint="--track")
+    try:
+        answer = fetch_kind(board, challenge, slug)
+    except SubmitError as error:
+        raise click.UsageError(str(error)) from None
+    except requests.RequestException as error:
+        raise click.UsageError(unreachable(board, error)) from None
+    return json.dumps(answer).encode(), f"{plain(board)} {plain(track)}'s kind"
+
+
+def _find_profile(
+    name: str | None, kinds_path: Path | None, served: tuple[bytes, str] | None = None
+) -> Profile:
+    """A built-in profile, or the kind ``name`` defined in ``kinds_path`` (a bundle's YAML or
+    the board's kind JSON) or served by the board (``--board``); without ``name``, the one
+    kind the board serves."""
     from scorer.errors import KindError
     from scorer.kinds import build_profile, read_kinds
 
+    if served is not None:
+        answer = json.loads(served[0])
+        if answer.get("definition") is None and isinstance(answer.get("profile"), str):
+            name = name or answer["profile"]  # a built-in kind: by its name
+        else:
+            try:
+                ((found, definition),) = read_kinds(*served).items()
+                if name not in (None, found):
+                    raise click.BadParameter(
+                        f"the board scores the track with kind {found!r}, not {name!r}",
+                        param_hint="--profile",
+                    )
+                return build_profile(definition, served[1])
+            except KindError as error:
+                raise click.UsageError(str(error)) from None
+    if name is None:
+        raise click.UsageError("give --profile (or --board URL --track C/T)")
     if kinds_path is not None:
         try:
             defined = read_kinds(kinds_path.read_bytes(), kinds_path.name)
@@ -62,15 +103,20 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
 @click.option(
     "--profile",
     "profile_name",
-    required=True,
+    default=None,
     help=f"A built-in kind ({', '.join(sorted(PROFILES))}) or one of --kinds FILE.",
 )
 @click.option(
     "--kinds",
     "kinds_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list) whose "
-    "kinds PROFILE may name: the leaderboard's numbers for a kind organisers defined.",
+    help="A challenge bundle's challenge.yaml (or any YAML file with a kinds: list), or the "
+    "board's GET .../tracks/T/kind answer (JSON), whose kinds PROFILE may name: the "
+    "leaderboard's numbers for a kind organisers defined.",
+)
+@click.option("--board", "board_url", default=None, help="A board's URL: score with its kind.")
+@click.option(
+    "--track", "board_track", default=None, help="With --board: the track, CHALLENGE/TRACK."
 )
 @click.option(
     "--refs",
@@ -117,8 +163,10 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     "or the official jars (needs Java; same numbers, for cross-checks).",
 )
 def main(
-    profile_name: str,
+    profile_name: str | None,
     kinds_path: Path | None,
+    board_url: str | None,
+    board_track: str | None,
     refs_path: Path,
     hyp_path: Path,
     as_json: bool,
@@ -135,7 +183,8 @@ def main(
         implementation.current()
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    profile = _restrict(_find_profile(profile_name, kinds_path), metrics)
+    served = _board_kind(board_url, board_track) if board_url else None
+    profile = _restrict(_find_profile(profile_name, kinds_path, served), metrics)
     unknown = [name for name in breakdowns if name not in profile.breakdown_attributes]
     if unknown:
         raise click.BadParameter(
@@ -143,8 +192,10 @@ def main(
             f"{', '.join(profile.breakdown_attributes) or 'nothing'}",
             param_hint="--breakdown",
         )
+    notes: list[str] = []
     try:
-        items = profile.read_references(*_references_file(profile, refs_path))
+        items, skipped = _read_references(profile, refs_path, notes)
+        profile = _without_subsets(profile, skipped)
         inputs = [item.input for item in items]
         outputs = _read_outputs(profile, hyp_path, "--hyp", inputs)
         other = _read_outputs(profile, compare_path, "--compare", inputs) if compare_path else None
@@ -169,6 +220,8 @@ def main(
     scores = by_group.pop("")
     for column, reason in profile.absent_reasons().items():
         click.echo(f"note: {column} left out: {reason}", err=True)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     try:
         described = _described(profile, outputs, references) if describe else {}
     except MissingExtra as error:
@@ -177,22 +230,53 @@ def main(
     if as_json:
         result: dict[str, object] = {score.metric: score.value for score in scores}
         result["signature"] = {score.metric: score.signature for score in scores}
+        result["printed"] = {score.metric: _printed(profile, score) for score in scores}
         if described:
             result["described"] = described
             result["described_signature"] = described_signature()
         result.update(_subset_json(profile, breakdowns, groups, by_group))
+        if skipped:  # the kind's subsets object stays, empty: the interface others read
+            result.setdefault("subsets", {})
+            result.setdefault("items", {"all": len(outputs)})
+            result["skipped_subsets"] = list(skipped)
+            result["notes"] = notes
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     width = max(len(name) for name in [*(score.metric for score in scores), *described])
     for score in scores:
-        click.echo(f"{score.metric:<{width}}  {score.value:.4f}")
+        click.echo(f"{score.metric:<{width}}  {_shown(profile, score)}")
     for name, value in described.items():
         click.echo(f"{name:<{width}}  {value:.4f}")
-    _print_subsets(by_group, {name: len(positions) for name, positions in groups.items()})
+    _print_subsets(profile, by_group, {name: len(positions) for name, positions in groups.items()})
     for score in scores:
         click.echo(f"# {score.metric}: {score.signature}")
     if described:
         click.echo(f"# described: {described_signature()}")
+
+
+def _read_references(
+    profile: Profile, path: Path, notes: list[str]
+) -> tuple[list[ReferenceItem], tuple[str, ...]]:
+    """REFS's items, and the kind's subset attributes the set does not give (a dev folder
+    without the test set's instance-types file): those subsets are left out, noted in
+    ``notes``; the kind, and so every signature, stays the board's."""
+    try:
+        return profile.read_references(*_references_file(profile, path)), ()
+    except SubsetsMissing as missing:
+        notes.append(
+            f"{path}: subsets of {', '.join(missing.missing)} left out: the items have no "
+            f"such attribute (the kind's file for it is not in this set; the test set has it). "
+            "The figures on all items and the signatures are the leaderboard's."
+        )
+        return missing.items, missing.missing
+
+
+def _without_subsets(profile: Profile, skipped: Sequence[str]) -> Profile:
+    """The profile scoring no subset of ``skipped`` (its name, and so its digest, unchanged)."""
+    if not skipped:
+        return profile
+    kept = tuple(name for name in profile.subsets if name not in skipped)
+    return dataclasses.replace(profile, subsets=kept)
 
 
 def _references_file(profile: Profile, path: Path) -> tuple[bytes, str]:
@@ -296,9 +380,29 @@ def _subset_json(
     return result
 
 
-def _print_subsets(by_group: dict[str, list[MetricScore]], sizes: dict[str, int]) -> None:
+def _printed(profile: Profile, score: MetricScore) -> str:
+    """The figure as the kind's published table prints it (its ``scale`` and ``decimals``:
+    WebNLG+ 2020's BLEU 94.3997 is ``0.944``), what the leaderboard shows."""
+    try:
+        return profile.printed(score.metric, score.value)
+    except (TypeError, ValueError):  # not a finite number: as it is
+        return str(score.value)
+
+
+def _shown(profile: Profile, score: MetricScore) -> str:
+    """The printed figure, with the stored one beside it where the kind prints it on another
+    scale (``--json`` keeps every stored digit)."""
+    printed = _printed(profile, score)
+    if profile.scale.get(score.metric, 1) == 1:
+        return printed
+    return f"{printed}  ({score.value:.4f} stored)"
+
+
+def _print_subsets(
+    profile: Profile, by_group: dict[str, list[MetricScore]], sizes: dict[str, int]
+) -> None:
     for group, scores in by_group.items():
-        figures = "  ".join(f"{score.metric} {score.value:.4f}" for score in scores)
+        figures = "  ".join(f"{score.metric} {_printed(profile, score)}" for score in scores)
         attribute, value = group.split("=", 1)
         click.echo(f"{attribute:<9} {value:<20} {sizes[group]:>6} items  {figures}")
 

@@ -148,16 +148,21 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
     return f"{len(outputs)} outputs for the {len(inputs)} {plain(language_found)} inputs"
 
 
+def fetch_kind(url: str, challenge: str, track: str) -> dict[str, Any]:
+    """The board's ``GET .../tracks/T/kind`` answer, read as any answer of an untrusted board
+    (``_answer``); ``nlg-score --board`` scores with it too."""
+    return _answer(
+        requests.get(_api(url, f"/challenges/{challenge}/tracks/{track}/kind"), timeout=60)
+    )
+
+
 def track_profile(url: str, challenge: str, track: str, name: str) -> Profile:
     """The profile the board scores the track with: a built-in one by name, an organiser's
     built from the definition the board serves (its name, a digest of the definition, proves
     it is the board's own)."""
     if name in BUILT_IN:
         return get_profile(name)
-    kind = _answer(
-        requests.get(_api(url, f"/challenges/{challenge}/tracks/{track}/kind"), timeout=60)
-    )
-    definition = kind.get("definition")
+    definition = fetch_kind(url, challenge, track).get("definition")
     if not definition:
         raise SubmitError(
             f"the board scores {challenge}/{track} with {plain(name)!r}, which this nlgboard "

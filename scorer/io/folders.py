@@ -106,6 +106,18 @@ def member_files(data: bytes, filename: str, suffix: str) -> list[tuple[str, byt
     return [(f"{prefix}{name}", files[name]) for name in release_order(chosen)]
 
 
+def has_side_file(data: bytes, filename: str, name: str) -> bool:
+    """Whether a zip or folder of data files holds a file called ``name`` (at any depth): a
+    side file a reader option names is read where the set has it (WebNLG+ 2020's instance
+    types: the test folder has them, the dev folder not)."""
+    if not is_zip(data):
+        return False
+    files = read_zip(
+        data, filename, FOLDER_MAX_BYTES, keep_folders=True, max_entries=FOLDER_MAX_FILES
+    )
+    return any(PurePosixPath(path).name == name for path in files)
+
+
 def side_file(data: bytes, filename: str, name: str) -> bytes:
     """The file called ``name`` (at any depth) in a zip or folder of data files: a side file a
     reader option names. Refused when ``data`` is one file, or holds no or two such files."""

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scorer.errors import InputError, KindError, UnknownMetric
+from scorer.errors import InputError, KindError, SubsetsMissing, UnknownMetric
 from scorer.io.e2e import ReferenceItem
 from scorer.io.items import Item
 from scorer.kinds.analyses import ANNOTATIONS, DESCRIPTIONS
@@ -318,13 +318,14 @@ def _subsets_checked(
         found = [getattr(item, "attributes", {}) for item in items]
         problem = subsets_problem(kind, wanted, found)
         if problem:
-            raise InputError(problem, filename=filename)
+            missing = tuple(n for n in wanted if not any(f.get(n) for f in found))
+            raise SubsetsMissing(problem, filename=filename, items=items, missing=missing)
         return items
 
     return read_checked
 
 
-TOKEN_LANGUAGES = {"nltk": "en", "nltk-punkt": "en", "razdel": "ru"}
+TOKEN_LANGUAGES = {"nltk": "en", "nltk-punkt": "en", "nltk35-punkt": "en", "razdel": "ru"}
 """The language each tokeniser of ``TOKENISERS`` is made for."""
 
 
@@ -559,17 +560,45 @@ def _metrics(
     return ids, tokenisers
 
 
+def _served_kind(answer: Mapping[str, Any], filename: str) -> dict[str, Mapping[str, Any]]:
+    """The kind of a board's ``GET .../kind`` answer; a built-in kind has no definition."""
+    definition = answer.get("definition")
+    if definition is None:
+        raise KindError(
+            f"{filename}: the board scores this track with the built-in kind "
+            f"{answer.get('profile')!r}: give --profile {answer.get('profile')} without --kinds"
+        )
+    if not isinstance(definition, Mapping) or not isinstance(definition.get("name"), str):
+        raise KindError(f"{filename}: definition: not a kind (an object with a name)")
+    return {definition["name"]: definition}
+
+
 def read_kinds(data: bytes, filename: str) -> dict[str, Mapping[str, Any]]:
-    """The ``kinds:`` of a YAML file (a bundle's ``challenge.yaml``): name -> definition."""
+    """The ``kinds:`` of a YAML file (a bundle's ``challenge.yaml``), or the one kind of the
+    board's ``GET .../tracks/T/kind`` answer (JSON, read within ``bounded_json``'s limits):
+    name -> definition."""
     import yaml
 
-    try:
-        loaded = yaml.safe_load(data.decode("utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError) as error:
-        raise KindError(f"{filename}: not a YAML file ({error})") from None
+    if data.lstrip()[:1] == b"{":  # JSON: bounded before YAML's parser sees it
+        from scorer.io.bounded_json import load_json
+
+        try:
+            loaded = load_json(data.decode("utf-8-sig"), filename)
+        except (UnicodeDecodeError, InputError) as error:
+            raise KindError(f"{filename}: {error}") from None
+    else:
+        try:
+            loaded = yaml.safe_load(data.decode("utf-8"))
+        except (UnicodeDecodeError, yaml.YAMLError) as error:
+            raise KindError(f"{filename}: not a YAML file ({error})") from None
+    if isinstance(loaded, Mapping) and "kinds" not in loaded and "definition" in loaded:
+        return _served_kind(loaded, filename)
     entries = loaded.get("kinds") if isinstance(loaded, Mapping) else None
     if not isinstance(entries, list):
-        raise KindError(f"{filename}: no kinds: list")
+        raise KindError(
+            f"{filename}: no kinds: list (nor a board's GET .../tracks/T/kind answer, "
+            "whose definition is the kind)"
+        )
     found: dict[str, Mapping[str, Any]] = {}
     for index, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):

@@ -26,7 +26,7 @@ from scorer.io.by_track import (
     read_webnlg_outputs,
 )
 from scorer.io.e2e import ReferenceItem
-from scorer.io.folders import member_files, side_file
+from scorer.io.folders import has_side_file, member_files, side_file
 from scorer.io.items import natural_key
 from scorer.kinds.profile import InputsFile
 from scorer.normalise import Normalisation
@@ -154,7 +154,9 @@ def webnlg_references(
     """A WebNLG XML file, or a folder's (a zip's) XML files one after the other in the
     release's order (``scorer.io.folders``). ``seen_categories`` gives each item ``seen``
     (none without it); ``instance_types`` names the JSON file beside the XML (in its folder or
-    zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split). ``written_for``:
+    zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split), where the set has
+    it: a set without it (the dev folder) gets no ``type``, which the kind's subsets check
+    turns into ``SubsetsMissing`` (refused by the board, scored without them offline). ``written_for``:
     the language the kind's parts are made for, and which part says it (set by the kind, not
     by a definition: ``scorer.kinds.definitions``)."""
     members = member_files(data, filename, ".xml")
@@ -166,7 +168,7 @@ def webnlg_references(
         )
     ]
     types = None
-    if instance_types is not None:
+    if instance_types is not None and has_side_file(data, filename, instance_types):
         if len(members) != 1:
             raise InputError(
                 f"holds {len(members)} XML files; the types in {instance_types} are given by "
@@ -360,6 +362,16 @@ def _punkt_untrained() -> Any:
 
 
 @lru_cache(maxsize=1 << 16)
+def nltk35_punkt_untrained_words(text: str) -> str:
+    """NLTK 3.5's ``nltk.word_tokenize(text)`` (the NLTK WebNLG+ 2020's eval.py pins) with
+    punkt untrained, by the board's own copy of 3.5's rules (``scorer.tokenizers.nltk35``),
+    whatever NLTK is installed; needs no NLTK at all."""
+    from scorer.tokenizers.nltk35 import word_tokenize
+
+    return " ".join(word_tokenize(text))
+
+
+@lru_cache(maxsize=1 << 16)
 def razdel_words(text: str) -> str:
     """razdel's tokens (``razdel.tokenize``), as WebNLG+ 2020's eval.py makes Russian ones."""
     from razdel import tokenize
@@ -370,6 +382,7 @@ def razdel_words(text: str) -> str:
 TOKENISERS: dict[str, Callable[[str], str]] = {
     "nltk": nltk_words,
     "nltk-punkt": nltk_punkt_untrained_words,
+    "nltk35-punkt": nltk35_punkt_untrained_words,
     "razdel": razdel_words,
 }
 """Per-metric tokens, named in a score's signature by their function (``tokens:nltk_words``):
@@ -380,7 +393,12 @@ TOKENISERS: dict[str, Callable[[str], str]] = {
 - ``nltk-punkt``: ``nltk.word_tokenize(text)``, sentences first, with punkt's algorithm but not
   its trained English parameters (NLTK's data, which cannot be installed here): WebNLG+ 2020's
   English tokens but where a trained abbreviation or collocation keeps a sentence together
-  (``St. Louis``, ``U.S. Navy``); the README measures what that changes;
+  (``St. Louis``, ``U.S. Navy``); the README measures what that changes; the installed
+  NLTK's rules (3.10 splits ``Madrid–Barajas`` at the en dash, NLTK 3.5 does not), kept as it
+  was: stored scores name it;
+- ``nltk35-punkt``: the same with NLTK 3.5's rules (punkt's and the Treebank words'), eval.py's
+  pinned NLTK, as the board's own code (``scorer.tokenizers.nltk35``): eval.py's English tokens
+  but where a trained abbreviation keeps a sentence together;
 - ``razdel``: razdel's ``tokenize`` (WebNLG+ 2020's Russian tokens)."""
 
 UNCHANGED = Normalisation("none", lambda text: text, lambda text: text)

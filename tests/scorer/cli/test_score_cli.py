@@ -25,7 +25,7 @@ def test_json_output_has_metric_names_and_signature():
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert list(payload) == [*NAMES, "signature"]
+    assert list(payload) == [*NAMES, "signature", "printed"]  # printed: as the kind does
     assert round(payload["BLEU"], 4) == 0.5995 and round(payload["NIST"], 4) == 8.5789
     assert "tok:13a" in payload["signature"]["BLEU"]
     assert "meteor-1.5" in payload["signature"]["METEOR"]
@@ -100,7 +100,7 @@ def test_sr18_profile_reads_text_blocks_and_takes_metric_names(tmp_path):
     result = CliRunner().invoke(main, [*args, "--metrics", "BLEU,DIST"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert list(payload) == ["BLEU", "DIST", "signature"]
+    assert list(payload) == ["BLEU", "DIST", "signature", "printed"]
     assert round(payload["BLEU"], 2) == 47.88 and payload["DIST"] == 80.0
     assert "sr18-eval_Py3" in payload["signature"]["BLEU"]
     unknown = CliRunner().invoke(main, [*args, "--metrics", "METEOR"])

@@ -337,4 +337,13 @@ def test_the_dev_loo_files_still_read_as_files():
         "--profile", "e2e", "--refs", str(e2e_file("dev_loo_refs.csv")),
         "--hyp", str(e2e_file("dev_loo_output.tsv")), "--metrics", "SER",
     )  # fmt: skip
-    assert result.exit_code == 0 and result.stdout.startswith("SER  11.4659")
+    assert result.exit_code == 0 and result.stdout.startswith("SER  11.47\n")  # as E2E prints
+    payload = json.loads(run(*_dev_loo_args(), "--json").stdout)
+    assert round(payload["SER"], 4) == 11.4659 and payload["printed"]["SER"] == "11.47"
+
+
+def _dev_loo_args() -> list[str]:
+    return [
+        "--profile", "e2e", "--refs", str(e2e_file("dev_loo_refs.csv")),
+        "--hyp", str(e2e_file("dev_loo_output.tsv")), "--metrics", "SER",
+    ]  # fmt: skip

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 import yaml
 
-from scorer.errors import InputError
+from scorer.errors import InputError, SubsetsMissing
 from scorer.io.folders import as_zip, folder_as_zip
 from scorer.kinds import KindError, build_profile, trained_variant
 from tests.support.paths import DEMO_DATA
@@ -47,13 +47,24 @@ def test_each_entry_gets_its_type_from_the_file_beside_the_xml():
     assert profile.subsets == ("type",)
 
 
-def test_types_without_their_file_or_for_another_test_set_are_refused():
+@pytest.mark.parametrize(
+    "given",
+    [english_test, lambda: ((ENGLISH / "test" / "test_with_lex.xml").read_bytes(), "t.xml")],
+)
+def test_a_set_without_the_types_file_is_read_without_its_subsets(given):
+    """The dev folder has no instance types: its items come without ``type``, which the board
+    refuses as a test set (``InputError``) and ``nlg-score`` scores without the subsets."""
     profile = build_profile(bundle_kind(ENGLISH))
-    alone = (ENGLISH / "test" / "test_with_lex.xml").read_bytes()
-    with pytest.raises(InputError, match=f"is one file, but the kind reads {TYPES} beside it"):
-        profile.read_references(alone, "test_with_lex.xml")
-    with pytest.raises(InputError, match=f"holds no file named {TYPES}"):
-        profile.read_references(*english_test())
+    with pytest.raises(SubsetsMissing, match="subsets of 'type', but no item has") as refused:
+        profile.read_references(*given())
+    assert isinstance(refused.value, InputError)
+    assert refused.value.missing == ("type",)
+    assert len(refused.value.items) == 6
+    assert all("type" not in item.attributes for item in refused.value.items)
+
+
+def test_types_for_another_test_set_are_refused():
+    profile = build_profile(bundle_kind(ENGLISH))
     short = {f"Id{n}": "type1" for n in range(1, 6)}
     with pytest.raises(InputError, match=r"gives no type for entry eid='Id6' \(.*line 66\)"):
         profile.read_references(*english_test(short))
@@ -119,7 +130,7 @@ def test_a_file_in_a_language_the_kind_has_no_tokens_for_is_refused_saying_why()
         build_profile(kind).read_references(only_russian.encode(), "ru.xml")
     assert str(refused.value).startswith(
         "ru.xml, line 13: has <lex> references in ru only, but the kind is made for 'en' "
-        "(metrics[2]'s tokens nltk-punkt (en)): it cannot score this file"
+        "(metrics[2]'s tokens nltk35-punkt (en)): it cannot score this file"
     )
 
 

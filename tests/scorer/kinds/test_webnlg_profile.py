@@ -78,7 +78,7 @@ def test_json_has_all_items_and_seen_and_unseen_as_the_2017_evaluation(tmp_path)
     result = run(tmp_path, "--json")
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert list(payload) == ["BLEU", "METEOR", "TER", "signature", "subsets", "items"]
+    assert list(payload) == ["BLEU", "METEOR", "TER", "signature", "printed", "subsets", "items"]
     assert list(payload["subsets"]) == ["seen", "unseen"]
     assert list(payload["subsets"]["seen"]) == ["BLEU", "METEOR", "TER"]
     assert payload["items"] == {"all": 4, "seen": 2, "unseen": 2}

@@ -394,7 +394,7 @@ def test_a_bundle_defines_its_kind_from_registry_parts_and_scores_with_them(app,
         (webnlg / "team_output.txt").read_bytes(), [i.input for i in items], "out.txt"
     )
     refs = [list(item.references[:4]) for item in items]
-    nltk = TOKENISERS["nltk-punkt"]
+    nltk = TOKENISERS["nltk35-punkt"]
     expected = {
         "BLEU": get_metric("BLEU-multibleu-detok", references=4).corpus_score(outputs, refs),
         "chrF++": get_metric("chrF++").corpus_score(outputs, refs),
@@ -497,7 +497,7 @@ def test_nlg_score_gives_a_defined_kinds_leaderboard_numbers_offline(
     assert row.subsets == expected.get("subsets", {})
     if kind == "webnlg2020-en":
         assert "note: BLEURT left out: needs the bleurt package" in offline.stderr
-        assert "tokens:nltk_punkt_untrained_words" in row.signatures["METEOR"]
+        assert "tokens:nltk35_punkt_untrained_words" in row.signatures["METEOR"]
         assert set(row.subsets) == {"seen categories", "unseen entities", "unseen categories"}
     else:
         assert set(row.scores) == {"BLEU", "chrF++", "TER"}
