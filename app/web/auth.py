@@ -22,6 +22,7 @@ from itsdangerous import BadData, URLSafeSerializer
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from app.data.mail.outbox import post
+from app.data.mail.transport import outbox_copy
 from app.data.models import User
 from app.web.errors import DomainError, TooManyRequests
 from app.web.extensions import db, login_manager, settings, submission_queue
@@ -80,7 +81,11 @@ def register() -> ResponseReturnValue:
             return render_template("auth/register.html", form=form)
         post(submission_queue(), [mail.id for mail in mails])
         session[AFTER_REGISTERING] = _safe_next(request.args.get("next")) or url_for("teams.team")
-        return render_template("auth/registered.html", email=form.email.data.strip().lower())
+        return render_template(
+            "auth/registered.html",
+            email=form.email.data.strip().lower(),
+            outbox_copy=outbox_copy(settings(), mails[0].id) if mails else None,
+        )
     return render_template("auth/register.html", form=form)
 
 
