@@ -197,3 +197,12 @@ def test_add_a_track_defaults_to_the_kind_the_challenge_already_uses(client, set
     assert _selected_kind(client.get("/organise/sr18").text) == "sr-deep"
     client.post("/organise", data={"slug": "fresh", "title": "Fresh"})
     assert _selected_kind(client.get("/organise/fresh").text) is None  # the list's first
+
+
+def test_the_description_boxes_have_room_for_a_description(client, settings):
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    login(client, "org@x.org")
+    for path in ("/organise", "/organise/demo"):
+        box = re.search(r"<textarea[^>]*>", client.get(path).text)
+        assert box and 'class="description"' in box[0] and 'rows="12"' in box[0], (path, box)
