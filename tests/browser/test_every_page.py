@@ -290,4 +290,6 @@ def test_the_challenge_description_box_is_large_enough_to_write_in(board, tabs, 
     page.set_viewport_size({"width": WIDTHS["laptop"], "height": 900})
     page.goto(board.url + path)
     box = page.locator("textarea[name$=description]").bounding_box()
-    assert box is not None and box["width"] >= 600 and box["height"] >= 160, box  # ten lines or more
+    assert box is not None and box["width"] >= 600 and box["height"] >= 160, (
+        box
+    )  # ten lines or more
