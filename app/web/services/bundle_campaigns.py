@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from app.data.human_analysis import AnalysisStatus
 from app.data.models import Campaign, Challenge, Judgement, Method, System, Team, Track
-from app.web.errors import DomainError
+from app.web.errors import CampaignBundleError, DomainError
 from app.web.services.campaigns import CRITERIA, quality_controls, track_campaigns
 from app.web.services.names import check_name
 from scorer.human.direct_assessment import format_controls
@@ -69,10 +69,6 @@ TEXT_MAX = {
 """A judgement's text columns as stored (``judgements``): PostgreSQL refuses a longer value."""
 TeamOf = Callable[[str, str], Team]
 """A bundle team's name and where it is named -> the team the import uses (``bundles``)."""
-
-
-class CampaignBundleError(DomainError):
-    """A bundle's campaign refused: the message names the file and the key or line."""
 
 
 # --- export ------------------------------------------------------------------------------------
