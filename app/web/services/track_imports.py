@@ -18,7 +18,6 @@ from app.web.errors import DomainError
 from app.web.services import action
 from app.web.services.audit import record
 from app.web.services.import_rules import ImportRule, rule_for
-from app.web.services.releases import File, Release, read_release
 from app.web.services.test_set_items import (
     append_items,
     check_subset_name,
@@ -40,6 +39,7 @@ from scorer.kinds import (
     variant_with,
 )
 from scorer.kinds.parts import READERS
+from scorer.kinds.releases import File, Release
 
 
 def import_items(
@@ -71,7 +71,7 @@ def import_items(
     chosen = trained or (dict(definition) if definition else None)
     profile = build_profile(chosen) if chosen else get_profile(TRACK_KINDS[kind])
     language = language_code(language or rule.language or "")
-    release = read_release(profile, _reader_name(base), inputs, references)
+    release = READERS[_reader_name(base)].read_release(profile, inputs, references)
     track = _track(
         session, challenge, slug, str(chosen["name"]) if chosen else kind, rule, language,
         title, deadline, daily_limit, chosen,
