@@ -152,7 +152,7 @@ class Settings:
 
     @property
     def outbox_path(self) -> Path:
-        """The embedded default's mail: one ``.eml`` file per message."""
+        """The embedded default's mail: one ``.eml`` file per message, a ``.txt`` to read beside."""
         return self.instance_path / "outbox"
 
     @property

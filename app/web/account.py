@@ -11,6 +11,7 @@ from flask_login import current_user, login_required, login_user
 
 from app.data.config import AccountLimits
 from app.data.mail.outbox import post
+from app.data.mail.transport import outbox_copy
 from app.data.models import NOTIFICATIONS, Mail
 from app.web.auth import after_registering
 from app.web.errors import DomainError, TooManyRequests
@@ -139,12 +140,15 @@ def resend_verification() -> ResponseReturnValue:
         flash(f"Not sent: {error}.", "error")
     else:
         post_mails(mails)
+        copy = outbox_copy(settings(), mails[0].id) if mails else None
         flash(
             f"A confirmation link is on its way to {current_user.email}."
+            + (f" No mail server is configured: the board writes it to {copy} in its "
+               "instance folder." if copy else "")
             if mails
             else "A link was sent a moment ago (or the address is confirmed already).",
             "info",
-        )
+        )  # fmt: skip
     return redirect(url_for("teams.team"))
 
 

@@ -80,7 +80,11 @@ def register() -> ResponseReturnValue:
             return render_template("auth/register.html", form=form)
         post(submission_queue(), [mail.id for mail in mails])
         session[AFTER_REGISTERING] = _safe_next(request.args.get("next")) or url_for("teams.team")
-        return render_template("auth/registered.html", email=form.email.data.strip().lower())
+        return render_template(
+            "auth/registered.html",
+            email=form.email.data.strip().lower(),
+            outbox=settings().mail.host is None,
+        )
     return render_template("auth/register.html", form=form)
 
 

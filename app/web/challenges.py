@@ -29,7 +29,7 @@ from app.web.services.challenge_page import (
     track_facts,
 )
 from app.web.services.columns import add_human_scores, beats_baseline, columns, headline_scores
-from app.web.services.compare import FILTERS, compare_systems
+from app.web.services.compare import compare_systems
 from app.web.services.home import summaries
 from app.web.services.human_results import human_tables, pending_campaigns
 from app.web.services.item_results import as_csv, as_jsonl, item_results
@@ -194,7 +194,6 @@ def compare(slug: str, track_slug: str) -> ResponseReturnValue:
         comparison=comparison,
         language=language,
         lang=language if found.is_multilingual else None,
-        filters=FILTERS,
         rising={
             d.metric: found.scoring_profile.higher_is_better(d.metric) for d in comparison.metrics
         },

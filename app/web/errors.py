@@ -34,6 +34,10 @@ class BundleError(DomainError):
     """A bundle refused: the message names the file and the key or line."""
 
 
+class CampaignBundleError(DomainError):
+    """A bundle's campaign refused: the message names the file and the key or line."""
+
+
 STATUS: dict[type[Refused], int] = {TooManyRequests: 429}
 """The HTTP status of a refusal by its class (or the nearest base class listed); else 400."""
 

@@ -184,7 +184,10 @@ class ChallengeForm(BoardForm):
     description = TextAreaField(
         "Description (Markdown: paragraphs, lists, [links](https://…) to data, rules, papers)",
         validators=[Length(max=5000)],
+        render_kw={"rows": 12, "class": "description"},
     )
+    """Up to 5,000 characters of Markdown: a box the width of the text column and a dozen
+    lines tall, not the browser's default 20 columns by 2 rows."""
 
 
 class BundleForm(FlaskForm):

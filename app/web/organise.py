@@ -50,7 +50,7 @@ from app.web.services.audit import challenge_events
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
 from app.web.services.bundles import Bundle, import_bundle
-from app.web.services.kind_choices import defined_kind, kind_choices
+from app.web.services.kind_choices import challenge_kind, defined_kind, kind_choices
 from app.web.services.notifications import prepare_message, send_message
 from app.web.services.organising import (
     TrackSettings,
@@ -164,7 +164,7 @@ def import_challenge_bundle() -> ResponseReturnValue:
 def challenge(slug: str) -> ResponseReturnValue:
     found = organised_challenge(slug)
     form = ChallengeForm(prefix="edit", obj=found)
-    upload = TrackUploadForm(prefix="track")
+    upload = TrackUploadForm(prefix="track", kind=challenge_kind(found))
     upload.kind.choices = [(choice.value, choice.label) for choice in kind_choices(db())]
     if request.method == "POST" and request.form.get("action") == "edit" and form.validate():
         try:

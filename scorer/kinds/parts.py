@@ -28,7 +28,16 @@ from scorer.io.by_track import (
 from scorer.io.e2e import ReferenceItem
 from scorer.io.folders import has_side_file, member_files, side_file
 from scorer.io.items import natural_key
-from scorer.kinds.profile import InputsFile
+from scorer.kinds.profile import InputsFile, Profile
+from scorer.kinds.releases import (
+    File,
+    ReadRelease,
+    Release,
+    conllu_release,
+    drs_release,
+    e2e_release,
+    profile_release,
+)
 from scorer.normalise import Normalisation
 
 References = Callable[..., list[ReferenceItem]]
@@ -75,6 +84,16 @@ class Reader:
     folder_suffix: str | None = None
     """The files a folder (or a zip) of references, inputs or training data is read from,
     in the release's order (WebNLG: ``.xml``, one file per size and category); None: one file."""
+    release: ReadRelease | None = None
+    """How a release whose inputs and references are separate files that must align is read
+    into items (E2E's CSVs, SR'18's trees and sentences, DRS with its sentences); None: the
+    references file says everything, read as ``nlg-score`` reads it."""
+
+    def read_release(
+        self, profile: Profile, inputs: File | None, references: File | None
+    ) -> Release:
+        """A test set's published files as items (a board's import reads them here)."""
+        return (self.release or profile_release)(profile, inputs, references)
 
     def bound(self, options: dict[str, Any]) -> Reader:
         """This reader with a definition's options given to every part that reads them."""
@@ -89,6 +108,7 @@ class Reader:
             self.options,
             self.seen_in,
             self.folder_suffix,
+            self.release,
         )
 
 
@@ -264,12 +284,28 @@ def _only(options: dict[str, Any], *keys: str) -> dict[str, Any]:
 
 
 READERS: dict[str, Reader] = {
-    "e2e-csv": Reader(read_e2e_references, read_e2e_outputs, e2e_training_texts, e2e_inputs_file),
+    "e2e-csv": Reader(
+        read_e2e_references,
+        read_e2e_outputs,
+        e2e_training_texts,
+        e2e_inputs_file,
+        release=e2e_release,
+    ),
     "conllu": Reader(
-        read_sr18_references, read_sr18_outputs, sentences, blocks_file("conllu"), conllu_inputs
+        read_sr18_references,
+        read_sr18_outputs,
+        sentences,
+        blocks_file("conllu"),
+        conllu_inputs,
+        release=conllu_release,
     ),
     "drs": Reader(
-        read_drs_references, read_drs_outputs, drs_training_texts, blocks_file("txt"), drs_inputs
+        read_drs_references,
+        read_drs_outputs,
+        drs_training_texts,
+        blocks_file("txt"),
+        drs_inputs,
+        release=drs_release,
     ),
     "webnlg-xml": Reader(
         webnlg_references,

@@ -256,3 +256,40 @@ def test_the_signatures_are_folded_on_a_phone_and_open_on_a_laptop(board, tabs, 
         assert page.locator("details#signatures").evaluate("d => d.open")
         assert signatures.is_visible()
     screenshot(page, f"track-page-signatures-{screen}")
+
+
+LEADERBOARDS = {
+    "e2e": E2E,
+    "sr18": "/challenges/demo-sr18/tracks/shallow?lang=fr",
+    "drs": "/challenges/demo-drs/tracks/gen",
+}
+
+
+def test_the_scroll_hint_shows_only_where_the_table_scrolls(board, tabs):
+    """At each width and on each leaderboard the hint "scroll sideways" is shown exactly when
+    the table is wider than its box; at 1280 px a table that fits had it all the same."""
+    page = tabs(None)
+    seen = set()
+    for screen, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        for name, path in LEADERBOARDS.items():
+            page.goto(board.url + path)
+            box = page.locator("#leaderboard").locator("xpath=..")
+            scrolls = box.evaluate("b => b.scrollWidth > b.clientWidth + 1")
+            shown = page.locator("p.scroll-hint").is_visible()
+            assert shown == scrolls, f"{name} at {width} px: hint {shown}, scrolls {scrolls}"
+            seen.add((screen, scrolls))
+    assert ("laptop", False) in seen and ("phone", True) in seen  # both cases were met
+
+
+@pytest.mark.parametrize("path", ["/organise", "/organise/demo-e2e"])
+def test_the_challenge_description_box_is_large_enough_to_write_in(board, tabs, path):
+    """A challenge's description is up to 5,000 characters of Markdown; its box was the
+    browser's default textarea, 20 columns wide."""
+    page = tabs("organiser")
+    page.set_viewport_size({"width": WIDTHS["laptop"], "height": 900})
+    page.goto(board.url + path)
+    box = page.locator("textarea[name$=description]").bounding_box()
+    assert box is not None and box["width"] >= 600 and box["height"] >= 160, (
+        box
+    )  # ten lines or more

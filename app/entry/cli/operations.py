@@ -14,6 +14,7 @@ from flask.cli import with_appcontext
 from app.data.db import session_scope
 from app.data.logs import FORMAT_ENV, configure_logging
 from app.data.mail.transport import describe as describe_mail
+from app.data.mail.transport import where_mail_goes
 from app.data.queue import QUEUE_NAMES
 from app.data.storage import storage_for
 from app.entry.cli.common import board_settings, fail, this_app
@@ -132,6 +133,9 @@ def _say_how_to_become_admin(app: Flask, base_url: str) -> None:
         "within 24 h; nlgboard user admin-link prints a new link), or run "
         "nlgboard user role EMAIL admin"
     )
+    note = where_mail_goes(board_settings())
+    if note:
+        click.echo(f"registering through it: {note}")
 
 
 def _seed_in_background(app: Flask) -> None:

@@ -80,9 +80,14 @@ def user_admin_link(url: str) -> None:
     board has none; valid 24 h). ``nlgboard run`` prints one at start-up."""
     from flask import current_app
 
+    from app.data.mail.transport import where_mail_goes
     from app.web.services.admin_setup import has_admin, setup_path
 
-    with session_scope(board_settings().database_url) as session:
+    settings = board_settings()
+    with session_scope(settings.database_url) as session:
         if has_admin(session):
             fail(DomainError("the board has an administrator; run: nlgboard user role EMAIL admin"))
     click.echo(url.rstrip("/") + setup_path(current_app.config["SECRET_KEY"]))
+    note = where_mail_goes(settings)
+    if note:  # on stderr: the link alone on stdout, for LINK=$(nlgboard user admin-link)
+        click.echo(f"registering through it: {note}", err=True)

@@ -445,7 +445,12 @@ def _cell(cell: Cell) -> dict:
         query("a", "System A's id (leaderboard rows link to it).", required=True, type="integer"),
         query("b", "System B's id.", required=True, type="integer"),
         query("attribute", "Also compare on each value of this item attribute."),
-        query("filter", "Which items to list.", enum=["all", "only-a", "only-b", "both"]),
+        query(
+            "filter",
+            "Which items to list: those where the scorer found errors (slot errors) in A, B or "
+            "both. A kind that finds none per item lists every item (the answer's filter: all).",
+            enum=["all", "only-a", "only-b", "both"],
+        ),
         query("limit", "Items listed (0: all; default 100).", type="integer"),
         query("language", "Test set language."),
     ],

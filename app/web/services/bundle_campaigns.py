@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 from app.data.human_analysis import AnalysisStatus
 from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
-from app.web.errors import DomainError
+from app.web.errors import CampaignBundleError, DomainError
 from app.web.services.campaigns import (
     cluster_procedure,
     protocol_of,
@@ -80,10 +80,6 @@ TEXT_MAX = {
 """A judgement's text columns as stored (``judgements``): PostgreSQL refuses a longer value."""
 TeamOf = Callable[[str, str], Team]
 """A bundle team's name and where it is named -> the team the import uses (``bundles``)."""
-
-
-class CampaignBundleError(DomainError):
-    """A bundle's campaign refused: the message names the file and the key or line."""
 
 
 # --- export ------------------------------------------------------------------------------------

@@ -392,7 +392,7 @@ def _create(session: Session, bundle: Bundle) -> tuple[ImportReport, list[bytes]
     kinds = _defined_kinds(root)
     opened: list[str] = []
     for entry in root.items("tracks"):
-        track = _import_track(session, bundle, challenge, entry, kinds)
+        track = _import_track(session, bundle, challenge, entry, kinds, report.notices)
         report.tracks.append(track.slug)
         report.items += sum(len(test_set.items) for test_set in track.test_sets)
         if track.phase == TEST and not track.is_published:
@@ -442,7 +442,10 @@ def _import_track(
     challenge: Challenge,
     entry: _Reader,
     kinds: dict[str, dict[str, Any]],
+    notices: list[str],
 ) -> Track:
+    """A track of the bundle; what the organiser should know of it (a test set with fewer
+    references than its kind declares) is added to ``notices``."""
     slug = check_slug(entry.get("slug", str), "track")
     kind = entry.get("kind", str)
     if kind not in TRACK_KINDS and kind not in kinds:
@@ -455,7 +458,7 @@ def _import_track(
     track: Track | None = None
     for test_set in entry.items("test_sets"):
         track = _import_test_set(
-            session, bundle, challenge, slug, kind, title, test_set, kinds.get(kind)
+            session, bundle, challenge, slug, kind, title, test_set, notices, kinds.get(kind)
         )
     if track is None:
         raise BundleError(f"{DEFINITION}: {entry.key('test_sets')}: the track has no test set")
@@ -473,6 +476,7 @@ def _import_test_set(
     kind: str,
     title: str,
     entry: _Reader,
+    notices: list[str],
     definition: dict[str, Any] | None = None,
 ) -> Track:
     language = language_code(entry.get("language", str))
@@ -483,13 +487,13 @@ def _import_test_set(
         train = _named(bundle, entry.get("train", str, None), entry.key("train"))
         track = _import_release(
             session, bundle, challenge, slug, kind, entry, definition,
-            language=language, title=title, train=train,
+            language=language, title=title, train=train, notices=notices,
         ).track  # fmt: skip
         for subset in entry.items("subsets"):
             subset.get("inputs", str)  # a subset is given by its inputs
             _import_release(
                 session, bundle, challenge, slug, kind, subset, definition,
-                language=language, subset=subset.get("name", str),
+                language=language, subset=subset.get("name", str), notices=notices,
             )  # fmt: skip
             subset.done()
         _import_challenge_sets(session, bundle, track, language, entry)

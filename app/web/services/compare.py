@@ -25,6 +25,7 @@ from app.data.testsets import LoadedTestSet, load_attributes, load_test_set
 from app.web.errors import DomainError
 from app.web.services.access import Viewer
 from app.web.services.breakdowns import breakdown_choices, stored_statistics
+from app.web.services.columns import columns
 from app.web.services.file_cache import FileCache
 from app.web.services.leaderboard import (
     LeaderboardRow,
@@ -44,8 +45,13 @@ FILTERS = {
     "only-b": "only B wrong",
     "both": "both wrong",
 }
-"""Which items the per-item table lists. An output is wrong when it has slot errors (a kind
-with SER) or, elsewhere, when it is none of the item's references (case and spacing aside)."""
+"""Which items the per-item table lists. An output is wrong when the scorer found errors in it
+(``FINDINGS``); a kind without per-item findings offers no filter: "none of the references" is
+every item of a multi-reference set (WebNLG's), which filters nothing out."""
+
+FINDINGS = "SER"
+"""The item metric whose value counts errors found in one output (slot errors): above 0 is
+wrong."""
 
 ITEM_LIMIT = 100
 """Items listed by default, the largest differences first."""
@@ -83,8 +89,9 @@ class ItemRow:
     figure_b: float
     difference: float
     """Figure A - figure B, signed so that positive means A is better."""
-    wrong_a: bool
-    wrong_b: bool
+    wrong_a: bool | None
+    wrong_b: bool | None
+    """None: the kind finds no errors per item (``FINDINGS``), so no output is called wrong."""
     references: list[str]
     attributes: dict[str, str]
 
@@ -106,6 +113,8 @@ class SystemComparison:
     """None: this viewer may not see per-item figures (yet)."""
     items_matching: int = 0
     which: str = "all"
+    filters: dict[str, str] = field(default_factory=dict)
+    """The filters of the per-item table (``FILTERS``), none where the kind finds no errors."""
     systems: list[LeaderboardRow] = field(default_factory=list)
     """Every row the viewer's leaderboard lists, secondary systems too: what A and B may be."""
 
@@ -130,7 +139,9 @@ def compare_systems(
     test_set = track.test_set_for(language) if language else None
     if test_set is None:
         raise DomainError(f"track {track.slug!r} has no {language!r} test set")
-    _, rows = leaderboard(session, track, viewer=viewer, language=language, include_secondary=True)
+    metrics, rows = leaderboard(
+        session, track, viewer=viewer, language=language, include_secondary=True
+    )
     by_id = {row.system_id: row for row in rows}
     missing = [str(i) for i in (system_a, system_b) if i not in by_id]
     if missing:
@@ -143,7 +154,7 @@ def compare_systems(
     packed_a, packed_b = stored[a.submission_id], stored[b.submission_id]
     statistics_a, statistics_b = unpack_statistics(packed_a), unpack_statistics(packed_b)
     loaded = load_test_set(session, test_set.id)
-    shown = [*a.scores]
+    shown = [m for m in leaderboard_order(metrics, rows, profile) if m in a.scores]
     intervals = viewer.sees_exact_scores_of(track)
     result = SystemComparison(
         a, b, [], intervals, significance=viewer.sees_significance_of(track), which=which,
@@ -182,7 +193,9 @@ def compare_systems(
         _add_items(
             session, result, profile, loaded, attributes, (statistics_a, statistics_b), cache
         )
-        matching = [item for item in result.items or [] if _matches(item, which)]
+        if not result.filters:
+            result.which = "all"  # nothing is known wrong: a filter would not apply
+        matching = [item for item in result.items or [] if _matches(item, result.which)]
         result.items_matching = len(matching)
         result.items = matching[:limit] if limit else matching
     return result
@@ -201,9 +214,7 @@ def _shown(
     figure = Figure.HEADLINE if positions is None else Figure.SUBSET
     items = None if positions is None else len(positions)
     differences = []
-    for c in found:
-        if c.metric not in shown:
-            continue
+    for c in sorted((c for c in found if c.metric in shown), key=lambda c: shown.index(c.metric)):
         a = viewer.disclose(track, Hidden(c.score_a, figure, c.metric, teams[0], items))
         b = viewer.disclose(track, Hidden(c.score_b, figure, c.metric, teams[1], items))
         if a is None or b is None:
@@ -219,6 +230,15 @@ def _shown(
         ]
         differences.append(Difference(c.metric, a, b, *opened))
     return differences
+
+
+def leaderboard_order(
+    metrics: list[str], rows: list[LeaderboardRow], profile: Profile
+) -> list[str]:
+    """The metric columns left to right as the leaderboard prints them (grouped as
+    ``columns``): the comparison reads in the order the reader met the numbers in."""
+    grouped = columns(metrics, rows, profile)
+    return [column.name for _, group in grouped for column in group if column.source == "scores"]
 
 
 def _cached_comparisons(
@@ -287,8 +307,8 @@ def _add_items(
             figures[0][k],
             figures[1][k],
             sign * (figures[0][k] - figures[1][k]),
-            wrong[0][k],
-            wrong[1][k],
+            wrong[0][k] if wrong else None,
+            wrong[1][k] if wrong else None,
             list(references[k]),
             attributes[k],
         )
@@ -296,6 +316,7 @@ def _add_items(
     ]
     items.sort(key=lambda item: (-abs(item.difference), item.position))
     result.item_metric, result.items = metric, items
+    result.filters = FILTERS if wrong else {}
 
 
 def item_figures(
@@ -304,9 +325,10 @@ def item_figures(
     outputs: list[list[str]],
     statistics: tuple[dict[str, np.ndarray], ...],
     cache: FileCache | None = None,
-) -> tuple[str, list[list[float]], bool, list[list[bool]]]:
+) -> tuple[str, list[list[float]], bool, list[list[bool]] | None]:
     """The item-level figure of each system's outputs (the kind's own item metric, else SER,
-    else sentence chrF), whether higher is better, and which outputs are wrong."""
+    else sentence chrF), whether higher is better, and which outputs are wrong (None: the
+    kind finds no errors per item)."""
     metric_id = next(iter(profile.item_metrics), None) or (
         "SER" if "SER" in profile.metrics else None
     )
@@ -316,14 +338,8 @@ def item_figures(
     else:
         metric = get_metric(SENTENCE_METRIC)
         figures = [sentence_scores(texts, references, cache) for texts in outputs]
-    if metric.name == "SER":
-        wrong = [[value > 0 for value in values] for values in figures]
-    else:
-        wrong = [
-            [not _is_a_reference(text, refs) for text, refs in zip(texts, references, strict=True)]
-            for texts in outputs
-        ]
-    return metric.name, figures, metric.higher_is_better, wrong
+    wrong = [[value > 0 for value in values] for values in figures]
+    return metric.name, figures, metric.higher_is_better, wrong if metric.name == FINDINGS else None
 
 
 def sentence_scores(
@@ -345,18 +361,14 @@ def sentence_scores(
     return json.loads(data)
 
 
-def _is_a_reference(text: str, references: list[str] | tuple[str, ...]) -> bool:
-    words = text.casefold().split()
-    return any(words == reference.casefold().split() for reference in references)
-
-
 def _matches(item: ItemRow, which: str) -> bool:
+    a, b = bool(item.wrong_a), bool(item.wrong_b)
     if which == "only-a":
-        return item.wrong_a and not item.wrong_b
+        return a and not b
     if which == "only-b":
-        return item.wrong_b and not item.wrong_a
+        return b and not a
     if which == "both":
-        return item.wrong_a and item.wrong_b
+        return a and b
     return True
 
 

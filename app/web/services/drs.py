@@ -17,7 +17,6 @@ from sqlalchemy.orm import Session
 from app.data.models import Item, ItemSubset, Reference, TestSet, Track
 from app.web.errors import DomainError
 from app.web.services.import_rules import track_rule
-from app.web.services.releases import ReleaseItem
 from app.web.services.test_set_items import (
     append_items,
     check_subset_name,
@@ -26,6 +25,7 @@ from app.web.services.test_set_items import (
 )
 from app.web.services.tracks import language_code
 from scorer.io import drs
+from scorer.kinds.releases import ReleaseItem
 
 CHALLENGE_SETS = {"tense": 200, "polarity": 100, "number": 100, "names": 50, "quantity": 50}
 """Wang et al. (2021) challenge sets and their published sizes (a different size is reported,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from app.data.models import Track
+from app.data.models import Challenge, Track
 from scorer.kinds import TRACK_KIND_LABELS
 
 BUILT_IN = "built in"
@@ -54,3 +54,13 @@ def defined_kind(session: Session, choice: str) -> dict | None:
         return None
     tracks = session.scalars(select(Track).where(Track.kind_definition.isnot(None)))
     return next((track.kind_definition for track in tracks if track.profile == choice), None)
+
+
+def challenge_kind(challenge: Challenge) -> str | None:
+    """The choice its newest track was added with, or None (no track yet): the form's
+    default, so a challenge's next track (a language, a subset, a split) is of its kind
+    without the organiser picking it again from a list that starts with E2E."""
+    if not challenge.tracks:
+        return None
+    newest = max(challenge.tracks, key=lambda track: track.id)
+    return newest.kind if newest.kind_definition is None else newest.profile

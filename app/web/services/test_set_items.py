@@ -15,7 +15,7 @@ from app.data.testsets import PUBLIC_PART, stamp_content
 from app.web.errors import DomainError
 from app.web.services.bundled import remove_bundled_runs
 from app.web.services.public_part import public_part_problem
-from app.web.services.releases import ReleaseItem
+from scorer.kinds.releases import ReleaseItem
 
 SUBSET_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}$")
 

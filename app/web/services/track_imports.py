@@ -18,7 +18,6 @@ from app.web.errors import DomainError
 from app.web.services import action
 from app.web.services.audit import record
 from app.web.services.import_rules import ImportRule, rule_for
-from app.web.services.releases import File, Release, read_release
 from app.web.services.test_set_items import (
     append_items,
     check_subset_name,
@@ -34,12 +33,15 @@ from app.web.services.tracks import (
 from scorer.errors import KindError
 from scorer.kinds import (
     TRACK_KINDS,
+    Profile,
     build_profile,
     get_profile,
     kind_definition,
     variant_with,
 )
 from scorer.kinds.parts import READERS
+from scorer.kinds.releases import File, Release
+from scorer.references import ReferenceSet
 
 
 def import_items(
@@ -57,12 +59,14 @@ def import_items(
     daily_limit: int | None = DEFAULT_DAILY_LIMIT,
     train: File | None = None,
     definition: Mapping[str, Any] | None = None,
+    notices: list[str] | None = None,
 ) -> tuple[TestSet, str]:
     """Create the track ``slug`` of ``kind`` (a built-in track kind, or the kind an organiser
     defined as ``definition``) or extend it: a language's test set, or a named subset of items,
     read from (data, filename) pairs. ``train``, a training file (or folder, zipped), sets the
     options of a reader that takes one (WebNLG: its categories are the seen ones). Returns the
-    test set and a one-line report."""
+    test set and a one-line report, which warns (as ``nlg-score`` does) when no item has as
+    many references as the kind declares; the warning also goes to ``notices`` if given."""
     rule = _rule(kind, definition)
     subset = _subset(kind, rule, subset)
     _check_given(kind, rule, language=language, inputs=inputs, references=references)
@@ -71,7 +75,7 @@ def import_items(
     chosen = trained or (dict(definition) if definition else None)
     profile = build_profile(chosen) if chosen else get_profile(TRACK_KINDS[kind])
     language = language_code(language or rule.language or "")
-    release = read_release(profile, _reader_name(base), inputs, references)
+    release = READERS[_reader_name(base)].read_release(profile, inputs, references)
     track = _track(
         session, challenge, slug, str(chosen["name"]) if chosen else kind, rule, language,
         title, deadline, daily_limit, chosen,
@@ -80,7 +84,18 @@ def import_items(
     append_items(session, test_set, release.items, subset)
     added = seen + (f"{len(release.items)} {subset} items added; " if subset else "")
     added += f"{removed_note(removed)}; " if removed else ""
-    return test_set, added + _counted(test_set)
+    shortfall = reference_shortfall(profile, release)
+    if shortfall and notices is not None:
+        notices.append(f"track {slug} ({language}): {shortfall}")
+    return test_set, added + _counted(test_set) + (f"; warning: {shortfall}" if shortfall else "")
+
+
+def reference_shortfall(profile: Profile, release: Release) -> str | None:
+    """``Profile.reference_shortfall`` of a release: its scores would not be the official
+    ones (a bundle listing 2 of its kind's 3 reference files). A warning, not a refusal: a
+    test set may really have so few references."""
+    held = [item.references for item in release.items if item.references]
+    return profile.reference_shortfall(ReferenceSet(held)) if held else None
 
 
 def import_track(

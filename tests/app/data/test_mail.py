@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import re
 from datetime import timedelta
 
 import pytest
@@ -401,3 +402,30 @@ def test_the_embedded_default_writes_mail_to_the_outbox_folder_and_the_log(tmp_p
     [written] = sorted((settings.instance_path / "outbox").glob("*.eml"))
     assert b"/password/reset/" in written.read_bytes()
     assert str(written) in caplog.text and "Reset your password" in caplog.text
+
+
+def test_without_smtp_the_registration_page_names_a_readable_copy_whose_link_works(tmp_path):
+    """The ``.eml`` is quoted-printable: its long lines are cut by ``=`` soft breaks, so the
+    link copied from it is cut too. The ``.txt`` beside it holds the link whole."""
+    settings = make_settings(tmp_path / "instance")
+    app = make_app(settings, WTF_CSRF_ENABLED=False)
+    client = app.test_client()
+    data = {"email": "org@uni.example", "password": PASSWORD, "confirm": PASSWORD}
+    page = client.post("/register", data=data).get_data(as_text=True)
+    assert "the newest <code>outbox/NNNNNNNN.txt</code>" in page and "instance folder" in page
+    run_queue(app)
+    copy = max((settings.instance_path / "outbox").glob("*.txt"))
+    link = re.search(r"^https?://[^/\s]+(/verify/\S+)$", copy.read_text(), re.MULTILINE)
+    assert link, copy.read_text()
+    assert link.group(1) not in copy.with_suffix(".eml").read_text()  # cut by soft breaks
+    assert "Subject: Confirm your e-mail address" in copy.read_text()
+    assert client.get(link.group(1)).status_code == 200
+    client.post(link.group(1))
+    assert _user(settings, "org@uni.example").email_verified_at is not None
+
+
+def test_with_smtp_the_registration_page_names_no_outbox(mail_app, inbox):
+    client = mail_app.test_client()
+    data = {"email": "org@uni.example", "password": PASSWORD, "confirm": PASSWORD}
+    page = client.post("/register", data=data).get_data(as_text=True)
+    assert "Check your mail" in page and "outbox" not in page

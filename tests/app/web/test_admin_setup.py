@@ -60,6 +60,7 @@ def test_run_prints_a_link_that_makes_the_account_opening_it_admin_once(
 ):
     output = run_output(runner, monkeypatch)
     assert "no administrator yet: open http://127.0.0.1:" in output
+    assert f"a confirmation mail is written to {settings.outbox_path}/NNNNNNNN.txt" in output
     path = LINK.search(output).group(1)
     participant(settings, "first@x.org")
     login(client, "first@x.org")
@@ -118,8 +119,8 @@ def test_forged_expired_and_late_links_change_nothing(app, client, settings, mon
 
 def test_admin_link_prints_a_fresh_link_only_while_there_is_no_admin(app, runner, settings):
     result = runner.invoke(args=["user", "admin-link", "--url", "https://board.example/"])
-    assert result.exit_code == 0 and result.output.startswith("https://board.example/setup/admin/")
-    token = result.output.strip().rsplit("/", 1)[1]
+    assert result.exit_code == 0 and result.stdout.startswith("https://board.example/setup/admin/")
+    token = result.stdout.strip().rsplit("/", 1)[1]
     with session_scope(settings.database_url) as session:
         assert admin_setup.link_state(session, app.config["SECRET_KEY"], token).name == "VALID"
     runner.invoke(args=["user", "create", "boss@x.org", "--role", "admin"])
@@ -156,3 +157,11 @@ def test_the_accounts_page_explains_who_grants_roles(client, settings, role):
         assert "This board has no administrator yet" in page.text
     else:
         assert "ask the board's administrator to make you an organiser" in page.text
+
+
+def test_admin_link_says_where_the_confirmation_mail_is_without_smtp(runner, settings):
+    """Registering through the link mails a confirmation link; with no SMTP server it is a
+    file, and the person setting up the board is told which (stderr: stdout stays the link)."""
+    result = runner.invoke(args=["user", "admin-link"])
+    assert result.exit_code == 0 and result.stdout.count("\n") == 1
+    assert f"{settings.outbox_path}/NNNNNNNN.txt" in result.stderr, result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 
 from sqlalchemy import update
@@ -20,6 +21,7 @@ from tests.support.factories import (
     organiser,
     participant,
     run_queue,
+    sr18_tracks,
 )
 
 ORG = "/organise/demo/tracks/main"
@@ -179,3 +181,28 @@ def test_baseline_added_from_the_page_is_scored_and_shown_apart(app, client, set
         follow_redirects=True,
     )
     assert b"Baseline refused" in bad.data and b"Nothing was stored" in bad.data
+
+
+def _selected_kind(page: str) -> str | None:
+    kinds = re.search(r'<select[^>]*name="track-kind".*?</select>', page, re.DOTALL)
+    assert kinds, page
+    chosen = re.search(r'<option (?:selected value="([^"]+)"|value="([^"]+)" selected)', kinds[0])
+    return chosen and (chosen[1] or chosen[2])
+
+
+def test_add_a_track_defaults_to_the_kind_the_challenge_already_uses(client, settings):
+    sr18_tracks(settings)  # shallow, then deep
+    organiser(settings, "org@x.org", "sr18")
+    login(client, "org@x.org")
+    assert _selected_kind(client.get("/organise/sr18").text) == "sr-deep"
+    client.post("/organise", data={"slug": "fresh", "title": "Fresh"})
+    assert _selected_kind(client.get("/organise/fresh").text) is None  # the list's first
+
+
+def test_the_description_boxes_have_room_for_a_description(client, settings):
+    demo_track(settings)
+    organiser(settings, "org@x.org", "demo")
+    login(client, "org@x.org")
+    for path in ("/organise", "/organise/demo"):
+        box = re.search(r"<textarea[^>]*>", client.get(path).text)
+        assert box and 'class="description"' in box[0] and 'rows="12"' in box[0], (path, box)

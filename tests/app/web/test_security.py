@@ -3,7 +3,10 @@ limit, revocable hashed API tokens, password hashing, the organisers' audit log.
 
 from __future__ import annotations
 
+import html
+import re
 import threading
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select
@@ -293,6 +296,19 @@ def test_login_keeps_a_same_site_next_page(client, settings):
         "/login?next=/submissions%3Fpage%3D2", data={"email": "a@x.org", "password": "password123"}
     )
     assert response.headers["Location"] == "/submissions?page=2"
+
+
+def test_the_nav_bar_register_and_log_in_links_keep_the_next_page(client):
+    """The admin link sends a visitor to ``/login?next=/setup/admin/...``; one who has no
+    account yet clicks Register in the nav bar, and must come back there too."""
+    page = client.get("/login?next=/setup/admin/abc").text
+    nav = page[page.index("<nav") : page.index("</nav>")]
+    for path in ("/register", "/login"):
+        link = re.search(rf'href="({path}[^"]*)"', nav)
+        assert link, nav
+        query = parse_qs(urlsplit(html.unescape(link[1])).query)
+        assert query == {"next": ["/setup/admin/abc"]}, link[1]
+    assert 'href="/register"' in client.get("/login").text  # nothing to keep
 
 
 def test_closing_a_human_campaign_is_audited_as_closing(app, client, settings):

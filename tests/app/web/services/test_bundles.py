@@ -583,3 +583,42 @@ def test_a_deadline_out_of_range_is_refused_naming_the_key(app, settings, deadli
     assert "tracks[0].settings.deadline" in str(refused.value) and "out of range" in str(
         refused.value
     )
+
+
+def _short_bundle(declared: int, listed: int) -> Bundle:
+    """A kind on parallel reference files that declares ``declared`` references, with
+    ``listed`` reference files."""
+    files = {f"reference{k}": b"".join(b"ref %d of item %d\n" % (k, n) for n in range(3))
+             for k in range(listed)}  # fmt: skip
+    files["inputs.txt"] = b"".join(b"input %d\n" % n for n in range(3))
+    definition = {
+        "format": 1,
+        "challenge": {"slug": "short", "title": "Short"},
+        "kinds": [{"name": "plain-3", "reader": "parallel", "metrics": [
+            {"metric": "BLEU-multibleu-detok", "options": {"references": declared}}]}],
+        "tracks": [{"slug": "t", "kind": "plain-3", "test_sets": [
+            {"language": "en", "inputs": "inputs.txt", "references": sorted(files)[:-1]}]}],
+    }  # fmt: skip
+    files["challenge.yaml"] = yaml.safe_dump(definition).encode()
+    return Bundle(files)
+
+
+@pytest.mark.parametrize(("declared", "listed", "warned"), [(3, 2, True), (2, 2, False)])
+def test_a_bundle_with_fewer_reference_files_than_its_kind_declares_warns(
+    app, settings, declared, listed, warned
+):
+    """As ``nlg-score`` does: the import goes on (a test set may really have so few), and the
+    organiser is told the scores are not the official ones."""
+    with session_scope(settings.database_url) as session:
+        report = import_bundle(
+            session, app.extensions["nlgboard.queue"], storage_for(settings),
+            _short_bundle(declared, listed),
+        )  # fmt: skip
+    said = [n for n in report.notices if "scores each item on 3 references" in n]
+    assert said == ([
+        "track t (en): kind plain-3 scores each item on 3 references (its official evaluation "
+        "reads 3 reference files), but no item here has more than 2: scored on 2, as if the "
+        "other 1 were empty; these are not the official figures unless the test set really "
+        "has so few. Give every reference file (or the references file with all of them)."
+    ] if warned else []), report.notices  # fmt: skip
+    assert report.items == 3

@@ -244,3 +244,13 @@ def test_the_compare_page_prints_p_as_nlg_score_does(p_value, shown):
     from app.web import p_value_text
 
     assert p_value_text(p_value) == shown
+
+
+def test_the_comparison_lists_metrics_in_the_leaderboards_order(client, settings, two_teams):
+    """The E2E leaderboard puts norm_avg after CIDEr, with its group; the comparison put it
+    last, where the statistics it is derived from end."""
+    org = bearer(two_teams["org"])
+    board = client.get(f"{API}/leaderboard", headers=org).json
+    compared = [d["metric"] for d in _compare(client, settings, two_teams["org"]).json["metrics"]]
+    assert compared == [m for m in board["metrics"] if m in compared]
+    assert compared.index("norm_avg") == compared.index("CIDEr") + 1

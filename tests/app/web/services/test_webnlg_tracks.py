@@ -195,3 +195,29 @@ def test_a_folder_for_a_kind_that_reads_one_file_is_a_clear_error(runner, tmp_pa
     assert f"Invalid value for --refs: {tmp_path} is a folder; kind e2e reads one file" in (
         result.output
     )
+
+
+def test_the_compare_page_calls_no_webnlg_output_wrong_and_offers_no_filter(
+    app, client, settings, webnlg_track
+):
+    """ "Wrong" is what the scorer found per item (slot errors); WebNLG finds nothing per item,
+    and "none of its references" had marked every output wrong."""
+    token = participant(settings, "a@x.org", team="A")
+    outputs = (WEBNLG / "team_output.txt").read_bytes()
+    for system, data in (("one", outputs), ("two", outputs.replace(b"is", b"was"))):
+        answer = client.post(
+            f"{API}/submissions", headers={"Authorization": f"Bearer {token}"},
+            data={"file": (io.BytesIO(data), "out.txt"), "system": system},
+            content_type="multipart/form-data",
+        )  # fmt: skip
+        assert answer.status_code == 202, answer.json
+    run_queue(app)
+    org = {"Authorization": f"Bearer {organiser(settings, 'org@x.org', 'webnlg')}"}
+    rows = client.get(f"{API}/leaderboard", headers=org).json["rows"]
+    ids = {"a": rows[0]["system_id"], "b": rows[1]["system_id"]}
+    found = client.get(f"{API}/compare", query_string={**ids, "filter": "both"}, headers=org).json
+    assert found["filter"] == "all" and found["items_matching"] == 6
+    assert all(i["wrong_a"] is None and i["wrong_b"] is None for i in found["items"])
+    client.post("/login", data={"email": "org@x.org", "password": "password123"})
+    page = client.get("/challenges/webnlg/tracks/test/compare", query_string=ids).text
+    assert "Item by item" in page and "both wrong" not in page and ">wrong<" not in page

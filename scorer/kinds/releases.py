@@ -1,8 +1,9 @@
-"""A test set's published files read into the board's items by the kind's reader: each item's
-input, references and attributes, and the bytes the test set's ``source_sha256`` is taken
-from. Readers whose releases keep inputs and references in separate files that must align
-(E2E's CSVs, SR'18's trees and sentences, DRS files and their sentences) have their own reading
-here, by reader name; every other reader reads the references file as ``nlg-score`` does."""
+"""A test set's published files read into items by the kind's reader: each item's input,
+references and attributes, and the bytes a board's ``source_sha256`` of the test set is taken
+from. A reader whose releases keep inputs and references in separate files that must align
+(E2E's CSVs, SR'18's trees and sentences, DRS files and their sentences) names its reading on
+itself (``Reader.release``, ``scorer.kinds.parts``); every other reader reads the references
+file as ``nlg-score`` does (``profile_release``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scorer.errors import InputError
 from scorer.io import conllu, drs, e2e, sr18
-from scorer.kinds import Profile
+from scorer.kinds.profile import Profile
 
 File = tuple[bytes, str]
 """A file's bytes and its name (for errors)."""
@@ -40,14 +41,7 @@ ReadRelease = Callable[[Profile, File | None, File | None], Release]
 the kind needs are given."""
 
 
-def read_release(
-    profile: Profile, reader: str, inputs: File | None, references: File | None
-) -> Release:
-    """The published files read by the reader ``reader`` (its own reading, else the profile's)."""
-    return RELEASE_READERS.get(reader, _profile_release)(profile, inputs, references)
-
-
-def _e2e_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+def e2e_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
     """The ``mr,ref`` CSV; with an inputs CSV, items in the inputs' order and every input with
     references; without, in the MRs' first-appearance order."""
     assert references is not None
@@ -57,7 +51,7 @@ def _e2e_release(profile: Profile, inputs: File | None, references: File | None)
     return Release([ReleaseItem(i.input, tuple(i.references)) for i in items], references[0])
 
 
-def _conllu_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+def conllu_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
     """Tree i of the CoNLL-U file is item i; its reference is the i-th sentence."""
     assert inputs is not None and references is not None
     trees = conllu.read_trees(*inputs)
@@ -75,7 +69,7 @@ def _conllu_release(profile: Profile, inputs: File | None, references: File | No
     return Release(items, inputs[0] + b"\x00" + references[0])
 
 
-def _drs_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+def drs_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
     """DRSs in clause format with their ``.raw`` sentences, or SBN (which carries them)."""
     assert inputs is not None
     sentences, sentences_name = references or (None, inputs[1])
@@ -86,7 +80,7 @@ def _drs_release(profile: Profile, inputs: File | None, references: File | None)
     )
 
 
-def _profile_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
+def profile_release(profile: Profile, inputs: File | None, references: File | None) -> Release:
     """A references file that says everything (WebNLG: each entry's triples, ``<lex>`` texts
     and attributes), read as ``nlg-score`` reads it. The inputs file teams get, when given,
     must list the same inputs in the same order (or give them, where the references hold
@@ -109,14 +103,6 @@ def _profile_release(profile: Profile, inputs: File | None, references: File | N
         ],
         references[0] + b"\x00" + (inputs[0] if inputs else b""),
     )
-
-
-RELEASE_READERS: dict[str, ReadRelease] = {
-    "e2e-csv": _e2e_release,
-    "conllu": _conllu_release,
-    "drs": _drs_release,
-}
-"""Reader name -> how a release in separate aligned files is read into items."""
 
 
 def _same_count(
