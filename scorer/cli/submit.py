@@ -145,6 +145,8 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
             f"not uploaded: {plain(error, lines=True)}\nan output file of {challenge}/{track} "
             f"({plain(profile.title)}): {plain(profile.submit.layout, lines=True)}"
         ) from None
+    for warning in profile.output_warnings(data, outputs, file.name):
+        click.echo(f"warning: {plain(warning, lines=True)}", err=True)
     return f"{len(outputs)} outputs for the {len(inputs)} {plain(language_found)} inputs"
 
 

@@ -158,3 +158,29 @@ def test_a_built_in_track_serves_its_kind_by_name(app, settings):
                     "definition": None, "title": "E2E NLG Challenge (MR to text)"}  # fmt: skip
     assert "`MR<TAB>output`" in submit["layout"] and submit["example"].startswith("MR\toutput\n")
     assert missing.status_code == 404
+
+
+def test_an_empty_output_line_is_named_by_the_check_and_the_boards_answer(app, settings, tmp_path):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    lines = GOOD_OUTPUT.decode().splitlines()
+    lines[2] = ""
+    gappy = tmp_path / "gappy.txt"
+    gappy.write_text("\n".join(lines) + "\n")
+    with serve_app(app) as url:
+        checked = run(url, token, gappy, "--check-only")
+        with gappy.open("rb") as handle:
+            answer = requests.post(
+                f"{url}/api/v1/challenges/demo/tracks/main/submissions",
+                headers={"Authorization": f"Bearer {token}"},
+                data={"system": "gappy"},
+                files={"file": ("gappy.txt", handle)},
+                timeout=30,
+            )
+    assert checked.exit_code == 0, checked.output
+    assert "warning: gappy.txt, line 3: output 3 is empty" in checked.output
+    assert answer.status_code == 202
+    (warning,) = answer.json()["warnings"]
+    assert (
+        warning.startswith("gappy.txt, line 3: output 3 is empty") and "[empty-output]" in warning
+    )
