@@ -14,7 +14,8 @@ import numpy as np
 
 from scorer.errors import InputError
 from scorer.io import e2e
-from scorer.io.checks import FileWarning, empty_outputs
+from scorer.io.checks import FileWarning, empty_outputs, output_lines
+from scorer.io.scripts import language_warning
 from scorer.kinds.attributes import AttributePart
 from scorer.kinds.instructions import ONE_PER_LINE, SubmitInstructions
 from scorer.metrics import get_metric
@@ -319,7 +320,11 @@ class Profile:
     def output_warnings(self, data: bytes, outputs: Outputs, filename: str) -> list[FileWarning]:
         """What is odd about an accepted output file (``scorer.io.checks``), for every gate
         to show: ``nlg-score``, ``nlgboard-submit``'s check and the board's upload."""
-        return empty_outputs(outputs.as_read, data, filename)
+        found = empty_outputs(outputs.as_read, data, filename)
+        script = language_warning(
+            outputs.as_read, self.language, filename, output_lines(data, len(outputs))
+        )
+        return [*found, script] if script else found
 
     def statistics(
         self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]

@@ -184,3 +184,34 @@ def test_an_empty_output_line_is_named_by_the_check_and_the_boards_answer(app, s
     assert (
         warning.startswith("gappy.txt, line 3: output 3 is empty") and "[empty-output]" in warning
     )
+
+
+def test_english_outputs_on_the_russian_track_are_warned_about(app, runner, settings, tmp_path):
+    """The line count fits, so only the letters tell: the check and the upload both say it."""
+    assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg-ru")]).exit_code == 0
+    token = participant(settings, "a@x.org", team="A")
+    english = tmp_path / "english.txt"
+    english.write_bytes(
+        (DEMO_DATA / "webnlg" / "team_output.txt").read_bytes().splitlines(True)[0] * 5
+    )
+    args = ["--url", "", "--token", token, "--challenge", "webnlg-plus-ru-example", "--track", "ru"]
+    with serve_app(app) as url:
+        args[1] = url
+        checked = CliRunner().invoke(main, [*args, "--system", "t", "--check-only", str(english)])
+        russian = CliRunner().invoke(
+            main,
+            [
+                *args,
+                "--system",
+                "t",
+                "--check-only",
+                str(DEMO_DATA / "webnlg-ru" / "team_output.txt"),
+            ],
+        )
+    assert checked.exit_code == 0, checked.output
+    assert (
+        "warning: english.txt, line 1: 0% of the letters are Cyrillic and 100% Latin"
+        in checked.output
+    )
+    assert "[script-of-language]" in checked.output
+    assert russian.exit_code == 0 and "warning" not in russian.output
