@@ -47,8 +47,15 @@ def test_a_bad_file_is_refused_before_upload(app, settings, tmp_path):
         result = run(url, token, short)
         assert result.exit_code == EXIT_REFUSED
         assert "not uploaded: short.txt" in result.output and "10" in result.output
-        checked = run(url, "not-needed-offline", good, "--check-only")
+        checked = run(url, token, good, "--check-only")
+        bogus = run(url, "not-a-token", good, "--check-only")
     assert checked.exit_code == 0 and "checked: 10 outputs" in checked.output
+    assert "token: accepted by the board" in checked.output
+    assert bogus.exit_code == EXIT_REFUSED and "checked:" not in bogus.output
+    assert bogus.output.strip().splitlines() == [
+        f"Error: the board at {url} refused the API token (--token or $NLGBOARD_TOKEN, HTTP "
+        "401): copy your token from the account page, or make a new one"
+    ]
     from app.data.db import session_scope
     from app.data.models import Submission
 
