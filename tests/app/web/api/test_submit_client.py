@@ -85,7 +85,7 @@ def test_unknown_track_and_bad_token_are_one_line_errors(app, settings, tmp_path
             ],
         )
         assert result.exit_code == EXIT_REFUSED
-        assert "no track 'nope' in challenge 'demo'" in result.output
+        assert "no track 'nope' in challenge 'demo'; its tracks: main" in result.output
         bad_token = run(url, "bad", good)
     assert bad_token.exit_code == EXIT_REFUSED and "send a valid API token" in bad_token.output
 
@@ -222,3 +222,18 @@ def test_english_outputs_on_the_russian_track_are_warned_about(app, runner, sett
     )
     assert "[script-of-language]" in checked.output
     assert russian.exit_code == 0 and "warning" not in russian.output
+
+
+def test_nlg_score_board_names_the_challenges_tracks_for_an_unknown_one(app, settings, tmp_path):
+    from scorer.cli.score import main as nlg_score
+
+    demo_track(settings)
+    good = tmp_path / "outputs.txt"
+    good.write_bytes(GOOD_OUTPUT)
+    with serve_app(app) as url:
+        result = CliRunner().invoke(
+            nlg_score,
+            ["--board", url, "--track", "demo/nope", "--refs", str(good), "--hyp", str(good)],
+        )
+    assert result.exit_code != 0
+    assert "no track 'nope' in challenge 'demo'; its tracks: main" in result.output
