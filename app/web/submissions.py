@@ -52,6 +52,7 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
         upload_file = form.file.data
         filename = secure_filename(upload_file.filename or "") or "upload.txt"
         data = upload_file.read(current_app.config["UPLOAD_MAX_BYTES"] + 1)
+        warnings: list[str] = []
         try:
             submissions = submit_output(
                 db(),
@@ -65,6 +66,7 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
                 data=data,
                 max_bytes=current_app.config["UPLOAD_MAX_BYTES"],
                 language=form.language.data or None,
+                warnings=warnings,
             )
         except Refused as error:
             form.file.errors.append(f"Refused: {error}. Nothing was stored.")
@@ -72,6 +74,8 @@ def upload(slug: str, track_slug: str) -> ResponseReturnValue:
             described = ", ".join(f"{s.id} ({s.language})" for s in submissions)
             noun = "Submission" if len(submissions) == 1 else "Submissions"
             flash(f"{noun} {described} queued for scoring.", "info queued")  # dropped once scored
+            for warning in warnings:
+                flash(f"Warning: {warning}", "warning")
             return redirect(url_for("submissions.mine"))
     team = current_user.team
     return render_template(

@@ -193,15 +193,22 @@ def main(
             param_hint="--breakdown",
         )
     notes: list[str] = []
+    warnings: list[str] = []
     try:
         items, skipped = _read_references(profile, refs_path, notes)
         profile = _without_subsets(profile, skipped)
         inputs = [item.input for item in items]
-        outputs = _read_outputs(profile, hyp_path, "--hyp", inputs)
-        other = _read_outputs(profile, compare_path, "--compare", inputs) if compare_path else None
+        outputs = _read_outputs(profile, hyp_path, "--hyp", inputs, warnings)
+        other = (
+            _read_outputs(profile, compare_path, "--compare", inputs, warnings)
+            if compare_path
+            else None
+        )
     except InputError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     references = ReferenceSet.from_items(items)
     shortfall = profile.reference_shortfall(references)
     if shortfall:
@@ -239,7 +246,8 @@ def main(
             result.setdefault("subsets", {})
             result.setdefault("items", {"all": len(outputs)})
             result["skipped_subsets"] = list(skipped)
-            result["notes"] = notes
+        if notes or warnings:
+            result["notes"] = [*notes, *(f"warning: {warning}" for warning in warnings)]
         click.echo(json.dumps(result, ensure_ascii=False))
         return
     width = max(len(name) for name in [*(score.metric for score in scores), *described])
@@ -300,7 +308,11 @@ def _references_file(profile: Profile, path: Path) -> tuple[bytes, str]:
         ) from None
 
 
-def _read_outputs(profile: Profile, path: Path, option: str, inputs: Sequence[str]) -> list[str]:
+def _read_outputs(
+    profile: Profile, path: Path, option: str, inputs: Sequence[str], warnings: list[str]
+) -> list[str]:
+    """The outputs of ``path`` as the board reads them; what is odd about them (an empty
+    output, another language's script) is added to ``warnings``, as the board's upload says it."""
     if path.is_dir():
         raise click.BadParameter(
             f"{path} is a folder; {option} takes one file: the system's outputs, one per test "
@@ -308,7 +320,10 @@ def _read_outputs(profile: Profile, path: Path, option: str, inputs: Sequence[st
             f"file{_example(path)}.",
             param_hint=option,
         )
-    return profile.read_outputs(_read(path, option), inputs, path.name)
+    data = _read(path, option)
+    outputs = profile.read_outputs(data, inputs, path.name)
+    warnings.extend(str(found) for found in profile.output_warnings(data, outputs, path.name))
+    return outputs
 
 
 def _read(path: Path, option: str) -> bytes:

@@ -145,7 +145,23 @@ def check_offline(url: str, challenge: str, track: str, language: str | None, fi
             f"not uploaded: {plain(error, lines=True)}\nan output file of {challenge}/{track} "
             f"({plain(profile.title)}): {plain(profile.submit.layout, lines=True)}"
         ) from None
+    for warning in profile.output_warnings(data, outputs, file.name):
+        click.echo(f"warning: {plain(warning, lines=True)}", err=True)
     return f"{len(outputs)} outputs for the {len(inputs)} {plain(language_found)} inputs"
+
+
+def verify_token(url: str, token: str) -> None:
+    """SubmitError when the board refuses ``token``: ``--check-only`` promises the upload
+    would go through, so it asks an authenticated route (a submission's status; no
+    submission 0 exists, so a valid token is answered 404, a bogus one 401)."""
+    response = requests.get(
+        _api(url, "/submissions/0"), headers={"Authorization": f"Bearer {token}"}, timeout=60
+    )
+    if response.status_code in (401, 403):
+        raise SubmitError(
+            f"the board at {plain(url)} refused the API token (--token or ${TOKEN_ENV}, HTTP "
+            f"{response.status_code}): copy your token from the account page, or make a new one"
+        )
 
 
 def fetch_kind(url: str, challenge: str, track: str) -> dict[str, Any]:
@@ -256,7 +272,11 @@ def wait_for(url: str, token: str, submission_id: int, interval: float, timeout:
 @click.option("--track", required=True)
 @click.option("--system", required=True, help="Your system's name on this track.")
 @click.option("--language", default=None, help="Test set of a multilingual track.")
-@click.option("--check-only", is_flag=True, help="Validate against the inputs; do not upload.")
+@click.option(
+    "--check-only",
+    is_flag=True,
+    help="Validate the file against the inputs and the token with the board; do not upload.",
+)
 @click.option("--no-wait", is_flag=True, help="Upload and print the id; do not wait.")
 @click.option("--timeout", default=1800.0, show_default=True, help="Seconds to wait for the score.")
 @click.option("--interval", default=2.0, show_default=True, help="Seconds between polls.")
@@ -275,10 +295,13 @@ def main(
 ) -> None:
     try:
         checked = check_offline(url, challenge, track, language, file)
+        if check_only:
+            verify_token(url, token)
     except requests.RequestException as error:
         raise SubmitError(unreachable(url, error)) from None
     click.echo(f"checked: {checked}", err=True)
     if check_only:
+        click.echo("token: accepted by the board", err=True)
         return
     try:
         with file.open("rb") as handle:

@@ -90,9 +90,29 @@ def _joined_rows_hint(table: e2e.Table, index: int) -> str:
     return ""
 
 
+ANOTHER_FILE_LINES = 3
+"""A count off by more than this many (and by more than ``ANOTHER_FILE_SHARE`` of the test
+set) is not a line break lost or doubled: it is the file of another test set or track."""
+ANOTHER_FILE_SHARE = 0.01
+
+
+def another_file(found: int, expected: int) -> bool:
+    """Whether ``found`` texts for ``expected`` items are too far off for a slip of a line
+    break (a Russian file of 1,102 lines on the English track's 1,779 entries)."""
+    off = abs(found - expected)
+    return off > ANOTHER_FILE_LINES and off > ANOTHER_FILE_SHARE * expected
+
+
 def _count_hint(texts: Sequence[str], expected: int, unit: str) -> str:
     """Where a lost or extra line break probably is: a line much longer than the others when
-    one is missing, the first empty one when there are too many."""
+    one is missing, the first empty one when there are too many; for a count far off, that
+    this is another file (no line break explains hundreds of lines)."""
+    if another_file(len(texts), expected):
+        return (
+            f"; {abs(len(texts) - expected):,} {unit}s too {'few' if len(texts) < expected else 'many'}"
+            f" ({expected:,} expected, {len(texts):,} found): another file? (another test set, "
+            "track or language's outputs)"
+        )
     if len(texts) < expected and texts:
         lengths = sorted(len(text) for text in texts)
         longest = max(range(len(texts)), key=lambda k: len(texts[k]))

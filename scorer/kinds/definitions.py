@@ -171,6 +171,7 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         title=_title(definition.get("title"), name, where),
         declared_groups=_groups(definition.get("groups")),
         submit=_submit(definition.get("submit"), _reader_name(definition.get("reader")), where),
+        language=written_for[0] if written_for else None,
     )
 
 

@@ -14,6 +14,8 @@ import numpy as np
 
 from scorer.errors import InputError
 from scorer.io import e2e
+from scorer.io.checks import FileWarning, empty_outputs, output_lines
+from scorer.io.scripts import language_warning
 from scorer.kinds.attributes import AttributePart
 from scorer.kinds.instructions import ONE_PER_LINE, SubmitInstructions
 from scorer.metrics import get_metric
@@ -129,6 +131,9 @@ class Profile:
     each column's group is its metric's (``Traits.group``), in the metrics' order."""
     submit: SubmitInstructions = ONE_PER_LINE
     """What an output file looks like (the kind's ``submit:``, else its reader's)."""
+    language: str | None = None
+    """The language the kind's parts are made for (its reader's ``language``, a tokeniser's),
+    which its outputs' script is checked against; None: a kind of no one language."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it, on the stored scale: what a team sees
@@ -311,6 +316,15 @@ class Profile:
                     filename=filename,
                 )
         return outputs
+
+    def output_warnings(self, data: bytes, outputs: Outputs, filename: str) -> list[FileWarning]:
+        """What is odd about an accepted output file (``scorer.io.checks``), for every gate
+        to show: ``nlg-score``, ``nlgboard-submit``'s check and the board's upload."""
+        found = empty_outputs(outputs.as_read, data, filename)
+        script = language_warning(
+            outputs.as_read, self.language, filename, output_lines(data, len(outputs))
+        )
+        return [*found, script] if script else found
 
     def statistics(
         self, outputs: Sequence[str], references: ReferenceSet | Sequence[Sequence[str]]

@@ -125,6 +125,12 @@ SCHEMAS: dict[str, dict] = {
                     },
                 },
             },
+            "warnings": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "What is odd about the accepted file (an empty output, another "
+                "language's script), each naming the file, the line and the rule.",
+            },
         },
     },
     "Submission": {

@@ -125,6 +125,7 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
         return error(400, "missing multipart field 'file' (the output file)")
     system_name = request.form.get("system", "")
     max_bytes = current_app.config["UPLOAD_MAX_BYTES"]
+    warnings: list[str] = []
     submissions = submit_output(  # a refusal: app.web.errors answers it
         db(),
         submission_queue(),
@@ -137,6 +138,7 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
         data=upload.read(max_bytes + 1),
         max_bytes=max_bytes,
         language=request.form.get("language") or None,
+        warnings=warnings,
     )
     first = submissions[0]
     response = jsonify(
@@ -146,6 +148,7 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
             "submissions": [
                 {"id": s.id, "language": s.language, "status": s.status.value} for s in submissions
             ],
+            "warnings": warnings,
         }
     )
     response.status_code = 202

@@ -74,10 +74,14 @@ def submit_output(
     max_bytes: int,
     is_baseline: bool = False,
     language: str | None = None,
+    warnings: list[str] | None = None,
 ) -> list[Submission]:
     """Validate, store, record and enqueue an upload; one submission per language.
 
     Raises DomainError or InputError; a refused upload leaves no file and no row behind.
+    What is odd about an accepted file (an empty output, another language's script: the
+    scorer's ``output_warnings``, as ``nlg-score`` and ``nlgboard-submit`` say it) is added
+    to ``warnings``, for the answer to show.
     """
     system_name = check_name(system_name, "system name", SYSTEM_NAME_MAX)
     if not is_baseline and team is None:
@@ -92,9 +96,12 @@ def submit_output(
         inputs = [item.input_text for item in output.test_set.items]
         where = f"{output.test_set.language}: " if track.is_multilingual else ""
         try:
-            profile.read_outputs(output.data, inputs, output.filename)
+            outputs = profile.read_outputs(output.data, inputs, output.filename)
         except InputError as error:
             raise InputError(f"{where}{error}") from None
+        if warnings is not None:
+            found = profile.output_warnings(output.data, outputs, output.filename)
+            warnings.extend(f"{where}{warning}" for warning in found)
     digests = [hashlib.sha256(output.data).hexdigest() for output in files]
     for attempt in range(2):
         try:

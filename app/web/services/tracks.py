@@ -80,8 +80,20 @@ def get_track(session: Session, challenge_slug: str, track_slug: str) -> Track:
         .where(Challenge.slug == challenge_slug, Track.slug == track_slug)
     )
     if track is None:
-        raise DomainError(f"no track {track_slug!r} in challenge {challenge_slug!r}")
+        raise DomainError(
+            f"no track {track_slug!r} in challenge {challenge_slug!r}{_tracks_of(session, challenge_slug)}"
+        )
     return track
+
+
+def _tracks_of(session: Session, challenge_slug: str) -> str:
+    """``; its tracks: a, b`` for a challenge that exists, so a mistyped track (in a URL, in
+    ``nlgboard-submit --track`` or ``nlg-score --track C/T``) is answered with the right ones;
+    empty for no such challenge. Track names are public: the challenge's page lists them."""
+    challenge = session.scalar(select(Challenge).where(Challenge.slug == challenge_slug))
+    if challenge is None:
+        return ""
+    return f"; its tracks: {', '.join(track.slug for track in challenge.tracks) or 'none yet'}"
 
 
 def submittable_tracks(session: Session) -> list[Track]:

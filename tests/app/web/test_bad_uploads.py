@@ -187,3 +187,21 @@ def test_nlg_score_names_the_line_of_a_field_past_the_csv_limit(tmp_path):
     hyp.write_text("a text\n")
     result = CliRunner().invoke(main, ["--profile", "e2e", "--refs", str(refs), "--hyp", str(hyp)])
     assert result.exit_code == 2 and "refs.csv, line 2: a field of more than" in result.output
+
+
+def test_the_upload_page_shows_an_accepted_files_warnings(client, settings):
+    """An empty line is accepted (and scored as no text), but the page names it."""
+    demo_track(settings)
+    participant(settings, "a@x.org", team="A")
+    lines = GOOD_OUTPUT.decode().splitlines()
+    lines[4] = ""
+    login(client, "a@x.org")
+    page = client.post(
+        "/challenges/demo/tracks/main/submit",
+        data={"system": "s", "file": (io.BytesIO(("\n".join(lines) + "\n").encode()), "o.txt")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "queued for scoring" in text
+    assert "Warning: o.txt, line 5: output 5 is empty" in text and "[empty-output]" in text

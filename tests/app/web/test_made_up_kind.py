@@ -194,7 +194,7 @@ def test_a_made_up_kind_walks_every_page_export_api_route_and_cli(app, settings,
 
     with serve_app(app) as url:
         common = ["--url", url, "--challenge", SLUG, "--track", TRACK, "--system", "primary"]
-        checked = CliRunner().invoke(nlgboard_submit, [*common, "--token", "x", "--check-only",
+        checked = CliRunner().invoke(nlgboard_submit, [*common, "--token", token, "--check-only",
                                                        str(second)])  # fmt: skip
         assert checked.exit_code == 0, checked.output
         assert "checked: 12 outputs" in checked.output

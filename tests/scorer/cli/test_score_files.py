@@ -347,3 +347,20 @@ def _dev_loo_args() -> list[str]:
         "--profile", "e2e", "--refs", str(e2e_file("dev_loo_refs.csv")),
         "--hyp", str(e2e_file("dev_loo_output.tsv")), "--metrics", "SER",
     ]  # fmt: skip
+
+
+def test_an_empty_output_line_is_named_on_stderr_and_in_the_json_notes(tmp_path):
+    """An empty line passes the line count; it is scored (as no text) but named."""
+    lines = (DEMO_DATA / "baseline.txt").read_text().splitlines()
+    lines[3] = ""
+    hyp = tmp_path / "out.txt"
+    hyp.write_text("\n".join(lines) + "\n")
+    refs = str(DEMO_DATA / "references.csv")
+    args = ["--profile", "e2e", "--refs", refs, "--hyp", str(hyp), "--metrics", "BLEU"]
+    result = CliRunner().invoke(main, args)
+    as_json = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert "warning: out.txt, line 4: output 4 is empty" in result.stderr
+    assert "[empty-output]" in result.stderr
+    notes = json.loads(as_json.stdout)["notes"]
+    assert notes == [line for line in as_json.stderr.splitlines() if line.startswith("warning")]

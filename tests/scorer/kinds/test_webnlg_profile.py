@@ -77,8 +77,11 @@ def run(folder: Path, *options: str, outputs: list[str] = OUTPUTS):
 def test_json_has_all_items_and_seen_and_unseen_as_the_2017_evaluation(tmp_path):
     result = run(tmp_path, "--json")
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
-    assert list(payload) == ["BLEU", "METEOR", "TER", "signature", "printed", "subsets", "items"]
+    payload = json.loads(result.stdout)
+    assert list(payload) == [
+        *("BLEU", "METEOR", "TER", "signature", "printed", "subsets", "items", "notes")
+    ]
+    assert payload["notes"][0].startswith("warning: out.txt, line 4: output 4 is empty")
     assert list(payload["subsets"]) == ["seen", "unseen"]
     assert list(payload["subsets"]["seen"]) == ["BLEU", "METEOR", "TER"]
     assert payload["items"] == {"all": 4, "seen": 2, "unseen": 2}
@@ -103,7 +106,7 @@ def test_json_has_all_items_and_seen_and_unseen_as_the_2017_evaluation(tmp_path)
 def test_breakdowns_by_category_and_size(tmp_path):
     result = run(tmp_path, "--json", "--breakdown", "category", "--breakdown", "size")
     assert result.exit_code == 0, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert list(payload["breakdown"]["category"]) == ["Airport", "Artist", "Food", "Politician"]
     assert payload["breakdown_items"] == {
         "category": {"Airport": 1, "Artist": 1, "Food": 1, "Politician": 1},

@@ -35,6 +35,7 @@ def test_submit_poll_and_leaderboard(app, client, settings):
         "id": 1,
         "status": "queued",
         "submissions": [{"id": 1, "language": "en", "status": "queued"}],
+        "warnings": [],
     }
 
     queue = app.extensions["nlgboard.queue"]

@@ -47,8 +47,15 @@ def test_a_bad_file_is_refused_before_upload(app, settings, tmp_path):
         result = run(url, token, short)
         assert result.exit_code == EXIT_REFUSED
         assert "not uploaded: short.txt" in result.output and "10" in result.output
-        checked = run(url, "not-needed-offline", good, "--check-only")
+        checked = run(url, token, good, "--check-only")
+        bogus = run(url, "not-a-token", good, "--check-only")
     assert checked.exit_code == 0 and "checked: 10 outputs" in checked.output
+    assert "token: accepted by the board" in checked.output
+    assert bogus.exit_code == EXIT_REFUSED and "checked:" not in bogus.output
+    assert bogus.output.strip().splitlines() == [
+        f"Error: the board at {url} refused the API token (--token or $NLGBOARD_TOKEN, HTTP "
+        "401): copy your token from the account page, or make a new one"
+    ]
     from app.data.db import session_scope
     from app.data.models import Submission
 
@@ -78,7 +85,7 @@ def test_unknown_track_and_bad_token_are_one_line_errors(app, settings, tmp_path
             ],
         )
         assert result.exit_code == EXIT_REFUSED
-        assert "no track 'nope' in challenge 'demo'" in result.output
+        assert "no track 'nope' in challenge 'demo'; its tracks: main" in result.output
         bad_token = run(url, "bad", good)
     assert bad_token.exit_code == EXIT_REFUSED and "send a valid API token" in bad_token.output
 
@@ -158,3 +165,75 @@ def test_a_built_in_track_serves_its_kind_by_name(app, settings):
                     "definition": None, "title": "E2E NLG Challenge (MR to text)"}  # fmt: skip
     assert "`MR<TAB>output`" in submit["layout"] and submit["example"].startswith("MR\toutput\n")
     assert missing.status_code == 404
+
+
+def test_an_empty_output_line_is_named_by_the_check_and_the_boards_answer(app, settings, tmp_path):
+    demo_track(settings)
+    token = participant(settings, "a@x.org", team="A")
+    lines = GOOD_OUTPUT.decode().splitlines()
+    lines[2] = ""
+    gappy = tmp_path / "gappy.txt"
+    gappy.write_text("\n".join(lines) + "\n")
+    with serve_app(app) as url:
+        checked = run(url, token, gappy, "--check-only")
+        with gappy.open("rb") as handle:
+            answer = requests.post(
+                f"{url}/api/v1/challenges/demo/tracks/main/submissions",
+                headers={"Authorization": f"Bearer {token}"},
+                data={"system": "gappy"},
+                files={"file": ("gappy.txt", handle)},
+                timeout=30,
+            )
+    assert checked.exit_code == 0, checked.output
+    assert "warning: gappy.txt, line 3: output 3 is empty" in checked.output
+    assert answer.status_code == 202
+    (warning,) = answer.json()["warnings"]
+    assert (
+        warning.startswith("gappy.txt, line 3: output 3 is empty") and "[empty-output]" in warning
+    )
+
+
+def test_english_outputs_on_the_russian_track_are_warned_about(app, runner, settings, tmp_path):
+    """The line count fits, so only the letters tell: the check and the upload both say it."""
+    assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg-ru")]).exit_code == 0
+    token = participant(settings, "a@x.org", team="A")
+    english = tmp_path / "english.txt"
+    english.write_bytes(
+        (DEMO_DATA / "webnlg" / "team_output.txt").read_bytes().splitlines(True)[0] * 5
+    )
+    args = ["--url", "", "--token", token, "--challenge", "webnlg-plus-ru-example", "--track", "ru"]
+    with serve_app(app) as url:
+        args[1] = url
+        checked = CliRunner().invoke(main, [*args, "--system", "t", "--check-only", str(english)])
+        russian = CliRunner().invoke(
+            main,
+            [
+                *args,
+                "--system",
+                "t",
+                "--check-only",
+                str(DEMO_DATA / "webnlg-ru" / "team_output.txt"),
+            ],
+        )
+    assert checked.exit_code == 0, checked.output
+    assert (
+        "warning: english.txt, line 1: 0% of the letters are Cyrillic and 100% Latin"
+        in checked.output
+    )
+    assert "[script-of-language]" in checked.output
+    assert russian.exit_code == 0 and "warning" not in russian.output
+
+
+def test_nlg_score_board_names_the_challenges_tracks_for_an_unknown_one(app, settings, tmp_path):
+    from scorer.cli.score import main as nlg_score
+
+    demo_track(settings)
+    good = tmp_path / "outputs.txt"
+    good.write_bytes(GOOD_OUTPUT)
+    with serve_app(app) as url:
+        result = CliRunner().invoke(
+            nlg_score,
+            ["--board", url, "--track", "demo/nope", "--refs", str(good), "--hyp", str(good)],
+        )
+    assert result.exit_code != 0
+    assert "no track 'nope' in challenge 'demo'; its tracks: main" in result.output
