@@ -28,9 +28,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from scipy import stats
-
 from scorer.errors import InputError
+from scorer.extras import require
 from scorer.human import agreement
 from scorer.human.judgements import Judgement
 
@@ -139,6 +138,7 @@ def _by_output(judgements: Iterable[Judgement], criterion: str) -> dict[tuple[st
 def _correlation(x: list[float], y: list[float], rank: bool = False) -> float | None:
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
         return None
+    stats = require("scipy.stats", "human", "the judge's correlation with the humans")
     found = stats.spearmanr(x, y) if rank else stats.pearsonr(x, y)
     return float(found[0])
 

@@ -150,6 +150,12 @@ MATRIX = [
     Case("human.judgements_csv", "GET", f"{X}/human/quality/judgements.csv", ORGANISERS_OF_X),
     Case("human.links", "POST", f"{X}/human/quality/links", ORGANISERS_OF_X, {"count": "1"}),
     Case("human.act", "POST", f"{X}/human/quality/open", ORGANISERS_OF_X),
+    Case(  # no scores or spec sent: the campaign page again, with the reason
+        "human.import_judge",
+        "POST",
+        f"{X}/human/quality/judges",
+        {**every(DENIED), "organiser_x": REFUSED, "admin": REFUSED},
+    ),
     Case(
         "human.import_file",
         "POST",
