@@ -272,6 +272,9 @@ def test_the_board_as_installed_serves_and_the_participants_tools_check_against_
         assert "webnlg-plus-example" in imported.stdout + imported.stderr
         kind = requests.get(f"{url}/api/v1/challenges/webnlg-plus-example/tracks/en/kind").json()
         assert kind["profile"].startswith("webnlg2020-en@")
+        created = run([board / "bin" / "nlgboard", "user", "create", "lead@uni.example",
+                       "--team", "Uni NLG"], cwd=tmp_path, env=env)  # fmt: skip
+        token = created.stdout.strip().splitlines()[-1]  # --check-only verifies it
         submit = participants / "bin" / "nlgboard-submit"
         checks = [
             ("demo-e2e", "main", DEMO_DATA / "team_output.tsv", "10 outputs for the 10 en inputs"),
@@ -279,7 +282,7 @@ def test_the_board_as_installed_serves_and_the_participants_tools_check_against_
              "6 outputs for the 6 en inputs"),
         ]  # fmt: skip
         for challenge, track, file, said in checks:
-            checked = run([submit, "--url", url, "--token", "unused-offline", "--challenge",
+            checked = run([submit, "--url", url, "--token", token, "--challenge",
                            challenge, "--track", track, "--system", "s", "--check-only", file],
                           cwd=tmp_path, env=clean_env(participants, tmp_path))  # fmt: skip
             assert f"checked: {said}" in checked.stderr
