@@ -159,6 +159,11 @@ class Viewer:
         vocabulary, D-levels): to organisers, and to everyone once the scores are public."""
         return self.disclosure(track, Figure.REFERENCE) is not Disclosure.NONE
 
+    def sees_analyses_of(self, track: Track) -> bool:
+        """The organisers' stored analyses against the references (the similarity heatmap):
+        organisers, and everyone once the test results are published."""
+        return self.disclosure(track, Figure.ANALYSIS) is Disclosure.EXACT
+
     def sees_names_of(self, system: System) -> bool:
         return self._working_view or not system.is_anonymous
 

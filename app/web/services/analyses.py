@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.data.disclosure import Disclosure, Figure
+from app.data.disclosure import Figure
 from app.data.models import TEST, TestSet, Track
 from app.data.visibility import Viewer
 from app.web.services.leaderboard import default_language, leaderboard
@@ -37,11 +37,6 @@ def _test_set(track: Track, language: str | None) -> TestSet | None:
     return track.test_set_for(language or default_language(track))
 
 
-def sees_analyses_of(track: Track, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may see the track's stored analyses at all (for links to them)."""
-    return viewer.disclosure(track, Figure.ANALYSIS) is Disclosure.EXACT
-
-
 def split_report(track: Track, language: str | None, viewer: Viewer) -> dict | None:
     """The train/test overlap report, when one is stored and ``viewer`` may read it."""
     test_set = _test_set(track, language)
@@ -54,7 +49,7 @@ def split_report(track: Track, language: str | None, viewer: Viewer) -> dict | N
 def has_similarity(track: Track, language: str | None, viewer: Viewer) -> bool:
     test_set = _test_set(track, language)
     return (
-        test_set is not None and test_set.similarity is not None and sees_analyses_of(track, viewer)
+        test_set is not None and test_set.similarity is not None and viewer.sees_analyses_of(track)
     )
 
 
