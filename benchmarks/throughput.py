@@ -168,7 +168,7 @@ def wait_described(env: dict[str, str], timeout: float = 900) -> None:
         "from app.data.models import TestSet\n"
         "from app.data.config import Settings\n"
         "with session_scope(Settings.from_env().database_url) as s:\n"
-        "    print(all(t.described for t in s.scalars(select(TestSet))))\n"
+        "    print(all(t.described is not None for t in s.scalars(select(TestSet))))\n"
     )
     deadline = time.time() + timeout
     while time.time() < deadline:
