@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from scorer import __version__
 from scorer.cache import kept
 from scorer.java import implementation
@@ -60,22 +62,61 @@ def _vector(counts: Counter, prepared_df: Counter, log_items: float) -> Vector:
     return vec, [math.sqrt(x) for x in norm], length
 
 
-def _similarity(hyp: Vector, ref: Vector) -> list[float]:
-    vec_hyp, norm_hyp, length_hyp = hyp
-    vec_ref, norm_ref, length_ref = ref
-    delta = float(length_hyp - length_ref)
-    penalty = math.e ** (-(delta**2) / (2 * SIGMA**2))
-    values = []
-    for n in range(ORDER):
-        ref_n = vec_ref[n]
-        value = 0.0
-        for ngram, weight in vec_hyp[n].items():
-            ref_weight = ref_n.get(ngram, 0.0)
-            value += min(weight, ref_weight) * ref_weight
-        if norm_hyp[n] != 0 and norm_ref[n] != 0:
-            value /= norm_hyp[n] * norm_ref[n]
-        values.append(value * penalty)
-    return values
+@dataclass(frozen=True)
+class ItemMatrix:
+    """One item's reference vectors as a matrix over the n-grams its references have (a
+    hypothesis n-gram no reference has adds nothing to the similarity, only to its own norm):
+    the clipped products of every reference are then one array operation per item."""
+
+    columns: dict[tuple[str, ...], int]
+    weights: np.ndarray  # (references, n-grams)
+    orders: np.ndarray  # (n-grams, ORDER): 1 where the n-gram is of that order
+    norms: np.ndarray  # (references, ORDER)
+    lengths: np.ndarray  # (references,)
+
+
+def _matrix(vectors: list[Vector]) -> ItemMatrix:
+    columns: dict[tuple[str, ...], int] = {}
+    for vec, _norm, _length in vectors:
+        for by_order in vec:
+            for ngram in by_order:
+                columns.setdefault(ngram, len(columns))
+    weights = np.zeros((len(vectors), len(columns)))
+    for row, (vec, _norm, _length) in enumerate(vectors):
+        for by_order in vec:
+            for ngram, value in by_order.items():
+                weights[row, columns[ngram]] = value
+    orders = np.zeros((len(columns), ORDER))
+    for ngram, column in columns.items():
+        orders[column, len(ngram) - 1] = 1.0
+    norms = np.array([norm for _vec, norm, _length in vectors], dtype=float).reshape(-1, ORDER)
+    lengths = np.array([length for _vec, _norm, length in vectors], dtype=float)
+    return ItemMatrix(columns, weights, orders, norms, lengths)
+
+
+def _item_score(counts: Counter, item: ItemMatrix, idf: dict[tuple[str, ...], float],
+                log_items: float) -> float:  # fmt: skip
+    """The item's CIDEr-D (x10) of one hypothesis' n-gram counts; ``idf``: log N - log df of
+    every n-gram the references have (one they lack has df 0, so log N)."""
+    hyp = np.zeros(item.weights.shape[1])
+    norm = [0.0] * ORDER
+    length = 0
+    find, column_of = idf.get, item.columns.get
+    for ngram, term_freq in counts.items():
+        n = len(ngram) - 1
+        value = term_freq * find(ngram, log_items)
+        norm[n] += value * value
+        if n == 1:
+            length += term_freq
+        column = column_of(ngram)
+        if column is not None:
+            hyp[column] = value
+    clipped = np.minimum(hyp, item.weights) * item.weights
+    values = clipped @ item.orders
+    denominator = np.sqrt(norm) * item.norms
+    values = np.divide(values, denominator, out=values, where=denominator != 0)
+    penalty = np.power(math.e, -((length - item.lengths) ** 2) / (2 * SIGMA**2))
+    return float((values * penalty[:, None]).sum() / ORDER / len(item.lengths) * 10.0)
 
 
 def prepare(references: ReferenceSet) -> PreparedCider:
@@ -102,6 +143,20 @@ def _kept(references: ReferenceSet) -> PreparedCider:
     )
 
 
+def _matrices(
+    references: ReferenceSet,
+) -> tuple[dict[tuple[str, ...], float], float, list[ItemMatrix]]:
+    """What scoring a hypothesis needs of the prepared references: the IDF of each n-gram they
+    have, log N, and each item's matrix."""
+    prepared = _kept(references)
+    log_items = prepared.log_items
+    idf = {
+        ngram: log_items - math.log(max(1.0, df))
+        for ngram, df in prepared.document_frequency.items()
+    }
+    return idf, log_items, [_matrix(vectors) for vectors in prepared.reference_vectors]
+
+
 _CACHE = PreparedCache()
 
 
@@ -124,19 +179,11 @@ class CIDEr(MeanOfSegments):
         )
 
     def segment_scores(self, hypotheses: Sequence[str], references: ReferenceSet) -> list[float]:
-        prepared = _CACHE.get(references, _kept)
-        scores = []
-        for text, ref_vectors in zip(
-            ptb_tokenize(hypotheses), prepared.reference_vectors, strict=True
-        ):
-            counts = ngram_counts(text.split(), ORDER)
-            hyp = _vector(counts, prepared.document_frequency, prepared.log_items)
-            total = [0.0] * ORDER
-            for ref in ref_vectors:
-                for n, value in enumerate(_similarity(hyp, ref)):
-                    total[n] += value
-            scores.append(sum(total) / ORDER / len(ref_vectors) * 10.0)
-        return scores
+        idf, log_items, matrices = _CACHE.get(references, _matrices)
+        return [
+            _item_score(ngram_counts(text.split(), ORDER), item, idf, log_items)
+            for text, item in zip(ptb_tokenize(hypotheses), matrices, strict=True)
+        ]
 
 
 @register("CIDEr")
