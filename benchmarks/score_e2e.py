@@ -77,6 +77,21 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its descendants (live ones,
+    and those that ended and were waited for)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for current in tree(pid):
+        try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += sum(int(f) for f in fields[11:15]) / ticks
+    return total
+
+
 class PeakMemory:
     """Sample the summed RSS of a process tree in a thread; ``peak`` holds the maximum."""
 

@@ -11,6 +11,11 @@ so that every file differs, as 21 teams' outputs would. Every submission is scor
 full E2E profile (BLEU, NIST, METEOR, ROUGE-L, CIDEr, SER, per-item statistics, per-item
 annotations), then described (textual statistics and D-levels), exactly as the board does.
 
+The benchmark also prints the CPU seconds each part used from the first upload to the last
+score: the workers (with their scoring processes), the web server, the database and itself
+(uploading and asking for the scores), and their sum per submission, which does not depend on
+how busy the machine is as wall time does.
+
 Before each timed run one warm-up submission is scored, so the reference set's one-off textual
 statistics (D-level parsing, run once per test set after its first submission) are done and the
 workers' METEOR JVMs are started: the figures are the steady state of a busy deadline night.
@@ -24,6 +29,7 @@ import argparse
 import csv
 import io
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import requests
-from score_e2e import PeakMemory
+from score_e2e import PeakMemory, tree_cpu
 
 from tests.support.servers import (
     create_database,
@@ -81,7 +87,8 @@ def test_set() -> tuple[bytes, list[list[str]]]:
 
 def outputs(held_out: list[list[str]], k: int) -> bytes:
     """System k's outputs: the held-out reference, varied by system."""
-    lines = [VARIANTS[(k + n) % len(VARIANTS)](refs[0]) for n, refs in enumerate(held_out)]
+    step = 1 + k // len(VARIANTS)  # another order of the variants for each 7 systems
+    lines = [VARIANTS[(k + n * step) % len(VARIANTS)](refs[0]) for n, refs in enumerate(held_out)]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
@@ -119,25 +126,48 @@ def upload(base: str, token: str, system: str, data: bytes) -> int:
     return response.json()["id"]
 
 
-def wait_scored(base: str, token: str, ids: list[int], timeout: float) -> dict[int, float]:
-    """Poll until every submission is scored; return when each was first seen finished."""
-    finished: dict[int, float] = {}
+POLL_INTERVAL = 2.0
+"""Seconds between a client's polls of its submission, as ``nlgboard-submit --wait`` polls."""
+
+
+def wait_scored(base: str, token: str, ids: list[int], timeout: float, interval: float) -> int:
+    """Poll each submission through the API, as the participants' tool does, until every one
+    is scored (polling faster only takes the cores the scoring needs); the number of polls."""
+    polls = 0
+    pending = set(ids)
     deadline = time.time() + timeout
     session = requests.Session()
-    while len(finished) < len(ids):
+    while pending:
         if time.time() > deadline:
-            raise TimeoutError(f"{len(ids) - len(finished)} submissions not scored in {timeout} s")
-        for submission_id in ids:
-            if submission_id in finished:
-                continue
+            raise TimeoutError(f"{len(pending)} submissions not scored in {timeout} s")
+        for submission_id in sorted(pending):
             state = session.get(f"{base}/api/v1/submissions/{submission_id}",
                                 headers={"Authorization": f"Bearer {token}"}, timeout=30).json()  # fmt: skip
+            polls += 1
             if state["status"] == "failed":
                 raise RuntimeError(f"submission {submission_id} failed: {state.get('error')}")
             if state["status"] == "scored":
-                finished[submission_id] = time.perf_counter()
-        time.sleep(0.2)
-    return finished
+                pending.discard(submission_id)
+        if pending:
+            time.sleep(interval)
+    return polls
+
+
+def last_finished(database_url: str, ids: list[int]) -> float:
+    """When the last of these submissions was scored (its score committed), in ``time.time()``
+    seconds: exact, unlike a poll's sighting."""
+    from sqlalchemy import func, select
+
+    from app.data.db import session_scope
+    from app.data.models import Submission
+
+    with session_scope(database_url) as session:
+        last = session.scalar(
+            select(func.max(Submission.finished_at)).where(Submission.id.in_(ids))
+        )
+    if last is None:
+        raise RuntimeError("none of the submissions is scored")
+    return last.timestamp()
 
 
 def wait_outputs_described(database_url: str, ids: list[int], timeout: float) -> float:
@@ -200,25 +230,56 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
+def postmaster(database_url: str) -> int:
+    """The PostgreSQL server process listening on the URL's port (its backends are children)."""
+    port = database_url.rsplit(":", 1)[1].split("/")[0]
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if command[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(command):
+            return int(pid)
+    raise RuntimeError(f"no PostgreSQL server on port {port}")
+
+
+def cpu_by_role(roles: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each role's process trees (the benchmark's own: itself)."""
+    used = {role: sum(tree_cpu(pid) for pid in pids) for role, pids in roles.items()}
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return used | {"clients": own.ru_utime + own.ru_stime}
+
+
 def timed_run(
-    base, token, env, held_out, workers: int, submissions: int, logs: Path
-) -> tuple[float, float, int]:
+    base,
+    token,
+    env,
+    held_out,
+    workers: int,
+    submissions: int,
+    logs: Path,
+    roles: dict,
+    interval: float,
+) -> tuple[float, float, int, dict[str, float], int]:
     """Seconds from the first upload to the last score, and to the last description; the
-    largest peak memory of one worker (its process tree: METEOR's JVMs or scoring processes)."""
+    largest peak memory of one worker (its process tree: METEOR's JVMs or scoring processes);
+    the CPU seconds each role used from the first upload to the last score."""
     processes = start_workers(env, workers, logs)
+    roles = roles | {"workers": [process.pid for process in processes]}
     memories = [PeakMemory(process.pid) for process in processes]
     for memory in memories:
         memory.__enter__()
     try:
         warm = [upload(base, token, f"warm-up-{workers}-{k}", outputs(held_out, 100 + k))
                 for k in range(workers)]  # fmt: skip
-        wait_scored(base, token, warm, timeout=900)
+        wait_scored(base, token, warm, 900, interval)
         wait_described(env)
         wait_outputs_described(env["DATABASE_URL"], warm, timeout=900)
         payloads = [outputs(held_out, k) for k in range(submissions)]
         ids: list[int] = []
         lock = threading.Lock()
-        start = time.perf_counter()
+        before = cpu_by_role(roles)
+        start, start_clock = time.perf_counter(), time.time()
 
         def send(k: int) -> None:
             submission_id = upload(base, token, f"w{workers}-system-{k:02d}", payloads[k])
@@ -230,10 +291,13 @@ def timed_run(
             thread.start()
         for thread in threads:
             thread.join()
-        finished = wait_scored(base, token, ids, timeout=3600)
+        polls = wait_scored(base, token, ids, 3600, interval)
+        after = cpu_by_role(roles)
+        scored = last_finished(env["DATABASE_URL"], ids) - start_clock
         described = wait_outputs_described(env["DATABASE_URL"], ids, timeout=3600)
         peak = max(memory.peak for memory in memories)
-        return max(finished.values()) - start, described - start, peak
+        used = {role: after[role] - before[role] for role in after}
+        return scored, described - start, peak, used, polls
     finally:
         for memory in memories:
             memory.__exit__()
@@ -247,6 +311,13 @@ def main() -> None:
     parser.add_argument(
         "--meteor", choices=("python", "jar"), default="python", help="NLGBOARD_METEOR"
     )
+    parser.add_argument(
+        "--poll-interval",
+        type=float,
+        default=POLL_INTERVAL,
+        help="Seconds between a client's polls (0.2: as the benchmark polled before 2026-11-28).",
+    )
+    parser.add_argument("--logs", type=Path, help="Keep the workers' and server's logs here.")
     args = parser.parse_args()
     if not (DATA / "trainset.csv").exists():
         sys.exit(f"needs the E2E training set at {DATA / 'trainset.csv'} (NLGBOARD_SHARED_DATA)")
@@ -255,8 +326,8 @@ def main() -> None:
     with ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         (work / "refs.csv").write_bytes(references)
-        logs = work / "logs"
-        logs.mkdir()
+        logs = args.logs or work / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
         redis_url = stack.enter_context(redis_server(work))
         database = create_database(stack.enter_context(postgres_server()), "throughput")
         env = {**os.environ, "DATABASE_URL": database, "REDIS_URL": redis_url,
@@ -277,13 +348,26 @@ def main() -> None:
         wait_for_port(port, timeout=60)
         base = f"http://127.0.0.1:{port}"
         for workers in (int(n) for n in args.workers.split(",")):
-            seconds, described, peak = timed_run(
-                base, token, env, held_out, workers, args.submissions, logs
+            roles = {"web": [server.pid], "database": [postmaster(database)]}
+            seconds, described, peak, used, polls = timed_run(
+                base,
+                token,
+                env,
+                held_out,
+                workers,
+                args.submissions,
+                logs,
+                roles,
+                args.poll_interval,
             )
             print(f"{workers} worker(s), METEOR {args.meteor}: {args.submissions} submissions "
                   f"scored in {seconds:.1f} s (first upload to last score), "
                   f"{60 * args.submissions / seconds:.1f} submissions/minute; textual statistics "
                   f"of all in {described:.1f} s; peak memory of a worker {peak / 2**20:.0f} MB")  # fmt: skip
+            print("  CPU seconds from the first upload to the last score: "
+                  + ", ".join(f"{role} {value:.1f}" for role, value in used.items())
+                  + f"; {sum(used.values()) / args.submissions:.2f} a submission; "
+                  f"{polls} polls of the scores")  # fmt: skip
 
 
 if __name__ == "__main__":

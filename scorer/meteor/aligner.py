@@ -35,6 +35,7 @@ SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 BEAM_SIZE = 40
 _T = TypeVar("_T")
 SENTENCE_MEMO = 20_000
+WORD_MEMO = 200_000
 
 _DETACHMENTS: tuple[tuple[str, str], ...] = (
     ("s", ""),
@@ -83,19 +84,11 @@ def _utf16(word: str) -> Sequence[int]:
     return units
 
 
-@dataclass(slots=True, frozen=True)
-class Match:
-    start: int
-    """Position in the reference (line 2)."""
-    length: int
-    match_start: int
-    """Position in the hypothesis (line 1)."""
-    match_length: int
-    module: int
-
-
 Raw = tuple[int, int, int, int, int]
-"""A candidate as found: reference start and length, hypothesis start and length, module."""
+"""A candidate as found, and a match as chosen: reference start and length (line 2),
+hypothesis start and length (line 1), module. Plain tuples: an alignment is read once, and a
+job makes tens of thousands of them."""
+START, LENGTH, MATCH_START, MATCH_LENGTH, MODULE = range(5)
 Option = tuple[int, int, int, int, int, int, int, int, int, int]
 """A candidate match as the search reads it (``_option``)."""
 Chain = tuple[Option, "Chain"] | None
@@ -214,6 +207,7 @@ class Aligner:
         self.stemmer = stemmer
         self.function_words = function_words
         self._synonyms: dict[str, frozenset[int]] = {}
+        self._words: dict[str, tuple[int, bool, int, frozenset[int]]] = {}
         self._references: dict[tuple[str, ...], Sentence] = {}
         self._hypothesis: Sentence | None = None
 
@@ -243,15 +237,30 @@ class Aligner:
         return found
 
     def _prepare(self, words: tuple[str, ...]) -> Sentence:
-        stem = self.stemmer.stem
+        known = [self._word(word) for word in words]
         return Sentence(
             words,
-            [java_hash(word) for word in words],
-            [java_lower(word) in self.function_words for word in words],
-            [java_hash(stem(word)) for word in words],
-            [self._synonym_sets(word) for word in words],
+            [key for key, _function, _stem, _synonyms in known],
+            [function for _key, function, _stem, _synonyms in known],
+            [stem for _key, _function, stem, _synonyms in known],
+            [synonyms for _key, _function, _stem, synonyms in known],
             [path for start in range(len(words)) for path in self._paths(words, start)],
         )
+
+    def _word(self, word: str) -> tuple[int, bool, int, frozenset[int]]:
+        """What a sentence needs of one word (its hash, whether it is a function word, its
+        stem's hash, its synonym sets), kept: outputs reuse a small vocabulary."""
+        found = self._words.get(word)
+        if found is None:
+            if len(self._words) >= WORD_MEMO:
+                self._words.clear()
+            found = self._words[word] = (
+                java_hash(word),
+                java_lower(word) in self.function_words,
+                java_hash(self.stemmer.stem(word)),
+                self._synonym_sets(word),
+            )
+        return found
 
     def candidates(self, words1: Sequence[str], words2: Sequence[str]) -> Candidates:
         """Every module's candidate matches of the two sides, in the jar's order."""
@@ -292,8 +301,7 @@ class Aligner:
         if COMPILED is None:
             matches = search(found)
         else:
-            chosen = COMPILED.resolve(found.raw, len(found.one.words), len(found.two.words))
-            matches = [None if raw is None else Match(*raw) for raw in chosen]
+            matches = COMPILED.resolve(found.raw, len(found.one.words), len(found.two.words))
         return _alignment(found.one, found.two, matches)
 
     def _synonym_sets(self, word: str) -> frozenset[int]:
@@ -338,7 +346,7 @@ class Aligner:
         return found
 
 
-def search(found: Candidates) -> list[Match | None]:
+def search(found: Candidates) -> list[Raw | None]:
     """``Aligner.resolve`` in Python, per reference word the match that starts there: the
     matches fixed before the search (a word's only candidate, covering words nothing else
     covers), then the beam search. ``_search.c`` is the same steps compiled."""
@@ -547,20 +555,21 @@ def _option(
     )
 
 
-def _match(option: Option) -> Match:
-    return Match(option[6], option[7], option[1], option[9], option[8])
+def _match(option: Option) -> Raw:
+    return (option[6], option[7], option[1], option[9], option[8])
 
 
-def _alignment(one: Sentence, two: Sentence, matches: list[Match | None]) -> Alignment:
+def _alignment(one: Sentence, two: Sentence, matches: Sequence[Raw | None]) -> Alignment:
     content1, content2, functional1, functional2 = ([0] * 4 for _ in range(4))
     function1, function2 = one.function, two.function
     for match in matches:
         if match is None:
             continue
-        for j in range(match.match_start, match.match_start + match.match_length):
-            (functional1 if function1[j] else content1)[match.module] += 1
-        for i in range(match.start, match.start + match.length):
-            (functional2 if function2[i] else content2)[match.module] += 1
+        start, length, match_start, match_length, module = match
+        for j in range(match_start, match_start + match_length):
+            (functional1 if function1[j] else content1)[module] += 1
+        for i in range(start, start + length):
+            (functional2 if function2[i] else content2)[module] += 1
     return Alignment(
         one.words,
         two.words,
@@ -574,7 +583,7 @@ def _alignment(one: Sentence, two: Sentence, matches: list[Match | None]) -> Ali
     )
 
 
-def _count_chunks(matches: list[Match | None]) -> int:
+def _count_chunks(matches: Sequence[Raw | None]) -> int:
     """``Aligner.getCountAndChunks``: runs of matches contiguous on both sides."""
     chunks, i, last_end = 0, 0, -1
     while i < len(matches):
@@ -585,10 +594,10 @@ def _count_chunks(matches: list[Match | None]) -> int:
                 last_end = -1
             i += 1
         else:
-            if last_end != -1 and match.match_start != last_end:
+            if last_end != -1 and match[MATCH_START] != last_end:
                 chunks += 1
-            i = match.start + match.length
-            last_end = match.match_start + match.match_length
+            i = match[START] + match[LENGTH]
+            last_end = match[MATCH_START] + match[MATCH_LENGTH]
     if last_end != -1:
         chunks += 1
     return chunks
