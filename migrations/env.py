@@ -2,6 +2,7 @@
 
 from alembic import context
 
+from app.data.changes import UNMARKED
 from app.data.db import get_engine
 from app.data.models import Base
 
@@ -36,6 +37,9 @@ def run_migrations() -> None:
 
 
 def _run(connection) -> None:
+    # A migration moves no change counter: ``board_changes`` exists only from 0027 on (and the
+    # board is not serving while its schema changes).
+    connection.execution_options(**{UNMARKED: True})
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

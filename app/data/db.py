@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.data import changes
+
 _ENGINES: dict[tuple[str, int], Engine] = {}
 
 
@@ -30,14 +32,18 @@ def get_engine(url: str) -> Engine:
 
 
 def _make_engine(url: str) -> Engine:
+    """An engine whose committed writes move the board's change counter on
+    (``app.data.changes``: what shared public pages are keyed by)."""
     if url.startswith("sqlite"):
         database = make_url(url).database
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    return create_engine(url, pool_pre_ping=True, connect_args=_postgres_keepalives(url))
+    else:
+        engine = create_engine(url, pool_pre_ping=True, connect_args=_postgres_keepalives(url))
+    changes.watch(engine)
+    return engine
 
 
 KEEPALIVE = {"idle": 30, "interval": 10, "count": 3}

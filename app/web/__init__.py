@@ -43,6 +43,7 @@ def create_app(
     from app.data.queue import RedisQueue
     from app.web import security
     from app.web.extensions import close_db, csrf, login_manager
+    from app.web.public_cache import PublicPages
 
     settings = settings or Settings.from_env()
     if queue is None:
@@ -69,6 +70,7 @@ def create_app(
     app.teardown_appcontext(close_db)
     if pages:
         _register_pages(app, csrf)
+        app.wsgi_app = PublicPages(app, app.wsgi_app, settings.database_url)  # type: ignore[method-assign]
     return app
 
 

@@ -9,7 +9,7 @@ from app.data.models.accounts import (
     User,
     hash_token,
 )
-from app.data.models.audit import AccountRequest, AuditEvent, LoginAttempt
+from app.data.models.audit import AccountRequest, AuditEvent, BoardChanges, LoginAttempt
 from app.data.models.base import Base, utcnow
 from app.data.models.challenges import (
     DEFAULT_DAILY_LIMIT,
@@ -59,6 +59,7 @@ __all__ = [
     "AnnotationLink",
     "AuditEvent",
     "Base",
+    "BoardChanges",
     "BoardSetting",
     "Campaign",
     "CampaignUnit",

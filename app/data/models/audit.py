@@ -1,10 +1,11 @@
-"""What organisers did (audit log), failed logins and account mails asked for (rate limits)."""
+"""What organisers did (audit log), failed logins, account mails asked for (rate limits), and
+the board's change counter."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, String
+from sqlalchemy import JSON, BigInteger, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.data.models.base import Base, UTCDateTime, utcnow
@@ -56,3 +57,13 @@ class AccountRequest(Base):
     """``register``, ``reset`` or ``verify``."""
     email: Mapped[str] = mapped_column(String(254))
     address: Mapped[str] = mapped_column(String(64))
+
+
+class BoardChanges(Base):
+    """One row (``id`` 1) whose counter moves on with every committed write, in that write's
+    transaction (``app.data.changes``): what a shared public page is keyed by."""
+
+    __tablename__ = "board_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    counter: Mapped[int] = mapped_column(BigInteger)
