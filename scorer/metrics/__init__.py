@@ -27,6 +27,7 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,7 +101,14 @@ def built_in() -> dict[str, str]:
     pyter's and the learned metrics' code: about twice what the E2E metrics import), and a new
     metric is its module alone. ``tests/scorer/metrics/test_registry.py`` holds it to the
     modules' own registrations."""
-    return dict(_index())
+    with _INDEXING:
+        return dict(_index())
+
+
+_INDEXING = threading.Lock()
+"""One thread reads the modules' source at a time: CPython 3.11's ``ast.parse`` in two threads
+at once can fail ("AST constructor recursion depth mismatch"), as a gunicorn worker's first
+requests drawing pages together did."""
 
 
 @functools.cache
