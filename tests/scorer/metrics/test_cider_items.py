@@ -16,7 +16,21 @@ from scorer.metrics.mteval import ngram_counts
 from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
-WORDS = "the a golden palace is serves cheap food near river family friendly not".split()
+WORDS = [
+    "the",
+    "a",
+    "golden",
+    "palace",
+    "is",
+    "serves",
+    "cheap",
+    "food",
+    "near",
+    "river",
+    "family",
+    "friendly",
+    "not",
+]
 
 
 def plain_cider(hypotheses: list[str], references: ReferenceSet) -> list[float]:
