@@ -6,10 +6,11 @@ from dataclasses import asdict
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy.orm import joinedload
 from werkzeug.utils import secure_filename
 
 from app.data.disclosure import Figure, seal
-from app.data.models import Submission, TestSet, Track, User
+from app.data.models import Submission, System, TestSet, Track, User
 from app.data.visibility import Viewer
 from app.web.api.openapi import (
     BEARER,
@@ -156,6 +157,11 @@ def create_submission(slug: str, track_slug: str) -> ResponseReturnValue:
     return response
 
 
+SUBMISSION_WITH_TRACK = [joinedload(Submission.system).joinedload(System.track)]
+"""A status poll reads the submission's system and track: one query, not three (teams poll
+every few seconds while they wait)."""
+
+
 @bp.get("/submissions/<int:submission_id>")
 @documented(
     summary="A submission's status, place in the queue and scores",
@@ -170,7 +176,7 @@ def get_submission(submission_id: int) -> ResponseReturnValue:
     user = token_user()
     if user is None:
         return error(401, "send a valid API token: Authorization: Bearer <token>")
-    submission = db().get(Submission, submission_id)
+    submission = db().get(Submission, submission_id, options=SUBMISSION_WITH_TRACK)
     if submission is None or not can_see_submission(db(), user, submission):
         return error(404, f"no submission {submission_id} visible to you")
     shown = can_see_scores(db(), user, submission)
