@@ -95,8 +95,10 @@ def tree_cpu(pid: int) -> float:
 class PeakMemory:
     """Sample the summed RSS of a process tree in a thread; ``peak`` holds the maximum."""
 
-    def __init__(self, pid: int):
-        self.pid, self.peak = pid, 0
+    def __init__(self, pid: int, interval: float = 0.02):
+        """``interval``: seconds between samples (each reads /proc for the whole tree, which
+        costs CPU beside a long, busy run)."""
+        self.pid, self.peak, self.interval = pid, 0, interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -111,7 +113,7 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             self.peak = max(self.peak, tree_rss(self.pid))
-            self._stop.wait(0.02)
+            self._stop.wait(self.interval)
 
 
 def build_test_set(workdir: Path) -> tuple[Path, list[Path]]:

@@ -266,7 +266,7 @@ def timed_run(
     the CPU seconds each role used from the first upload to the last score."""
     processes = start_workers(env, workers, logs)
     roles = roles | {"workers": [process.pid for process in processes]}
-    memories = [PeakMemory(process.pid) for process in processes]
+    memories = [PeakMemory(process.pid, interval=0.25) for process in processes]
     for memory in memories:
         memory.__enter__()
     try:
