@@ -164,7 +164,8 @@ def _matches(ref: Counts, hyp: Counts) -> list[float]:
         # Only the n-grams both have count (the others add min(count, 0)); whole numbers, so
         # the order of the sum changes nothing. A third of the work of going over them all.
         shared = ref_order.keys() & hyp_order.keys()
-        matching = sum([min(ref_order[gram], hyp_order[gram]) for gram in shared])
+        counts = map(ref_order.__getitem__, shared), map(hyp_order.__getitem__, shared)
+        matching = sum(map(min, *counts))
         row += [float(matching), float(ref_order.total()), float(hyp_order.total())]
     return row
 
