@@ -10,8 +10,9 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: run test test-all check lint install clean
 
-# setup.py builds METEOR's search (scorer/meteor/_search.c): a change to either reinstalls.
-BUILT := pyproject.toml server/pyproject.toml setup.py scorer/meteor/_search.c
+# setup.py builds METEOR's and TER's searches (scorer/meteor/_search.c, scorer/metrics/_tercom.c):
+# a change to any of them reinstalls.
+BUILT := pyproject.toml server/pyproject.toml setup.py scorer/meteor/_search.c scorer/metrics/_tercom.c
 
 $(STAMP): $(BUILT)
 	$(PYTHON) -m venv $(VENV)

@@ -1,6 +1,7 @@
-"""The one compiled part: METEOR's alignment search (``scorer/meteor/_search.c``). Optional:
-where no C compiler is found the install goes on and the same search runs in Python
-(``scorer.meteor.aligner``), with the same results."""
+"""The compiled parts: METEOR's alignment search (``scorer/meteor/_search.c``) and TER's shift
+search (``scorer/metrics/_tercom.c``). Optional: where no C compiler is found the install goes
+on and the same searches run in Python (``scorer.meteor.aligner``,
+``scorer.metrics.tercom_search``), with the same results."""
 
 from setuptools import Extension, setup
 
@@ -13,5 +14,6 @@ setup(
             extra_compile_args=["-ffp-contract=off"],
             optional=True,
         ),
+        Extension("scorer.metrics._tercom", ["scorer/metrics/_tercom.c"], optional=True),
     ]
 )

@@ -132,7 +132,11 @@ def _index() -> tuple[tuple[str, str], ...]:
 
 
 def _modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
+    """The metric modules' names: those with Python source (a compiled helper such as
+    ``_tercom``, TER's shift search, registers nothing)."""
+    folder = Path(__file__).parent
+    found = pkgutil.iter_modules([str(folder)])
+    return sorted(m.name for m in found if (folder / f"{m.name}.py").exists())
 
 
 def register(

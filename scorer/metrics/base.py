@@ -123,11 +123,15 @@ class MeanOfSegments(Metric):
         raise NotImplementedError
 
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
-        scores = self.segment_scores(hypotheses, references)
-        return np.column_stack([np.asarray(scores, dtype=float), np.ones(len(scores))])
+        return mean_rows(self.segment_scores(hypotheses, references))
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return float(totals[0] / totals[1]) if totals[1] else 0.0
+
+
+def mean_rows(scores: Sequence[float]) -> np.ndarray:
+    """A ``MeanOfSegments`` metric's per-item statistics: (score, 1) per item."""
+    return np.column_stack([np.asarray(scores, dtype=float), np.ones(len(scores))])
 
 
 def reference_streams(references: Sequence[Sequence[str]]) -> list[list[str]]:

@@ -22,7 +22,7 @@ with targeted human annotation, AMTA; Post (2018), sacreBLEU, WMT.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import sacrebleu
@@ -102,6 +102,18 @@ def _sacrebleu_ter(options: Options) -> SacreTER:
     )
 
 
+REFERENCE_MEMO = 100_000
+"""References whose words a scoring process remembers (a test set's come back every job)."""
+
+
+@lru_cache(maxsize=REFERENCE_MEMO)
+def _reference_words(options: Options, reference: str) -> tuple[str, ...]:
+    """sacreBLEU's ``_extract_reference_info`` of one reference: its tokeniser's words. The
+    items of a batch go to the same scoring process every job (``scorer.parallel``), so a
+    worker tokenises a test set's references once, not in every job."""
+    return tuple(_sacrebleu_ter(options)._preprocess_segment(reference).split())
+
+
 def segment_rows(work: list[Work]) -> list[list[float]]:
     """(best number of edits, average reference length) of each (options, output, references),
     as sacreBLEU's ``TER._compute_segment_statistics``."""
@@ -111,7 +123,7 @@ def segment_rows(work: list[Work]) -> list[list[float]]:
         words_hyp = ter._preprocess_segment(hypothesis).split()
         best_edits = int(1e16)
         lengths = 0
-        for words_ref in ter._extract_reference_info(references)["ref_words"]:
+        for words_ref in [_reference_words(options, reference) for reference in references]:
             edits, length = translation_edit_rate(words_hyp, words_ref)
             lengths += length
             best_edits = min(best_edits, edits)

@@ -21,6 +21,12 @@ lengths differ (a truncated output). Two things make it fast, neither changes a 
 
 Words are mapped to one character each, so that shifting is string slicing and equality is
 exact (no hashing of words).
+
+Where ``_tercom.c`` is built (``setup.py``, as METEOR's search), the search runs compiled: the
+port's steps as they are, without the two tricks above (a cell is a few instructions in C), ~50
+times faster again; it was three quarters of a warm WebNLG 2017 job. This module's search stays
+the reference and the fallback (tests/scorer/metrics/test_compiled_tercom.py holds the two
+equal).
 """
 
 from __future__ import annotations
@@ -28,9 +34,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from types import ModuleType
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
+
+COMPILED: ModuleType | None
+"""``_tercom.c`` built, or None: the search runs in Python (``_Search``)."""
+try:
+    from scorer.metrics import _tercom as COMPILED
+except ImportError:  # not built (no C compiler at install)
+    COMPILED = None
 
 BEAM_WIDTH = 25
 MAX_SHIFT_SIZE = 10
@@ -57,6 +71,8 @@ def translation_edit_rate(words_hyp: Sequence[str], words_ref: Sequence[str]) ->
     if not words_ref:
         return len(words_hyp), 0
     hyp, ref = _as_characters(words_hyp, words_ref)
+    if COMPILED is not None:
+        return COMPILED.edits(hyp, ref), len(ref)
     return _Search(hyp, ref).edits(), len(ref)
 
 

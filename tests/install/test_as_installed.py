@@ -170,12 +170,15 @@ def test_the_participants_install_puts_only_the_scorer_on_their_path(participant
         missing = subprocess.run([python, "-c", f"import {module}"], cwd=tmp_path, env=env,
                                  capture_output=True, text=True, check=False)  # fmt: skip
         assert "ModuleNotFoundError" in missing.stderr, module
-    shipped = run([python, "-c", "import scorer.kinds, scorer.meteor.aligner as a; "
-                   "print(scorer.kinds.__file__); print(a.COMPILED)"],
-                  cwd=tmp_path, env=env).stdout.split()  # fmt: skip
+    shipped = run([python, "-c", "import scorer.kinds, scorer.meteor.aligner as a, "
+                   "scorer.metrics.tercom_search as t; "
+                   "print(scorer.kinds.__file__); print(a.COMPILED is not None); "
+                   "print(t.COMPILED is not None)"],
+                  cwd=tmp_path, env=env).stdout.splitlines()  # fmt: skip
     assert shipped[0].startswith(str(packages)), "the installed scorer, not the checkout's"
     if shutil.which("cc") or shutil.which("gcc"):
-        assert shipped[1] != "None", "METEOR's compiled search was built into the wheel"
+        assert shipped[1] == "True", "METEOR's compiled search was built into the wheel"
+        assert shipped[2] == "True", "TER's compiled search was built into the wheel"
 
 
 def demo_outputs(profile: str, folder: Path) -> Path:

@@ -103,6 +103,20 @@ def test_meteor_statistics_are_the_same_from_references_kept_by_another_process(
     assert set(scoring.aligner()._references) == {tuple(scoring._PREPARED[t]) for t in texts}
 
 
+def test_meteor_segments_read_references_kept_by_another_process(folder, monkeypatch):
+    """The files' mode (WebNLG's METEOR, ``-r N``) keeps its references as ``SCORE`` lines do."""
+    monkeypatch.setattr(scoring, "_PREPARED", {})
+    monkeypatch.setattr(scoring.aligner(), "_references", {})
+    segments = list(zip(OUTPUTS, REFERENCES, strict=True))
+    fresh = scoring._score_segments(segments)
+    assert len(list(folder.glob("prepared-meteor-*.marshal"))) == 1
+    monkeypatch.setattr(scoring, "_PREPARED", {})
+    monkeypatch.setattr(scoring.aligner(), "_references", {})
+    monkeypatch.setattr(scoring, "_prepare_references", never)
+    assert scoring._score_segments(segments) == fresh
+    assert set(scoring._PREPARED) == {ref for refs in REFERENCES for ref in refs}
+
+
 def test_ptb_tokens_of_the_references_are_read_back_by_the_next_process(folder, monkeypatch):
     from scorer.tokenizers import ptb
 

@@ -1,4 +1,5 @@
-"""TER's edit counting (``scorer.metrics.tercom_search``) against sacreBLEU's tercom port, its
+"""TER's edit counting (``scorer.metrics.tercom_search``, compiled where ``_tercom.c`` is built:
+test_compiled_tercom.py holds the Python search to it) against sacreBLEU's tercom port, its
 oracle: for every (output, reference) pair the same number of edits and reference length, and
 for every item of the ``TER`` metric the same statistics (best edits, average reference length:
 the same floats), with each of its options.
@@ -84,10 +85,12 @@ def test_the_beam_counts_a_truncated_output_as_sacrebleu_does():
 
 def test_the_candidate_cap_stops_the_search_where_sacrebleu_stops(monkeypatch):
     """Here the 1,000th candidate comes before the best shifts: without the cap, 10 fewer
-    edits, in both."""
+    edits, in both (the Python search's: the compiled one's cap is a constant of _tercom.c)."""
     output, reference = ("a b c " * 12).split(), ("c b a " * 12).split()
     assert translation_edit_rate(output, reference) == (23, 36)
     assert lib_ter.translation_edit_rate(output, reference) == (23, 36)
+    monkeypatch.setattr(tercom_search, "COMPILED", None)
+    assert translation_edit_rate(output, reference) == (23, 36)
     monkeypatch.setattr(tercom_search, "MAX_SHIFT_CANDIDATES", 10**9)
     monkeypatch.setattr(lib_ter, "_MAX_SHIFT_CANDIDATES", 10**9)
     assert translation_edit_rate(output, reference) == (13, 36)

@@ -5,8 +5,10 @@ registry's options."""
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
+import pyter
 import pytest
 
 from scorer.errors import UnknownMetric
@@ -99,6 +101,17 @@ def test_pyter_ter_of_its_own_example():
     ref = "SAUDI ARABIA denied THIS WEEK information published in the AMERICAN new york times"
     hyp = "THIS WEEK THE SAUDIS denied information published in the new york times"
     assert ter(hyp.split(), ref.split()) == 4 / 13  # one shift, three edits, 13 words
+
+
+def test_pyter_ter_equals_pyter3_on_random_sequences():
+    """Small vocabularies (many tied shifts: pyter keeps the shifted list that sorts last),
+    words whose order differs from their first appearance, outputs longer and shorter."""
+    rng = random.Random(3)
+    for _ in range(400):
+        vocabulary = [f"{chr(97 + rng.randrange(26))}{k}" for k in range(rng.choice([1, 2, 3, 6]))]
+        hyp = [rng.choice(vocabulary) for _ in range(rng.randint(0, 14))]
+        ref = [rng.choice(vocabulary) for _ in range(rng.randint(1, 14))]
+        assert ter(hyp, ref) == pyter.ter(hyp, ref), (hyp, ref)
 
 
 def test_eval_py_scores_an_empty_reference_one_and_takes_the_minimum():

@@ -1,0 +1,3 @@
+"""Types of the compiled TER shift search (``_tercom.c``)."""
+
+def edits(hyp: str, ref: str) -> int: ...
