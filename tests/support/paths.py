@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,20 @@ def require_binary(name: str, *candidates: str) -> str:
         if found:
             return found
     _missing(f"{name} is not installed (Debian package; .ci/run installs it)")
+
+
+def require_compiled(compiled: object, module: str, source: str) -> None:
+    """A compiled part (``module``, built from ``source``) is there to test: failing where a C
+    compiler and Python's headers are (the install should have built it), else skipping."""
+    if compiled is not None:
+        return
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if (shutil.which("cc") or shutil.which("gcc")) and headers.exists():
+        pytest.fail(
+            f"a C compiler and Python's headers are here but {module} is not "
+            f"built: reinstall (make test does, when setup.py or {source} change)"
+        )
+    pytest.skip(f"no C compiler or no Python headers: {source} is not built, Python searches")
 
 
 def _missing(message: str) -> None:

@@ -7,28 +7,18 @@ set's outputs."""
 from __future__ import annotations
 
 import random
-import shutil
-import sysconfig
-from pathlib import Path
 
 import pytest
 
 from scorer.meteor import aligner as aligner_module
 from scorer.meteor.aligner import Candidates, Sentence, search
-from tests.support.paths import e2e_file
+from tests.support.paths import e2e_file, require_compiled
 
 compiled = aligner_module.COMPILED
 
 
 def needs_compiled() -> None:
-    if compiled is None:
-        headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-        if (shutil.which("cc") or shutil.which("gcc")) and headers.exists():
-            pytest.fail(
-                "a C compiler and Python's headers are here but scorer.meteor._search is not "
-                "built: reinstall (make test does, when setup.py or _search.c change)"
-            )
-        pytest.skip("no C compiler or no Python headers: _search.c is not built, Python searches")
+    require_compiled(compiled, "scorer.meteor._search", "_search.c")
 
 
 def sentence(length: int) -> Sentence:

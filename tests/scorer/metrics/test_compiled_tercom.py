@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-import shutil
-import sysconfig
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,6 +22,7 @@ from tests.scorer.metrics.test_tercom_search import (
     rotated_pairs,
     webnlg_references,
 )
+from tests.support.paths import require_compiled
 from tests.support.ter_cases import long_outputs, shift_outputs
 from tests.support.webnlg_cases import dev_entries
 
@@ -33,14 +31,7 @@ compiled = tercom_search.COMPILED
 
 @pytest.fixture(autouse=True)
 def needs_compiled() -> None:
-    if compiled is None:
-        headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-        if (shutil.which("cc") or shutil.which("gcc")) and headers.exists():
-            pytest.fail(
-                "a C compiler and Python's headers are here but scorer.metrics._tercom is not "
-                "built: reinstall (make test does, when setup.py or _tercom.c change)"
-            )
-        pytest.skip("no C compiler or no Python headers: _tercom.c is not built, Python searches")
+    require_compiled(compiled, "scorer.metrics._tercom", "_tercom.c")
 
 
 def differing(pairs: Iterable[tuple[list[str], list[str]]]) -> list[tuple[int, int, str, str]]:
