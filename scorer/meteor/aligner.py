@@ -206,7 +206,6 @@ class Aligner:
         self.lexicon = lexicon
         self.stemmer = stemmer
         self.function_words = function_words
-        self._synonyms: dict[str, frozenset[int]] = {}
         self._words: dict[str, tuple[int, bool, int, frozenset[int]]] = {}
         self._references: dict[tuple[str, ...], Sentence] = {}
         self._hypothesis: Sentence | None = None
@@ -305,19 +304,16 @@ class Aligner:
         return _alignment(found.one, found.two, matches)
 
     def _synonym_sets(self, word: str) -> frozenset[int]:
-        """``getSynSets(word) + getStemSynSets(word)`` of SynonymDictionary."""
-        found = self._synonyms.get(word)
-        if found is None:
-            lexicon = self.lexicon
-            sets = set(lexicon.synsets(word) or ())
-            bases = lexicon.bases(word)
-            if bases:
-                for base in bases:
-                    sets |= lexicon.synsets(base) or set()
-            else:
-                sets |= lexicon.synsets(self._morph(word)) or set()
-            found = self._synonyms[word] = frozenset(sets)
-        return found
+        """``getSynSets(word) + getStemSynSets(word)`` of SynonymDictionary (kept by ``_word``)."""
+        lexicon = self.lexicon
+        sets = set(lexicon.synsets(word) or ())
+        bases = lexicon.bases(word)
+        if bases:
+            for base in bases:
+                sets |= lexicon.synsets(base) or set()
+        else:
+            sets |= lexicon.synsets(self._morph(word)) or set()
+        return frozenset(sets)
 
     def _morph(self, word: str) -> str:
         """WordNet's detachment rules as SynonymDictionary.morph has them (``-ful`` is kept
