@@ -96,6 +96,7 @@ def settings_of(campaign: Campaign, runs: int | None = None) -> Settings:
         quality_control=campaign.quality_control,
         runs=runs,
         judges=None if campaign.imported is not None else campaign.annotators_per_hit,
+        options=campaign.options or {},
     )
 
 
@@ -118,6 +119,7 @@ def campaign_results(session: Session, campaign: Campaign, runs: int | None = No
         row["name"] = subjects[row["system"]].name
     results["protocol"] = protocol.name
     results["clusters"] = campaign.clusters
+    results["options"] = dict(settings.options)
     results["agreement"] = agreement.to_dict()
     results["subjects"] = {key: subject.to_dict() for key, subject in subjects.items()}
     results["judgements"] = len(judgements)

@@ -102,15 +102,17 @@ class ActionForm(BoardForm):
 
 
 def _method_choices() -> list[SelectChoice]:
-    return [SelectChoice(name, protocol.title) for name, protocol in PROTOCOLS.items()]
-
-
-def _criterion_choices() -> list[SelectChoice]:
-    return [
-        SelectChoice(name, f"{name} ({protocol.title})")
-        for protocol in PROTOCOLS.values()
-        for name in protocol.criteria
+    """A placeholder first: the page preselects the method the challenge already uses, and a
+    challenge without a campaign yet has the organiser choose one."""
+    return [SelectChoice("", "choose a method")] + [
+        SelectChoice(name, protocol.title) for name, protocol in PROTOCOLS.items()
     ]
+
+
+def _criteria_hint() -> str:
+    return "; ".join(
+        f"{protocol.title}: {', '.join(protocol.criteria)}" for protocol in PROTOCOLS.values()
+    )
 
 
 def _cluster_choices() -> list[SelectChoice]:
@@ -128,14 +130,51 @@ class CampaignNaming(BoardForm):
     name = StringField(
         "Name", validators=[DataRequired(), Length(max=64), Regexp(r"^[a-z0-9][a-z0-9-]*\Z")]
     )
-    method = SelectField("Method", choices=_method_choices())
+    method = SelectField(
+        "Method", choices=_method_choices(), validators=[DataRequired("Choose a method.")]
+    )
     clusters = SelectField("Significance clusters", choices=_cluster_choices(), default="")
+    criteria = TextAreaField(
+        "Likert criteria, one a line: NAME SCALE [higher|lower], e.g. 'fluency 1-5', "
+        "'adequacy 1-7', 'clarity bad,fair,good' (default: semantics, grammar and fluency "
+        "on 1-3, higher is better)",
+        validators=[Length(max=2000)],
+        render_kw={"rows": 3},
+    )
+    aggregate = SelectField(
+        "Likert: an output's score",
+        choices=[
+            SelectChoice("", "the mean of its judges"),
+            SelectChoice("median", "the median of its judges"),
+        ],
+        default="",
+    )
+    ties = SelectField(
+        "Pairwise: a tie",
+        choices=[
+            SelectChoice("", "half a win for each side"),
+            SelectChoice("drop", "left out of the scores"),
+        ],
+        default="",
+    )
+
+    def options(self) -> dict[str, str]:
+        """What the organiser gave of the protocols' options (the chosen protocol reads its
+        own and refuses another's)."""
+        return {
+            "criteria": self.criteria.data or "",
+            "aggregate": self.aggregate.data or "",
+            "ties": self.ties.data or "",
+        }
 
 
 class CampaignForm(CampaignNaming):
     """A human evaluation on a track (E2E RankME, SR'18 DA, DRS ROSE, Likert, pairwise)."""
 
-    criterion = SelectField("Criterion", choices=_criterion_choices())
+    criterion = StringField(
+        f"Criterion the results are ranked by (empty: the first asked; {_criteria_hint()})",
+        validators=[Length(max=64)],
+    )
     systems = StringField("Systems (comma-separated; empty = the primary systems)")
     include_baselines = BooleanField("Include the baselines")
     include_human = BooleanField("Include the human references as a system")

@@ -6,6 +6,7 @@ radio buttons); with JavaScript a slider mirrors each number field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -46,8 +47,11 @@ from app.web.services.annotation import (
 )
 from app.web.services.campaigns import (
     CampaignSpec,
+    campaign_options,
+    challenge_method,
     get_campaign,
     open_campaign,
+    protocol_of,
     references_embargoed,
     track_campaigns,
 )
@@ -88,6 +92,8 @@ def campaigns(slug: str, track_slug: str) -> ResponseReturnValue:
     track = organised_track(slug, track_slug)
     form = CampaignForm(prefix="new")
     upload = ImportJudgementsForm(prefix="import")
+    if request.method == "GET":
+        form.method.data = upload.method.data = challenge_method(db(), track) or ""
     if form.validate_on_submit():
         spec = CampaignSpec(
             name=form.name.data,
@@ -102,6 +108,7 @@ def campaigns(slug: str, track_slug: str) -> ResponseReturnValue:
             annotators_per_hit=form.annotators_per_hit.data,
             quality_control=(form.quality_control.data or "").strip(),
             clusters=form.clusters.data or None,
+            options=form.options(),
         )
         try:
             campaign, mails = open_campaign(
@@ -135,6 +142,8 @@ class ImportRequest(NamedTuple):
     """DA: the controls the organiser named; empty = the kinds of row the file holds."""
     clusters: str = ""
     """The cluster procedure the organiser chose; empty = the protocol's default."""
+    options: Mapping[str, str] | None = None
+    """The protocol's options the organiser gave (``CampaignNaming.options``)."""
 
 
 PREVIEW_AGE = 3600
@@ -162,11 +171,12 @@ def import_file(slug: str, track_slug: str) -> ResponseReturnValue:
     request_ = ImportRequest(
         upload.name.data, upload.method.data, upload.criterion.data.strip(),
         upload.file.data.filename or "judgements.csv", (upload.quality_control.data or "").strip(),
-        upload.clusters.data or "",
+        upload.clusters.data or "", upload.options(),
     )  # fmt: skip
     try:
         if len(data) > current_app.config["UPLOAD_MAX_BYTES"]:
             raise DomainError("the file is larger than the upload limit")
+        campaign_options(protocol_of(request_.method), request_.options)
         read = read_import(
             db(), track, request_.method, request_.criterion, data, request_.filename
         )
@@ -221,7 +231,7 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
         return redirect(url_for("human.campaigns", slug=slug, track_slug=track_slug))
     request_ = ImportRequest(
         found["name"], found["method"], found["criterion"], found["filename"],
-        found.get("quality_control", ""), found.get("clusters", ""),
+        found.get("quality_control", ""), found.get("clusters", ""), found.get("options"),
     )  # fmt: skip
     read = read_import(db(), track, request_.method, request_.criterion, data, request_.filename)
     chosen = {m.name: request.form.get(f"map-{k}", "") for k, m in enumerate(read.names)}
@@ -230,7 +240,7 @@ def confirm_import(slug: str, track_slug: str) -> ResponseReturnValue:
         campaign = import_judgements_by(
             db(), current_user, track, request_.name, request_.method, request_.criterion, data,
             request_.filename, mapping, quality_control=request_.quality_control or None,
-            clusters=request_.clusters or None,
+            clusters=request_.clusters or None, options=request_.options,
         )  # fmt: skip
     except Refused as error:
         return _preview(track, read, request_, token, chosen, str(error)), 400

@@ -55,6 +55,9 @@ class Campaign(Base):
     clusters: Mapped[str] = mapped_column(String(32), default="wmt", server_default="wmt")
     """The cluster procedure (``scorer.human.clusters``) the campaign's organisers published
     their table by, one its protocol allows."""
+    options: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The protocol's own choices (``Protocol.read_options``: Likert's criteria with their
+    scales and directions and its aggregate, pairwise's ties); None: the protocol's defaults."""
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     is_published: Mapped[bool] = mapped_column(Boolean, default=False)
     imported: Mapped[dict | None] = mapped_column(JSON, nullable=True)
@@ -77,6 +80,12 @@ class Campaign(Base):
     def protocol(self) -> Protocol:
         """What everything about the campaign asks: its layout, analysis, table, agreement."""
         return protocol(self.method)
+
+    @property
+    def options_text(self) -> str:
+        """The protocol's options in a line (empty: it has none to state), as the results
+        page, the API and the exports say them."""
+        return self.protocol.describe_options(self.options or {})
 
 
 class CampaignUnit(Base):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -26,6 +27,35 @@ from scorer.errors import InputError
 from scorer.human.protocols import PROTOCOLS
 
 
+def protocol_options(command: Callable) -> Callable:
+    """The protocols' own options (the chosen method reads its own and refuses another's)."""
+    for option in reversed(
+        (
+            click.option(
+                "--criteria",
+                default=None,
+                help="Likert: the criteria asked, 'NAME SCALE [higher|lower]' separated by ';' "
+                "(e.g. 'fluency 1-5; adequacy 1-7; clarity bad,fair,good'); default: "
+                "semantics, grammar and fluency on 1-3, higher is better.",
+            ),
+            click.option(
+                "--aggregate",
+                type=click.Choice(["mean", "median"]),
+                default=None,
+                help="Likert: an output's score from its judges' points (default: mean).",
+            ),
+            click.option(
+                "--ties",
+                type=click.Choice(["half", "drop"]),
+                default=None,
+                help="Pairwise: a tie as half a win for each side (default) or left out.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
 @click.group(cls=AppGroup)
 def human() -> None:
     """Human evaluation: campaigns, one-time links, imports, results."""
@@ -36,7 +66,11 @@ def human() -> None:
 @click.argument("track_slug")
 @click.argument("name")
 @click.option("--method", required=True, type=click.Choice(list(PROTOCOLS)))
-@click.option("--criterion", required=True)
+@click.option(
+    "--criterion",
+    default=None,
+    help="The criterion results are ranked by (default: the first asked).",
+)
 @click.option("--language", default=None)
 @click.option("--systems", default=None, help="Comma-separated names (default: primary systems).")
 @click.option("--baselines", is_flag=True, help="Include the baselines.")
@@ -57,12 +91,13 @@ def human() -> None:
     help="The cluster procedure the results are published by (DA, Likert: wmt or webnlg2020); "
     "default: the protocol's own (wmt for DA).",
 )
+@protocol_options
 def human_create(
     challenge_slug: str,
     track_slug: str,
     name: str,
     method: str,
-    criterion: str,
+    criterion: str | None,
     language: str | None,
     systems: str | None,
     baselines: bool,
@@ -73,12 +108,15 @@ def human_create(
     seed: int,
     quality_control: str,
     clusters: str | None,
+    criteria: str | None,
+    aggregate: str | None,
+    ties: str | None,
 ) -> None:
     """Set up a campaign NAME on a track from its systems' stored outputs."""
     spec = CampaignSpec(
         name=name,
         method=method,
-        criterion=criterion,
+        criterion=criterion or "",
         language=language,
         systems=[s.strip() for s in systems.split(",") if s.strip()] if systems else None,
         include_baselines=baselines,
@@ -89,6 +127,7 @@ def human_create(
         seed=seed,
         quality_control=quality_control,
         clusters=clusters,
+        options={"criteria": criteria, "aggregate": aggregate, "ties": ties},
     )
     try:
         with session_scope(board_settings().database_url) as session:
@@ -159,6 +198,7 @@ HOW_TO_MAP = (
     help="The cluster procedure the results are published by (DA, Likert: wmt or webnlg2020); "
     "default: the protocol's own (wmt for DA).",
 )
+@protocol_options
 def human_import(
     challenge_slug: str,
     track_slug: str,
@@ -172,6 +212,9 @@ def human_import(
     unmatched_external: bool,
     quality_control: str | None,
     clusters: str | None,
+    criteria: str | None,
+    aggregate: str | None,
+    ties: str | None,
 ) -> None:
     """Import judgements collected elsewhere (E2E RankME CSV, long CSV, pairwise CSV) as NAME.
 
@@ -191,6 +234,7 @@ def human_import(
             campaign = import_judgements(
                 session, track, name, method, criterion, data, path.name, mapping, language,
                 quality_control, clusters,
+                {"criteria": criteria, "aggregate": aggregate, "ties": ties},
             )  # fmt: skip
             notes = campaign.imported or {}
     except DomainError as error:

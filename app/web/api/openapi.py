@@ -342,6 +342,22 @@ SCHEMAS: dict[str, dict] = {
             "method": {"type": "string"},
             "criterion": {"type": "string"},
             "language": {"type": "string"},
+            "clusters": {
+                "type": "string",
+                "description": "The cluster procedure the table was published by (wmt, "
+                "webnlg2020, trueskill, rank-ranges, none).",
+            },
+            "options": {
+                "type": "object",
+                "description": "The protocol's options the campaign set (Likert: criteria with "
+                "scale and direction, aggregate; pairwise: ties); empty: its defaults.",
+            },
+            "options_text": {"type": "string", "description": "The options in words."},
+            "agreement": {
+                "type": "object",
+                "nullable": True,
+                "description": "krippendorff_alpha, level, units, complete_share, judges.",
+            },
             "judgements": {"type": "integer"},
             "quality_control": {"type": "string", "description": "Direct Assessment only."},
             "annotators": {

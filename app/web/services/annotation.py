@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Select, String, cast, func, select
 from sqlalchemy.orm import Session
 
+from app.data.human_analysis import settings_of
 from app.data.models import (
     AnnotationLink,
     Campaign,
@@ -162,7 +163,7 @@ def parse_answers(campaign: Campaign, unit: CampaignUnit, form: Mapping[str, str
     missing or out-of-range value is refused."""
     slots = [entry.slot for entry in unit.entries]
     try:
-        return campaign.protocol.answers(slots, campaign.criterion, form)
+        return campaign.protocol.answers(slots, settings_of(campaign), form)
     except ValueError as error:
         raise DomainError(str(error)) from None
 

@@ -37,6 +37,7 @@ from app.data.human_analysis import AnalysisStatus
 from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
 from app.web.errors import CampaignBundleError, DomainError
 from app.web.services.campaigns import (
+    campaign_options,
     cluster_procedure,
     protocol_of,
     quality_controls,
@@ -62,6 +63,7 @@ SETTINGS = {
     "language": str,
     "quality_control": str,
     "clusters": str,
+    "options": dict,
     "show_input": bool,
     "show_reference": bool,
     "hit_size": int,
@@ -70,7 +72,7 @@ SETTINGS = {
     "imported": dict,
     "judgements": str,
 }
-OPTIONAL = {"imported", "clusters"}
+OPTIONAL = {"imported", "clusters", "options"}
 CRITERION_MAX = 64
 """``campaigns.criterion`` and ``judgements.criterion``."""
 TEXT_MAX = {
@@ -101,6 +103,7 @@ def export_campaigns(session: Session, challenge: Challenge, files: dict[str, by
                     "language": campaign.language,
                     "quality_control": campaign.quality_control,
                     "clusters": campaign.clusters,
+                    **({"options": campaign.options} if campaign.options else {}),
                     "show_input": campaign.show_input,
                     "show_reference": campaign.show_reference,
                     "hit_size": campaign.hit_size,
@@ -205,9 +208,11 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
     try:
         protocol = protocol_of(method)
         clusters = cluster_procedure(protocol, settings["clusters"])
+        options = campaign_options(protocol, settings["options"])
     except DomainError as error:
         raise CampaignBundleError(f"{where}: {error}") from None
-    _check_criterion(method, criterion, settings["imported"] is not None, where)
+    asked = [found.name for found in protocol.questions(options or {})]
+    _check_criterion(method, criterion, asked, settings["imported"] is not None, where)
     if settings["hit_size"] < 1 or settings["annotators_per_hit"] < 1:
         raise CampaignBundleError(f"{where}: hit_size and annotators_per_hit are at least 1")
     try:
@@ -227,6 +232,7 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
         criterion=criterion,
         quality_control=controls,
         clusters=clusters,
+        options=options,
         show_input=settings["show_input"],
         show_reference=settings["show_reference"],
         hit_size=settings["hit_size"],
@@ -237,11 +243,12 @@ def _campaign(track: Track, settings: dict[str, Any], where: str) -> Campaign:
     )
 
 
-def _check_criterion(method: str, criterion: str, imported: bool, where: str) -> None:
-    """A campaign collected on a board has one of its protocol's criteria (``criteria``: its
+def _check_criterion(
+    method: str, criterion: str, criteria: list[str], imported: bool, where: str
+) -> None:
+    """A campaign collected on a board has one of the criteria it asks (``criteria``: its
     annotation pages and analysis are made for them); one imported from a file keeps the name
     the file gave (the board's import takes any), a text that fits the column."""
-    criteria = protocol_of(method).criteria
     if not imported and criterion not in criteria:
         raise CampaignBundleError(
             f"{where}.criterion: {criterion!r} is not a criterion of {method} (one of "

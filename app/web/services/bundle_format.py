@@ -157,6 +157,14 @@ SECTIONS = [
                 + "; ".join(f"{name}: {', '.join(p.clusters)}" for name, p in PROTOCOLS.items())
                 + "); default: the protocol's first.",
             ),
+            (
+                "options",
+                "Optional: the protocol's own options. Likert: criteria, a list of {name, "
+                "scale (1-3, 1-5, 1-7 or named points lowest first), direction (higher or "
+                "lower)}, and aggregate (mean or median of an output's judges); default: "
+                "semantics, grammar and fluency on 1-3, the mean. Pairwise: ties (half or "
+                "drop); default: half.",
+            ),
             ("show_input / show_reference", "What its pages showed annotators."),
             ("hit_size / annotators_per_hit", "Units per HIT, annotators per HIT."),
             (

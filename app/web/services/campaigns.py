@@ -24,7 +24,7 @@ but the organisers.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -77,6 +77,9 @@ class CampaignSpec:
     """DA: the controls each HIT holds (some of damaged,repeat,reference, or none)."""
     clusters: str | None = None
     """The cluster procedure the results are published by; None: the protocol's default."""
+    options: Mapping[str, object] | None = None
+    """The protocol's own options as given (``campaign_options``); None or empty: its
+    defaults."""
 
 
 def quality_controls(text: str) -> tuple[str, ...]:
@@ -103,6 +106,17 @@ def track_campaigns(session: Session, track: Track, published_only: bool) -> lis
     return list(session.scalars(query))
 
 
+def challenge_method(session: Session, track: Track) -> str | None:
+    """The method of the challenge's newest campaign: what a new one most likely uses too."""
+    return session.scalar(
+        select(Campaign.method)
+        .join(Track, Campaign.track_id == Track.id)
+        .where(Track.challenge_id == track.challenge_id)
+        .order_by(Campaign.id.desc())
+        .limit(1)
+    )
+
+
 def protocol_of(method: str) -> Protocol:
     """The protocol a campaign names, or a DomainError saying which exist."""
     if method not in PROTOCOLS:
@@ -118,13 +132,32 @@ def cluster_procedure(protocol: Protocol, name: str | None) -> str:
         raise DomainError(str(error)) from None
 
 
+def campaign_options(protocol: Protocol, given: Mapping[str, object] | None) -> dict | None:
+    """The options the organiser gave (empty ones left out), as the protocol stores them, or a
+    DomainError saying what is wrong; None: the protocol's defaults."""
+    named = {name: value for name, value in (given or {}).items() if value not in (None, "")}
+    try:
+        return protocol.read_options(named) or None
+    except ValueError as error:
+        raise DomainError(str(error)) from None
+
+
+def campaign_criterion(protocol: Protocol, options: Mapping | None, criterion: str | None) -> str:
+    """``criterion``, or the first the campaign asks when none is named."""
+    return (criterion or "").strip() or protocol.questions(options or {})[0].name
+
+
 def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
     """Check the method, criterion and settings; returns (show_input, show_reference)."""
     protocol = protocol_of(spec.method)
-    criteria = protocol.criteria
-    if spec.criterion not in criteria:
+    criteria = {
+        asked.name: asked
+        for asked in protocol.questions(campaign_options(protocol, spec.options) or {})
+    }
+    named = campaign_criterion(protocol, campaign_options(protocol, spec.options), spec.criterion)
+    if named not in criteria:
         raise DomainError(
-            f"criterion {spec.criterion!r} is not one of {', '.join(criteria)} for {spec.method}"
+            f"criterion {named!r} is not one of {', '.join(criteria)} for {spec.method}"
         )
     if spec.items < 1:
         raise DomainError("a campaign needs at least one item")
@@ -135,7 +168,7 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
     if spec.hit_size is not None and spec.hit_size < minimum:
         raise DomainError(f"HITs of {spec.method} hold at least {minimum} units")
     cluster_procedure(protocol, spec.clusters)
-    criterion = criteria[spec.criterion]
+    criterion = criteria[named]
     show_input = criterion.shows_input if spec.show_input is None else spec.show_input
     show_reference = (
         criterion.shows_reference if spec.show_reference is None else spec.show_reference
@@ -172,7 +205,9 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
         language=language,
         name=spec.name,
         method=spec.method,
-        criterion=spec.criterion,
+        criterion=campaign_criterion(
+            protocol, campaign_options(protocol, spec.options), spec.criterion
+        ),
         show_input=show_input,
         show_reference=show_reference,
         hit_size=spec.hit_size or protocol.hit_size,
@@ -181,6 +216,7 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
             quality_controls(spec.quality_control) if protocol.quality_controls else ()
         ),
         clusters=cluster_procedure(protocol, spec.clusters),
+        options=campaign_options(protocol, spec.options),
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:

@@ -14,7 +14,7 @@ from app.web.services.exports import latex_escape
 from app.web.services.human_results import HumanRow, HumanTable, cell_number, table_json
 
 CONTEXT_FIELDS = (
-    "challenge", "track", "language", "campaign", "method", "criterion", "clusters",
+    "challenge", "track", "language", "campaign", "method", "criterion", "clusters", "options",
     "krippendorff_alpha", "agreement_level",
 )  # fmt: skip
 ROW_FIELDS = ("system_id", "team", "system", "label", "references", "cluster")
@@ -35,6 +35,7 @@ def _context(table: HumanTable) -> list:
         campaign.method,
         campaign.criterion,
         campaign.clusters,
+        campaign.options_text,
         agreement.get("krippendorff_alpha"),
         agreement.get("level"),
     ]
@@ -99,6 +100,7 @@ def human_latex(table: HumanTable) -> str:
         f"% {campaign.track.challenge.slug}/{campaign.track.slug} ({campaign.language}): "
         f"{campaign.name}, {campaign.protocol.title}, "
         f"{campaign.criterion}, {(campaign.results or {}).get('judgements')} judgements",
+        *([f"% {campaign.options_text}"] if campaign.options_text else []),
         f"% significance clusters: {campaign.clusters}; Krippendorff's alpha "
         f"({_agreement(table).get('level')}): {_agreement(table).get('krippendorff_alpha')}",
     ]

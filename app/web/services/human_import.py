@@ -34,7 +34,12 @@ from app.data.models import Campaign, Judgement, System, Team, Track, User
 from app.web.errors import DomainError
 from app.web.services import action, add_unique
 from app.web.services.audit import record
-from app.web.services.campaigns import cluster_procedure, protocol_of, quality_controls
+from app.web.services.campaigns import (
+    campaign_options,
+    cluster_procedure,
+    protocol_of,
+    quality_controls,
+)
 from app.web.services.leaderboard import default_language
 from scorer.errors import InputError
 from scorer.human import judgements as files
@@ -241,12 +246,14 @@ def import_judgements(
     language: str | None = None,
     quality_control: str | None = None,
     clusters: str | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Campaign:
     """A closed campaign holding the file's judgements, each tied to the system (or the
     references) ``mapping`` names for its system name. The whole file and the mapping are
     checked before anything is stored; a bad file or mapping stores nothing."""
     read = read_import(session, track, method, criterion, data, filename)
     procedure = cluster_procedure(protocol_of(method), clusters)
+    chosen = campaign_options(protocol_of(method), options)
     controls = file_controls(read.rows, method, quality_control, filename)
     check_mapping(session, track, read.names, mapping)
     judgements = [_judgement(row, mapping.get(row.label, EXTERNAL)) for row in read.rows]
@@ -265,6 +272,7 @@ def import_judgements(
         is_open=False,
         quality_control=controls,
         clusters=procedure,
+        options=chosen,
         imported=read.notes,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {name!r}")

@@ -201,6 +201,8 @@ def table_json(table: HumanTable) -> dict:
         "criterion": table.campaign.criterion,
         "language": table.campaign.language,
         "clusters": table.campaign.clusters,
+        "options": table.campaign.options or {},
+        "options_text": table.campaign.options_text,
         "judgements": (table.campaign.results or {}).get("judgements"),
         "agreement": (table.campaign.results or {}).get("agreement"),
         **_quality_control(table.campaign),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from scorer.human.agreement import Agreement, of_judgements
 from scorer.human.judgements import Judgement
@@ -34,6 +34,8 @@ class Criterion:
     shows_reference: bool = False
     scale: str = "0-100"
     """The points a judge picks from: ``0-100`` (a slider), ``0-1`` (yes/no), ``1-3``..."""
+    direction: str = "higher"
+    """Which end of the scale is better, as the annotators' page says."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,13 @@ class Settings:
     """Resamples for protocols that bootstrap (RankME, pairwise); None: the protocol's own."""
     judges: int | None = None
     """Annotators each unit was meant to have (agreement's completeness)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The protocol's own choices, as ``Protocol.read_options`` returns them (Likert: its
+    criteria's scales and directions, the judges' aggregate; pairwise: ties); empty: its
+    defaults."""
+    attributes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Item -> its attributes (category, size, seen / unseen): what a protocol that reports
+    means by attribute splits them by."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +104,26 @@ class Protocol(ABC):
     """Whether the analysis reads only the campaign's criterion (judgements of another one are
     refused in a bundle and left out of an import)."""
 
+    option_fields: ClassVar[tuple[str, ...]] = ()
+    """The options a campaign of this protocol may set (``read_options``), by name; a form or
+    command line offers every protocol's and hands this one only its own."""
+
+    def read_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The campaign's options as stored (normalised; the defaults left out), read from a
+        form's or command line's text or from stored JSON alike; a ValueError says what is
+        wrong. A protocol without options refuses any."""
+        if given:
+            raise ValueError(f"{self.title} takes no options (given: {', '.join(sorted(given))})")
+        return {}
+
+    def questions(self, options: Mapping[str, Any]) -> list[Criterion]:
+        """The criteria a campaign with ``options`` asks on one annotator's page."""
+        return list(self.criteria.values())
+
+    def describe_options(self, options: Mapping[str, Any]) -> str:
+        """The options in a line a results page, an export's header or a CLI prints."""
+        return ""
+
     @property
     def default_clusters(self) -> str:
         return self.clusters[0]
@@ -140,7 +169,7 @@ class Protocol(ABC):
         """The results table, as the protocol's paper prints it."""
 
     @abstractmethod
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
         """An annotator's page (form fields) as scores; ValueError says what to fix."""
 
     @abstractmethod

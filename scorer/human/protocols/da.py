@@ -74,8 +74,8 @@ class DirectAssessment(Protocol):
             ],
         )
 
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
-        return slider_answers(slots, criterion, form)
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
+        return slider_answers(slots, settings.criterion, form)
 
     def score_error(self, score: float, imported: bool) -> str | None:
         return off_slider(score)

@@ -3,14 +3,17 @@ criterion's scale for one output; means over judges then outputs, per system and
 clusters by the campaign's procedure over output scores (``scorer.human.likert``).
 
 A campaign asks every criterion on one page; its own criterion is the one its table is ranked
-by, the others printed beside. A criterion of ``criteria`` is analysed on its declared scale,
-one an imported file brings on the scale its judgements span."""
+by, the others printed beside. Its options say which criteria it asks, each with its scale and
+direction (default: WebNLG 2017's semantics, grammar and fluency on 1-3, 3 best), and how an
+output's judges are combined (mean, or median). A criterion the options declare is analysed
+on its scale; one an imported file brings beyond them, on the scale its judgements span."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from scorer.errors import InputError
 from scorer.human import clusters as procedures
@@ -20,6 +23,55 @@ from scorer.human.protocols.base import Answers, Criterion, Protocol, Settings, 
 
 CRITERIA = ("semantics", "grammar", "fluency")
 """WebNLG 2017's criteria, each on 1-3 (3 best)."""
+DEFAULT_SCALE = "1-3"
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}\Z")
+
+
+def _read_one(given: object) -> dict[str, str]:
+    """One criterion from ``NAME SCALE [higher|lower]`` text or a stored mapping."""
+    if isinstance(given, Mapping):
+        name = str(given.get("name", "")).strip()
+        scale_text = str(given.get("scale") or DEFAULT_SCALE).strip()
+        direction = str(given.get("direction") or "higher").strip()
+    else:
+        words = str(given).split()
+        if len(words) < 2:
+            raise ValueError(
+                f"criterion {str(given).strip()!r}: give NAME SCALE [higher|lower], e.g. "
+                "'fluency 1-5' or 'adequacy 1-7 lower'"
+            )
+        direction = words.pop() if words[-1] in likert.DIRECTIONS else "higher"
+        name, scale_text = words[0], " ".join(words[1:])
+    if not _NAME.match(name):
+        raise ValueError(
+            f"criterion name {name!r}: a letter, then letters, digits, _ or - (at most 64)"
+        )
+    if direction not in likert.DIRECTIONS:
+        raise ValueError(f"criterion {name}: direction {direction!r} is not higher or lower")
+    scale = likert.Scale.parse(scale_text)
+    return {"name": name, "scale": str(scale), "direction": direction}
+
+
+def read_criteria(given: object) -> list[dict[str, str]]:
+    """Criteria from text (``;`` or new lines between them) or a stored list; names unique."""
+    if isinstance(given, str):
+        parts: Sequence[object] = [p for p in re.split(r"[;\n]", given) if p.strip()]
+    elif isinstance(given, Sequence):
+        parts = given
+    else:
+        raise ValueError("criteria: give them as text or a list")
+    found = [_read_one(part) for part in parts]
+    names = [row["name"] for row in found]
+    if not found:
+        raise ValueError("criteria: give at least one")
+    if len(set(names)) != len(names):
+        raise ValueError(f"criteria: a name is given twice ({', '.join(names)})")
+    return found
+
+
+DEFAULT_CRITERIA = [
+    {"name": name, "scale": DEFAULT_SCALE, "direction": "higher"} for name in CRITERIA
+]
 
 
 class Likert(Protocol):
@@ -36,13 +88,57 @@ class Likert(Protocol):
     import_note = "score: a point of the criterion's scale (a whole number)"
     clusters = tuple(procedures.OVER_OUTPUTS)
 
-    def scale(self, criterion: str) -> likert.Scale | None:
-        known = self.criteria.get(criterion)
-        return likert.Scale.parse(known.scale) if known else None
+    option_fields = ("criteria", "aggregate")
 
-    def points(self, criterion: str) -> list[str]:
+    def read_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``criteria`` (text ``NAME SCALE [higher|lower]; ...`` or a stored list) and
+        ``aggregate`` (``mean`` or ``median`` of an output's judges); the defaults are left out."""
+        unknown = sorted(set(given) - set(self.option_fields))
+        if unknown:
+            raise ValueError(
+                f"{self.title} takes criteria and aggregate (given: {', '.join(unknown)})"
+            )
+        options: dict[str, Any] = {}
+        if given.get("criteria"):
+            criteria = read_criteria(given["criteria"])
+            if criteria != DEFAULT_CRITERIA:
+                options["criteria"] = criteria
+        aggregate = str(given.get("aggregate") or "mean").strip()
+        if aggregate not in likert.AGGREGATES:
+            raise ValueError(f"aggregate {aggregate!r}: one of {', '.join(likert.AGGREGATES)}")
+        if aggregate != "mean":
+            options["aggregate"] = aggregate
+        return options
+
+    def declared(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """Name -> {scale, direction} of each criterion the campaign asks."""
+        return {row["name"]: row for row in options.get("criteria") or DEFAULT_CRITERIA}
+
+    def questions(self, options: Mapping[str, Any]) -> list[Criterion]:
+        declared = self.declared(options)
+        return [
+            Criterion(name, True, False, row["scale"], row["direction"])
+            for name, row in declared.items()
+        ]
+
+    def describe_options(self, options: Mapping[str, Any]) -> str:
+        criteria = ", ".join(
+            f"{name} {row['scale']}" + (" (lower is better)" if row["direction"] == "lower" else "")
+            for name, row in self.declared(options).items()
+        )
+        return (
+            f"{criteria}; an output's score: the {options.get('aggregate', 'mean')} of its judges"
+        )
+
+    def scale(
+        self, criterion: str, options: Mapping[str, Any] | None = None
+    ) -> likert.Scale | None:
+        known = self.declared(options or {}).get(criterion)
+        return likert.Scale.parse(known["scale"]) if known else None
+
+    def points(self, criterion: Criterion) -> list[str]:
         """What a page offers for ``criterion``: its named points, or its numbers, lowest first."""
-        scale = likert.Scale.parse(self.criteria[criterion].scale)
+        scale = likert.Scale.parse(criterion.scale)
         return list(scale.names) or [str(k) for k in range(scale.low, scale.high + 1)]
 
     def read(
@@ -59,9 +155,16 @@ class Likert(Protocol):
         names = sorted(
             {j.criterion for j in judgements}, key=lambda c: (c != settings.criterion, c)
         )
+        options = self.read_options(settings.options)
+        declared = self.declared(options)
         by_criterion = {
             name: likert.analyse(
-                judgements, name, self.scale(name), clusters=settings.clusters
+                judgements,
+                name,
+                self.scale(name, options),
+                higher_is_better=declared.get(name, {}).get("direction", "higher") == "higher",
+                aggregate=options.get("aggregate", "mean"),
+                clusters=settings.clusters,
             ).to_dict()
             for name in names
         }
@@ -119,19 +222,19 @@ class Likert(Protocol):
             ],
         )
 
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
-        """``likert-<criterion>``: a point of each criterion's scale."""
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
+        """``likert-<criterion>``: a point of each asked criterion's scale."""
         answers: Answers = {}
-        for name, asked in self.criteria.items():
+        for asked in self.questions(settings.options):
             scale = likert.Scale.parse(asked.scale)
-            raw = (form.get(f"likert-{name}") or "").strip()
+            raw = (form.get(f"likert-{asked.name}") or "").strip()
             try:
                 value = scale.read(raw)
             except ValueError:
                 value = math.nan
             if not (math.isfinite(value) and scale.holds(value)):
-                raise ValueError(f"choose a point from {scale} for {name}")
-            answers[(0, name)] = value
+                raise ValueError(f"choose a point from {scale} for {asked.name}")
+            answers[(0, asked.name)] = value
         return answers
 
     def score_error(self, score: float, imported: bool) -> str | None:

@@ -13,7 +13,7 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from scorer.errors import InputError
 from scorer.human import clusters as procedures
@@ -114,9 +114,29 @@ class Pairwise(Protocol):
             )
         return found
 
+    option_fields = ("ties",)
+
+    def read_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``ties``: ``half`` (a tie is half a win for each side, the default) or ``drop``
+        (ties left out of the scores and win rates)."""
+        unknown = sorted(set(given) - set(self.option_fields))
+        if unknown:
+            raise ValueError(f"{self.title} takes only ties (given: {', '.join(unknown)})")
+        ties = str(given.get("ties") or pairwise.TIES[0]).strip()
+        if ties not in pairwise.TIES:
+            raise ValueError(f"ties {ties!r}: one of {', '.join(pairwise.TIES)}")
+        return {} if ties == pairwise.TIES[0] else {"ties": ties}
+
+    def describe_options(self, options: Mapping[str, Any]) -> str:
+        ties = options.get("ties", pairwise.TIES[0])
+        return "ties: half a win each" if ties == "half" else "ties: left out"
+
     def analyse(self, judgements: Sequence[files.Judgement], settings: Settings) -> dict:
         return pairwise.analyse(
-            self.verdicts(judgements), runs=settings.runs or pairwise.RUNS, judges=settings.judges
+            self.verdicts(judgements),
+            runs=settings.runs or pairwise.RUNS,
+            judges=settings.judges,
+            ties=self.read_options(settings.options).get("ties", pairwise.TIES[0]),
         ).to_dict()
 
     def agreement(self, judgements: Sequence[files.Judgement], settings: Settings) -> Agreement:
@@ -149,7 +169,7 @@ class Pairwise(Protocol):
             ],
         )
 
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
         """``winner``: ``a`` (the first text shown), ``b`` or ``tie``."""
         winner = (form.get("winner") or "").strip()
         if winner not in SHARES or len(slots) != 2:

@@ -55,8 +55,8 @@ class RankME(Protocol):
             ],
         )
 
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
-        return slider_answers(slots, criterion, form)
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
+        return slider_answers(slots, settings.criterion, form)
 
     def score_error(self, score: float, imported: bool) -> str | None:
         """File values outside 0-100 are kept as the E2E organisers read them (only their

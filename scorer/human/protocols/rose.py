@@ -58,7 +58,7 @@ class Rose(Protocol):
             ],
         )
 
-    def answers(self, slots: Sequence[int], criterion: str, form: Mapping[str, str]) -> Answers:
+    def answers(self, slots: Sequence[int], settings: Settings, form: Mapping[str, str]) -> Answers:
         answers: Answers = {}
         for dimension in rose.DIMENSIONS:
             answer = (form.get(dimension) or "").strip()

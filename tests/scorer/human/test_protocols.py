@@ -30,20 +30,104 @@ def test_a_procedure_the_protocol_does_not_allow_is_refused_naming_those_it_does
 def test_likert_page_answers_each_criterion_on_its_scale():
     likert = PROTOCOLS["likert"]
     form = {"likert-semantics": "3", "likert-grammar": "1", "likert-fluency": "2"}
-    assert likert.answers([0], "semantics", form) == {
+    settings = Settings("semantics", "wmt")
+    assert likert.answers([0], settings, form) == {
         (0, "semantics"): 3.0, (0, "grammar"): 1.0, (0, "fluency"): 2.0,
     }  # fmt: skip
     with pytest.raises(ValueError, match="from 1-3 for grammar"):
-        likert.answers([0], "semantics", {**form, "likert-grammar": "4"})
+        likert.answers([0], settings, {**form, "likert-grammar": "4"})
+
+
+def test_a_likert_campaign_asks_its_own_criteria_on_their_scales_and_directions():
+    likert = PROTOCOLS["likert"]
+    options = likert.read_options(
+        {
+            "criteria": "fluency 1-5\nadequacy 1-7 lower; clarity bad, fair, good",
+            "aggregate": "median",
+        }
+    )
+    assert options == {
+        "criteria": [
+            {"name": "fluency", "scale": "1-5", "direction": "higher"},
+            {"name": "adequacy", "scale": "1-7", "direction": "lower"},
+            {"name": "clarity", "scale": "bad,fair,good", "direction": "higher"},
+        ],
+        "aggregate": "median",
+    }
+    assert likert.read_options(options) == options, "the stored form reads back as itself"
+    asked = likert.questions(options)
+    assert [(c.name, c.scale, c.direction) for c in asked] == [
+        ("fluency", "1-5", "higher"), ("adequacy", "1-7", "lower"), ("clarity", "bad,fair,good", "higher"),
+    ]  # fmt: skip
+    assert likert.points(asked[2]) == ["bad", "fair", "good"]
+    settings = Settings("fluency", "wmt", options=options)
+    form = {"likert-fluency": "5", "likert-adequacy": "7", "likert-clarity": "fair"}
+    assert likert.answers([0], settings, form) == {
+        (0, "fluency"): 5.0, (0, "adequacy"): 7.0, (0, "clarity"): 2.0,
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="from 1-5 for fluency"):
+        likert.answers([0], settings, {**form, "likert-fluency": "6"})
+    assert "adequacy 1-7 (lower is better)" in likert.describe_options(options)
+    assert "median" in likert.describe_options(options)
+    assert likert.read_options({"criteria": "semantics 1-3; grammar 1-3; fluency 1-3"}) == {}
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ({"criteria": "fluency"}, "give NAME SCALE"),
+        ({"criteria": "fluency 5-1"}, "give LOW-HIGH"),
+        ({"criteria": "fluency 1-5; fluency 1-7"}, "given twice"),
+        ({"criteria": "9lives 1-5"}, "a letter, then"),
+        ({"aggregate": "mode"}, "one of mean, median"),
+        ({"ties": "half"}, "takes criteria and aggregate"),
+    ],
+)
+def test_bad_likert_options_are_refused_saying_what_to_give(given, says):
+    with pytest.raises(ValueError, match=says):
+        PROTOCOLS["likert"].read_options(given)
+
+
+def test_a_likert_campaigns_direction_and_aggregate_reach_its_analysis():
+    from scorer.human.judgements import Judgement
+
+    judgements = [
+        Judgement(str(item), system, f"r{k}", "effort", float(point))
+        for item in range(6)
+        for system, points in (("low", (1, 1, 7)), ("high", (6, 6, 1)))
+        for k, point in enumerate(points)
+    ]
+    likert = PROTOCOLS["likert"]
+    options = likert.read_options({"criteria": "effort 1-7 lower", "aggregate": "median"})
+    results = likert.analyse(judgements, Settings("effort", "wmt", options=options))
+    assert [row["system"] for row in results["systems"]] == ["low", "high"]
+    assert [row["mean"] for row in results["systems"]] == [1.0, 6.0], "the median of 3 judges"
+    assert results["criteria"]["effort"]["direction"] == "lower"
+    assert results["criteria"]["effort"]["aggregate"] == "median"
+    by_mean = likert.analyse(judgements, Settings("effort", "wmt"))
+    assert [row["mean"] for row in by_mean["systems"]] == [pytest.approx(13 / 3), 3.0]
+
+
+def test_pairwise_ties_are_the_campaigns_choice():
+    pairwise = PROTOCOLS["pairwise"]
+    assert pairwise.read_options({"ties": "drop"}) == {"ties": "drop"}
+    assert pairwise.read_options({"ties": "half"}) == {}
+    with pytest.raises(ValueError, match="ties 'both'"):
+        pairwise.read_options({"ties": "both"})
+    with pytest.raises(ValueError, match="takes only ties"):
+        pairwise.read_options({"criteria": "fluency 1-5"})
+    with pytest.raises(ValueError, match="takes no options"):
+        PROTOCOLS["da"].read_options({"ties": "drop"})
 
 
 def test_pairwise_page_gives_each_side_its_share_and_reads_back_as_a_verdict():
     pairwise = PROTOCOLS["pairwise"]
-    assert pairwise.answers([0, 1], CRITERION, {"winner": "b"}) == {
+    settings = Settings(CRITERION, "rank-ranges")
+    assert pairwise.answers([0, 1], settings, {"winner": "b"}) == {
         (0, CRITERION): 0.0, (1, CRITERION): 1.0,
     }  # fmt: skip
     with pytest.raises(ValueError, match="A, B or tie"):
-        pairwise.answers([0, 1], CRITERION, {"winner": "both"})
+        pairwise.answers([0, 1], settings, {"winner": "both"})
 
 
 def test_a_pairwise_file_is_read_as_two_sides_per_verdict_and_analysed():
@@ -63,6 +147,11 @@ def test_a_pairwise_file_is_read_as_two_sides_per_verdict_and_analysed():
     assert pairwise.agreement(judgements, settings).level == "nominal"
     table = pairwise.table(results)
     assert table.columns[:2] == ["#", "Score"] and table.rows[0][0] == "x"
+    assert results["ties"] == "half" and results["systems"][0]["comparisons"] == 18
+    dropped = pairwise.analyse(
+        judgements, Settings(CRITERION, "rank-ranges", runs=40, options={"ties": "drop"})
+    )
+    assert dropped["ties"] == "drop" and dropped["systems"][0]["comparisons"] == 12
 
 
 def test_likert_analyses_every_criterion_ranked_by_the_campaigns_own():

@@ -59,19 +59,21 @@ RANKME = "item,system,team,annotator,criterion,score,unit\n" + "".join(
     for n in range(6)
     for team, score in (("A", 90 - n), ("B", 30 + n))
 )
-CAMPAIGNS = (  # name, protocol, criterion, file, cluster procedure asked
-    ("fluency-da", "da", "fluency", DA, "webnlg2020"),
-    ("likert", "likert", "fluency", LIKERT, None),
-    ("preference", "pairwise", "preference", PAIRWISE, None),
-    ("rose", "rose", "rose", ROSE, None),
-    ("quality", "rankme", "quality", RANKME, None),
+LIKERT_OPTIONS = {"criteria": "semantics 1-3; fluency 1-5", "aggregate": "median"}
+CAMPAIGNS = (  # name, protocol, criterion, file, cluster procedure asked, options
+    ("fluency-da", "da", "fluency", DA, "webnlg2020", None),
+    ("likert", "likert", "fluency", LIKERT, None, LIKERT_OPTIONS),
+    ("preference", "pairwise", "preference", PAIRWISE, None, {"ties": "drop"}),
+    ("rose", "rose", "rose", ROSE, None, None),
+    ("quality", "rankme", "quality", RANKME, None, None),
 )
 
 
-def _import(session, track, name, method, criterion, text, clusters, ids):
+def _import(session, track, name, method, criterion, text, clusters, ids, options=None):
     mapping = {"A / primary": ids["A"], "B / primary": ids["B"]}
     campaign = import_judgements(session, track, name, method, criterion, text.encode(),
-                                 f"{name}.csv", mapping, clusters=clusters)  # fmt: skip
+                                 f"{name}.csv", mapping, clusters=clusters,
+                                 options=options)  # fmt: skip
     return campaign
 
 
@@ -83,8 +85,10 @@ def board(app, settings):
             scored_system(session, "demo", "main", "primary", {"BLEU": 0.2}, team=team)
         track = get_track(session, "demo", "main")
         ids = {s.team.name: s.id for s in session.scalars(select(System)) if s.team}
-        for name, method, criterion, text, clusters in CAMPAIGNS:
-            campaign = _import(session, track, name, method, criterion, text, clusters, ids)
+        for name, method, criterion, text, clusters, options in CAMPAIGNS:
+            campaign = _import(
+                session, track, name, method, criterion, text, clusters, ids, options
+            )
             analyse(session, campaign)
             campaign.is_published = True
         stored = storage_for(settings).put(b"an output\n")
@@ -109,9 +113,53 @@ def test_the_campaigns_cluster_procedure_is_its_own_and_stated_in_results_api_an
         assert "krippendorff_alpha" in found["agreement"]
         csv_text = human_csv(table)
         header, first = csv_text.splitlines()[:2]
-        assert "clusters,krippendorff_alpha,agreement_level" in header
-        assert ",webnlg2020," in first and ",interval," in first
+        assert "clusters,options,krippendorff_alpha,agreement_level" in header
+        assert ",webnlg2020,," in first and ",interval," in first
         assert "significance clusters: webnlg2020" in human_latex(table)
+
+
+def test_a_campaigns_protocol_options_are_kept_analysed_by_and_stated_everywhere(board):
+    with session_scope(board.database_url) as session:
+        track = get_track(session, "demo", "main")
+        likert = get_campaign(session, track, "likert")
+        assert likert.options == {
+            "criteria": [
+                {"name": "semantics", "scale": "1-3", "direction": "higher"},
+                {"name": "fluency", "scale": "1-5", "direction": "higher"},
+            ],
+            "aggregate": "median",
+        }
+        assert likert.results["options"] == likert.options
+        assert likert.results["criteria"]["fluency"]["scale"] == "1-5"
+        assert likert.results["criteria"]["fluency"]["aggregate"] == "median"
+        said = "semantics 1-3, fluency 1-5; an output's score: the median of its judges"
+        table = campaign_table(session, likert, ORGANISERS)
+        assert table is not None
+        assert table_json(table)["options_text"] == said
+        assert table_json(table)["options"] == likert.options
+        assert said in human_csv(table).splitlines()[1] and f"% {said}" in human_latex(table)
+        pairwise = get_campaign(session, track, "preference")
+        assert pairwise.options == {"ties": "drop"} and pairwise.results["ties"] == "drop"
+        assert pairwise.results["systems"][0]["comparisons"] < 16, "ties left out"
+
+
+@pytest.mark.parametrize(
+    ("method", "criterion", "text", "options", "says"),
+    [
+        ("likert", "fluency", LIKERT, {"criteria": "fluency 1-5 best"}, "give LOW-HIGH"),
+        ("likert", "fluency", LIKERT, {"ties": "drop"}, "takes criteria and aggregate"),
+        ("da", "fluency", DA, {"aggregate": "median"}, "takes no options"),
+    ],
+)
+def test_bad_options_are_refused_and_nothing_stored(board, method, criterion, text, options, says):
+    with session_scope(board.database_url) as session:
+        track = get_track(session, "demo", "main")
+        ids = {s.team.name: s.id for s in session.scalars(select(System)) if s.team}
+        with pytest.raises(DomainError, match=says):
+            _import(session, track, "other", method, criterion, text, None, ids, options)
+        session.rollback()
+        with pytest.raises(DomainError, match="no human evaluation 'other'"):
+            get_campaign(session, track, "other")
 
 
 def test_a_procedure_the_protocol_does_not_allow_is_refused_and_nothing_stored(board):

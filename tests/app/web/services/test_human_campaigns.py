@@ -613,3 +613,96 @@ def test_a_pairwise_campaign_shows_two_outputs_and_takes_a_b_or_tie_with_a_reaso
         assert campaign.clusters == "rank-ranges"
         assert [r["name"] for r in campaign.results["systems"]] == ["slug", "tgen", "chen"]
         assert campaign.results["agreement"]["level"] == "nominal"
+
+
+def test_a_likert_campaign_made_on_the_page_asks_its_own_criteria_on_their_scales(
+    app, settings, track_with_systems
+):
+    client = organiser(app)
+    page = client.get(f"{TRACK_URL}/human").get_data(as_text=True)
+    assert '<option selected value="">choose a method</option>' in page, "no campaign yet"
+    made = client.post(
+        f"{TRACK_URL}/human",
+        data={"new-name": "gem", "new-method": "likert", "new-criteria": "fluency 1-5\neffort 1-7 lower",
+              "new-aggregate": "median", "new-items": "2", "new-systems": "slug,tgen",
+              "new-annotators_per_hit": "1", "new-quality_control": "none"},
+    )  # fmt: skip
+    assert made.status_code == 302, made.get_data(as_text=True)
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "gem")
+        assert campaign.criterion == "fluency", "the first asked, none named"
+        assert campaign.options["aggregate"] == "median"
+    (link,) = _links(app, "gem", 1)
+    html = app.test_client().get(link).get_data(as_text=True)
+    assert html.count('type="radio" name="likert-fluency"') == 5
+    assert html.count('type="radio" name="likert-effort"') == 7
+    assert "Effort (1-7; best: 1)" in html and "Fluency (1-5; best: 5)" in html
+    assert 'name="likert-semantics"' not in html
+    refused = app.test_client().post(link, data={"unit": "1", "likert-fluency": "5"})
+    assert "choose a point from 1-7 for effort" in refused.get_data(as_text=True)
+    points = {"slug": ("5", "1"), "tgen": ("2", "6")}
+
+    def answer(html: str) -> dict:
+        fluency, effort = points[re.search(r'<p class="output">([^ <]*)', html).group(1)]
+        return {"likert-fluency": fluency, "likert-effort": effort}
+
+    assert _judge_hit(app, link, answer) == 4
+    client.post(f"{TRACK_URL}/human/gem/analyse")
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "gem")
+        effort = campaign.results["criteria"]["effort"]
+        assert (effort["scale"], effort["direction"], effort["aggregate"]) == (
+            "1-7",
+            "lower",
+            "median",
+        )
+        assert [row["name"] for row in campaign.results["systems"]] == ["slug", "tgen"]
+    shown = client.get(f"{TRACK_URL}/human/gem").get_data(as_text=True)
+    assert "effort 1-7 (lower is better)" in shown
+    again = client.get(f"{TRACK_URL}/human").get_data(as_text=True)
+    assert '<option selected value="likert">' in again, "the method the challenge uses"
+
+
+def test_options_another_protocol_takes_are_refused_on_the_page(app, settings, track_with_systems):
+    client = organiser(app)
+    refused = client.post(
+        f"{TRACK_URL}/human",
+        data={"new-name": "x", "new-method": "da", "new-criterion": "fluency",
+              "new-ties": "drop", "new-items": "2", "new-annotators_per_hit": "1",
+              "new-quality_control": "none"},
+    )  # fmt: skip
+    assert "Direct Assessment takes no options (given: ties)" in refused.get_data(as_text=True)
+    with session_scope(settings.database_url) as session:
+        with pytest.raises(DomainError):
+            get_campaign(session, get_track(session, "demo", "main"), "x")
+
+
+def test_the_command_line_sets_a_campaigns_options_and_refuses_bad_ones(
+    app, settings, track_with_systems, runner, tmp_path
+):
+    made = runner.invoke(
+        args=["human", "create", "demo", "main", "gem", "--method", "likert", "--items", "2",
+              "--criteria", "clarity bad,fair,good; fluency 1-5", "--aggregate", "median"]
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(
+        "item,system_a,system_b,winner,annotator\n1,slug,tgen,tie,r1\n2,slug,tgen,a,r1\n"
+    )
+    imported = runner.invoke(
+        args=["human", "import", "demo", "main", "arena", "--method", "pairwise",
+              "--criterion", "preference", "--file", str(pairs), "--confirm", "--ties", "drop"]
+    )  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    with session_scope(settings.database_url) as session:
+        track = get_track(session, "demo", "main")
+        gem = get_campaign(session, track, "gem")
+        assert gem.criterion == "clarity" and gem.options["aggregate"] == "median"
+        assert gem.options["criteria"][0] == {
+            "name": "clarity", "scale": "bad,fair,good", "direction": "higher"
+        }  # fmt: skip
+        assert get_campaign(session, track, "arena").options == {"ties": "drop"}
+    bad = runner.invoke(
+        args=["human", "create", "demo", "main", "bad", "--method", "likert", "--criteria", "clarity"]
+    )  # fmt: skip
+    assert bad.exit_code == 1 and "give NAME SCALE" in bad.output
