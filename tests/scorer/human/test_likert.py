@@ -44,6 +44,30 @@ def test_system_mean_is_the_mean_over_outputs_of_the_judges_mean_by_hand():
     }
 
 
+def test_means_by_each_attribute_of_the_items_and_no_by_without_attributes():
+    """Items 1, 2 seen and 3 unseen; sizes 2, 10, 2 (numbers in numeric order); item 2 has no
+    category: it counts in no category's mean."""
+    attributes = {
+        "1": {"type": "seen", "triplesize": "2", "category": "Airport"},
+        "2": {"type": "seen", "triplesize": "10", "category": ""},
+        "3": {"type": "unseen", "triplesize": "2", "category": "Airport"},
+    }
+    result = likert.analyse(judgements(), "semantics", attributes=attributes)
+    s1 = result.systems[0]
+    assert s1.by is not None and list(s1.by) == ["type", "triplesize", "category"]
+    assert s1.by["type"]["seen"] == likert.SubsetScore(pytest.approx((8 / 3 + 3 / 2) / 2), 2)
+    assert list(s1.by["triplesize"]) == ["2", "10"]
+    assert s1.by["triplesize"]["2"].mean == pytest.approx((8 / 3 + 9 / 4) / 2)
+    assert s1.by["category"] == {"Airport": s1.by["triplesize"]["2"]}
+    row = result.to_dict()["systems"][1]
+    assert row["by"]["type"]["unseen"] == {"mean": pytest.approx(7 / 3), "n": 1}
+    assert row["subsets"] == {"seen": {"mean": pytest.approx(7 / 6), "n": 2},
+                              "unseen": {"mean": pytest.approx(7 / 3), "n": 1}}  # fmt: skip
+    plain = likert.analyse(judgements(), "semantics").to_dict()["systems"][0]
+    assert "by" not in plain and plain["subsets"]["unseen"] == {"mean": 2.25, "n": 1}
+    assert likert.analyse(judgements(), "semantics", attributes={}).systems[0].by == {}
+
+
 def test_the_median_of_the_judges_when_the_campaign_says_so():
     result = likert.analyse(judgements(), "semantics", aggregate="median")
     s1, s2 = result.systems
