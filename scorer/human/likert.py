@@ -277,7 +277,7 @@ def _means_by_attribute(
     """Each attribute's means, the attributes in the order the items first name them, the
     values in numeric order where they are numbers (triple sizes 1..7, not 1, 10, 2)."""
     names = dict.fromkeys(name for values in attributes.values() for name in values)
-    return {name: _means_by(_valued(outputs, attributes, name), key=_natural) for name in names}
+    return {name: _means_by(_valued(outputs, attributes, name), key=value_order) for name in names}
 
 
 def _valued(
@@ -302,7 +302,7 @@ def _means_by(
     }
 
 
-def _natural(name: str) -> tuple[bool, float, str]:
-    """Numbers first, by value, then the rest by text."""
+def value_order(name: str) -> tuple[bool, float, str]:
+    """Sort key of an attribute's values: numbers first, by value, then the rest by text."""
     value = _number(name)
     return (value is None, value or 0.0, name)

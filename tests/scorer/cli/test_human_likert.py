@@ -6,8 +6,12 @@ references), three workers, outputs judged by one, two or three of them, an empt
 score cell, and a golden row.
 """
 
-import pytest
+import json
 
+import pytest
+from click.testing import CliRunner
+
+from scorer.cli.human import main
 from scorer.errors import InputError
 from scorer.human import likert
 from scorer.human.judgements import read_judgement_table
@@ -118,6 +122,97 @@ def test_system_means_are_over_outputs_of_the_judges_mean_and_by_attribute(tmp_p
     assert list(adapt["triplesize"]) == ["1", "2", "3"]
     assert adapt["category"]["Astronaut"] == likert.SubsetScore(2.0, 1)
     assert rows["webnlg"].by["type"]["seen"].mean == pytest.approx(2.75)
+
+
+def test_likert_command_json_on_the_organisers_file(tmp_path):
+    import krippendorff
+    import numpy as np
+
+    path = organisers_file(tmp_path / "all_data_final_scores_anonymised.csv")
+    command = ["likert", "--judgements", str(path), "--json"]
+    result = CliRunner().invoke(main, [*command, "--criterion", "semantic_adequacy"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["criterion"] == "semantics" and payload["scale"] == "1-3"
+    systems = payload["systems"]
+    assert [(row["system"], row["n"]) for row in systems] == [
+        ("webnlg", 3),
+        ("tilburg", 3),
+        ("adapt", 3),
+    ]
+    assert [row["mean"] for row in systems] == pytest.approx([17 / 6, 2, 35 / 18])
+    assert all(isinstance(row["cluster"], int) for row in systems)
+    assert systems[2]["by"]["type"] == {
+        "seen": {"mean": pytest.approx(13 / 6), "n": 2},
+        "unseen": {"mean": 1.5, "n": 1},
+    }
+    assert systems[2]["subsets"] == {}
+    assert payload["read"] == {
+        "layout": "webnlg2017",
+        "column": "semantic_adequacy",
+        "missing_cells": 1,
+        "missing_lines": [EMPTY_LINE],
+        "golden_rows": 1,
+        "golden_lines": [GOLDEN_LINE],
+    }
+    assert result.stderr.splitlines() == [
+        f"note: empty (or NA) semantic_adequacy cells, no judgement: 1 (lines {EMPTY_LINE})",
+        "note: rows marked golden (CrowdFlower's test questions), kept as judgements: 1 "
+        f"(lines {GOLDEN_LINE})",
+    ]
+    # annotator = worker, unit = one team's output for one mr
+    workers = {"w1": 0, "w2": 1, "w3": 2}
+    units = list(dict.fromkeys((team, item) for team, item, *_ in ROWS))
+    matrix = np.full((3, len(units)), np.nan)
+    for team, item, worker, semantics, *_ in ROWS:
+        if semantics:
+            matrix[workers[worker], units.index((team, item))] = float(semantics)
+    expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+    assert payload["agreement"]["level"] == "interval"
+    assert payload["agreement"]["krippendorff_alpha"] == pytest.approx(expected, abs=1e-6)
+    grammar = json.loads(CliRunner().invoke(main, [*command, "--criterion", "grammar"]).stdout)
+    assert grammar["read"]["column"] == "grammaticality" and grammar["read"]["missing_cells"] == 0
+    adapt = next(row for row in grammar["systems"] if row["system"] == "adapt")
+    assert adapt["mean"] == pytest.approx((7 / 3 + 1 + 3) / 3)
+
+
+def test_likert_command_prints_the_first_attributes_columns_and_the_column_read(tmp_path):
+    path = organisers_file(tmp_path / "scores.csv")
+    command = ["likert", "--judgements", str(path), "--criterion", "fluency"]
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fluency (column fluency): scale 1-3 (from the data)")
+    assert "means by type beside n (the JSON has by type, category, triplesize)" in lines[0]
+    assert lines[1].split() == ["#", "mean", "n", "seen", "unseen", "System"]
+    # webnlg's fluency: A 3, B 3, C 3 (the NA cell left out)
+    assert lines[2].split() == ["1", "3.000", "3", "3.000", "3.000", "webnlg"]
+    by_size = CliRunner().invoke(main, [*command, "--by", "triplesize", "--json"])
+    row = json.loads(by_size.stdout)["systems"][0]
+    assert list(row["by"]) == ["triplesize"]
+
+
+def test_attributes_of_the_long_layout_are_the_columns_named_with_one_value_per_item(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text(
+        "item,system,annotator,criterion,score,domain,text\n"
+        "1,a,x,fluency,3,sports,one\n1,b,x,fluency,1,sports,two\n2,a,x,fluency,2,music,three\n"
+    )
+    command = ["likert", "--judgements", str(path), "--criterion", "fluency", "--json"]
+    plain = json.loads(CliRunner().invoke(main, command).stdout)
+    assert plain["systems"][0]["by"] == {} and plain["read"]["layout"] == "long"
+    found = json.loads(CliRunner().invoke(main, [*command, "--by", "domain"]).stdout)
+    assert found["systems"][0]["by"] == {
+        "domain": {"music": {"mean": 2.0, "n": 1}, "sports": {"mean": 3.0, "n": 1}}
+    }
+    varying = CliRunner().invoke(main, [*command, "--by", "text"])
+    assert varying.exit_code == 2
+    assert (
+        "long.csv, line 3: text 'two' where line 2 gives 'one' for the same item: an attribute "
+        "has one value per item" in varying.stderr
+    )
+    absent = CliRunner().invoke(main, [*command, "--by", "genre"])
+    assert absent.exit_code == 2 and "lacks the column(s) genre" in absent.stderr
 
 
 def test_the_organisers_layout_refuses_what_it_cannot_read_naming_the_line(tmp_path):
