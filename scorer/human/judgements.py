@@ -149,15 +149,8 @@ class JudgementTable:
 
     def criterion(self, name: str) -> str:
         """The board's name for ``name``: WebNLG 2017's layout also answers to the organisers'
-        column names (``semantic_adequacy`` is semantics)."""
-        return next(
-            (
-                board
-                for board in self.columns
-                if name == board or name in WEBNLG2017_CRITERIA[board]
-            ),
-            name,
-        )
+        names (``semantic_adequacy`` is semantics)."""
+        return webnlg2017_criterion(name) if self.layout == "webnlg2017" else name
 
     def notes(self, criterion: str) -> dict[str, object]:
         """How ``criterion`` was read: the layout, its column, the cells and rows to know of."""
@@ -170,6 +163,13 @@ class JudgementTable:
             "golden_rows": len(self.golden),
             "golden_lines": self.golden[:50],
         }
+
+
+def webnlg2017_criterion(name: str) -> str:
+    """The board's name for one of WebNLG 2017's criterion names, or ``name`` itself."""
+    return next(
+        (board for board, names in WEBNLG2017_CRITERIA.items() if name in (board, *names)), name
+    )
 
 
 def clip(value: float) -> float:
