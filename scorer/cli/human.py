@@ -21,7 +21,13 @@ from scorer.human import (
     rose,
     trueskill_rank,
 )
-from scorer.human.judgements import read_judgements, read_judgements_at, read_ratings
+from scorer.human.judgements import (
+    WEBNLG2017_ATTRIBUTES,
+    read_judgement_table,
+    read_judgements,
+    read_judgements_at,
+    read_ratings,
+)
 from scorer.io.table import read_table, require_columns
 
 FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -182,8 +188,20 @@ def da(
 
 
 @main.command("likert")
-@click.option("--judgements", "path", required=True, type=FILE, help="Long CSV, one point a row.")
-@click.option("--criterion", required=True, help="e.g. semantics, grammar or fluency.")
+@click.option(
+    "--judgements",
+    "path",
+    required=True,
+    type=FILE,
+    help="Long CSV, one point a row, or WebNLG 2017's per-judgement file "
+    "(all_data_final_scores_anonymised.csv: one row per output and judge).",
+)
+@click.option(
+    "--criterion",
+    required=True,
+    help="e.g. semantics, grammar or fluency (WebNLG 2017's file also answers to its columns' "
+    "names: semantic_adequacy, grammaticality).",
+)
 @click.option(
     "--scale",
     "scale_text",
@@ -204,6 +222,16 @@ def da(
     show_default=True,
     help="An output's score from its judges' points.",
 )
+@click.option(
+    "--by",
+    "attributes",
+    multiple=True,
+    metavar="COLUMN",
+    help="Means by an item attribute, a column with one value per item (repeat for several; "
+    "the first is printed, the JSON has all). Default: none in the long layout; "
+    + ", ".join(WEBNLG2017_ATTRIBUTES)
+    + " in WebNLG 2017's.",
+)
 @CLUSTERS
 @click.option("--json", "as_json", is_flag=True)
 def likert_command(
@@ -212,6 +240,7 @@ def likert_command(
     scale_text: str | None,
     direction: str,
     aggregate: str,
+    attributes: tuple[str, ...],
     procedure: str,
     as_json: bool,
 ) -> None:
@@ -219,10 +248,9 @@ def likert_command(
     try:
         scale = likert.Scale.parse(scale_text) if scale_text else None
         read = scale.read if scale else likert.read_number
-        judgements = [
-            dataclasses.replace(j, system=j.label)
-            for j in read_judgements(path.read_bytes(), path.name, read)
-        ]
+        table = read_judgement_table(path.read_bytes(), path.name, read, attributes or None)
+        criterion = table.criterion(criterion)
+        judgements = [dataclasses.replace(j, system=j.label) for j in table.judgements]
         result = likert.analyse(
             judgements,
             criterion,
@@ -231,27 +259,69 @@ def likert_command(
             aggregate=aggregate,
             clusters=procedure,
             filename=path.name,
+            attributes=table.attributes,
         )
     except (InputError, ValueError) as error:
         _fail(error)
-    subsets = sorted({name for row in result.systems for name in row.subsets})
+    notes = table.notes(criterion)
+    _likert_notes(notes)
     alpha = agreement.of_judgements(judgements, "interval", criterion)
-    lines = [
-        f"{criterion}: scale {result.scale}{' (from the data)' if result.scale_from_data else ''}"
-        f", {direction} is better; output = {aggregate} of its judges, system = mean of its "
-        f"outputs; clusters: {result.cluster_procedure}",
-        f"{'#':>2} {'mean':>6} {'n':>6} "
-        + "".join(f"{name[:8]:>9}" for name in subsets)
-        + " System",
-    ]
-    for row, cluster in zip(result.systems, result.clusters, strict=True):
-        by_subset = "".join(
-            f"{row.subsets[name].mean:>9.3f}" if name in row.subsets else f"{'-':>9}"
-            for name in subsets
-        )
-        lines.append(f"{cluster:>2} {row.mean:>6.3f} {row.n:>6} {by_subset} {row.system}")
+    lines = _likert_lines(result, notes, direction, aggregate)
     lines.append(_agreement_line(alpha))
-    _emit(result.to_dict() | {"agreement": alpha.to_dict()}, as_json, lines)
+    _emit(result.to_dict() | {"agreement": alpha.to_dict(), "read": notes}, as_json, lines)
+
+
+def _likert_notes(notes: dict[str, Any]) -> None:
+    """What was left out or kept that changes what the means are over, on stderr."""
+    if notes["missing_cells"]:
+        click.echo(
+            f"note: empty (or NA) {notes['column']} cells, no judgement: "
+            + _counted(notes["missing_cells"], notes["missing_lines"]),
+            err=True,
+        )
+    if notes["golden_rows"]:
+        click.echo(
+            "note: rows marked golden (CrowdFlower's test questions), kept as judgements: "
+            + _counted(notes["golden_rows"], notes["golden_lines"]),
+            err=True,
+        )
+
+
+def _counted(count: int, lines: list[int]) -> str:
+    """``3 (lines 5, 9, 12)``, the first ten lines of many."""
+    listed = ", ".join(str(line) for line in lines[:10])
+    return f"{count} (lines {listed}{', ...' if count > 10 else ''})"
+
+
+def _likert_lines(
+    result: likert.Likert, notes: dict[str, Any], direction: str, aggregate: str
+) -> list[str]:
+    """The table: cluster, mean, n, the subsets' means, the first attribute's, system."""
+    column = f" (column {notes['column']})" if notes["column"] else ""
+    lines = [
+        f"{result.criterion}{column}: scale {result.scale}"
+        f"{' (from the data)' if result.scale_from_data else ''}, {direction} is better; "
+        f"output = {aggregate} of its judges, system = mean of its outputs; clusters: "
+        f"{result.cluster_procedure}"
+    ]
+    subsets = sorted({name for row in result.systems for name in row.subsets})
+    names = list(dict.fromkeys(name for row in result.systems for name in row.by or {}))
+    values: list[str] = []
+    if names:
+        found = {value for row in result.systems for value in (row.by or {})[names[0]]}
+        values = sorted(found, key=likert.value_order)
+        lines[0] += f"; means by {names[0]} beside n (the JSON has by {', '.join(names)})"
+    lines.append(
+        f"{'#':>2} {'mean':>6} {'n':>6} "
+        + "".join(f"{name[:8]:>9}" for name in [*subsets, *values])
+        + " System"
+    )
+    for row, cluster in zip(result.systems, result.clusters, strict=True):
+        beside = [row.subsets.get(name) for name in subsets]
+        beside += [(row.by or {})[names[0]].get(value) for value in values]
+        figures = "".join(f"{s.mean:>9.3f}" if s else f"{'-':>9}" for s in beside)
+        lines.append(f"{cluster:>2} {row.mean:>6.3f} {row.n:>6} {figures} {row.system}")
+    return lines
 
 
 def _agreement_line(found: agreement.Agreement) -> str:

@@ -1,6 +1,6 @@
 """Human judgements as they are read from files or the database, and their two file layouts.
 
-Two layouts are read:
+These layouts are read:
 
 * the E2E challenge's published RankME CSVs (tuetschek/e2e-eval ``human_ratings/quality.csv`` and
   ``naturalness.csv``): one row per crowd worker and MR, systems in ``sys1..sys5`` and their
@@ -12,7 +12,18 @@ Two layouts are read:
 * the WebNLG+ 2020 organisers' results folder: one subfolder per system holding
   ``primary.json``, ``{sample_id: {annotator: {criterion: score, ...}, ...}, ...}`` (0-100
   sliders); the subfolder names the system, the sample id is the item (``read_judgements_at``
-  reads such a folder, or a long CSV).
+  reads such a folder, or a long CSV);
+* the WebNLG 2017 organisers' per-judgement file (``all_data_final_scores_anonymised.csv``, a
+  CrowdFlower export written by R, so its ``_worker_id`` is ``X_worker_id``): one row per output
+  and judge, recognised by its ``team``, ``mr`` and worker-id columns, with one column per
+  criterion on 1-3 (``semantic_adequacy``, ``grammaticality``, ``fluency``) and the item's
+  ``type`` (seen / unseen), ``category`` and ``triplesize``. Each row gives one judgement per
+  criterion column, under the board's names (semantics, grammar, fluency): the item is the
+  ``mr`` text (the same input across systems, so the systems' outputs pair up), the annotator
+  the worker, the system the team (``webnlg``: the human references). An empty (or R's ``NA``)
+  score cell gives no judgement and is counted; rows marked golden (CrowdFlower's test
+  questions) are kept, and counted, since the organisers do not say they left them out
+  (``read_judgement_table`` reads this layout or the long one, with the items' attributes).
 
 Rule for RankME values outside 0-100 (the published quality file has values like 111111): the
 value is kept as given, as the E2E organisers' TrueSkill script read it: only the order of the
@@ -27,7 +38,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +57,19 @@ SYSTEM_FILE = "primary.json"
 #: The E2E sample's worker-id column carries a pseudonym as its header.
 _PSEUDONYM_HEADER = re.compile(r"^w[0-9a-f]{10}$")
 _WORKER_HEADERS = ("_worker_id", "worker_id")
+WEBNLG2017_CRITERIA = {
+    "semantics": ("semantic_adequacy", "semantics"),
+    "grammar": ("grammaticality", "grammar"),
+    "fluency": ("fluency",),
+}
+"""WebNLG 2017's criteria by the board's names, and the organisers' columns for each: the
+per-judgement file's name first, their averaged file's second."""
+WEBNLG2017_ATTRIBUTES = ("type", "category", "triplesize")
+"""The items' attributes in WebNLG 2017's per-judgement file, read unless others are named."""
+_R_WORKER_HEADERS = ("X_worker_id", *_WORKER_HEADERS)
+_GOLDEN_HEADERS = ("X_golden", "_golden")
+MISSING = ("", "NA")
+"""Score cells that hold no judgement: empty, or ``NA``, what R writes for a missing number."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +128,48 @@ class RatingsFile:
             "out_of_scale_values": self.out_of_scale[:50],
             "skipped_values": self.skipped[:50],
         }
+
+
+@dataclass
+class JudgementTable:
+    """Judgements read from a long CSV or WebNLG 2017's per-judgement file, the items'
+    attributes, and what reading left out or kept that a reader should be told of."""
+
+    layout: str
+    """``long`` or ``webnlg2017``."""
+    judgements: list[Judgement]
+    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
+    """item -> {attribute: value} for the attributes asked for ("" where an item has none)."""
+    columns: dict[str, str] = field(default_factory=dict)
+    """criterion -> the column its scores were read from (WebNLG 2017's layout)."""
+    missing: dict[str, list[int]] = field(default_factory=dict)
+    """criterion -> the lines whose score cell for it was empty (or NA): no judgement."""
+    golden: list[int] = field(default_factory=list)
+    """The lines of rows marked golden (CrowdFlower's test questions), kept as judgements."""
+
+    def criterion(self, name: str) -> str:
+        """The board's name for ``name``: WebNLG 2017's layout also answers to the organisers'
+        names (``semantic_adequacy`` is semantics)."""
+        return webnlg2017_criterion(name) if self.layout == "webnlg2017" else name
+
+    def notes(self, criterion: str) -> dict[str, object]:
+        """How ``criterion`` was read: the layout, its column, the cells and rows to know of."""
+        missing = self.missing.get(criterion, [])
+        return {
+            "layout": self.layout,
+            "column": self.columns.get(criterion),
+            "missing_cells": len(missing),
+            "missing_lines": missing[:50],
+            "golden_rows": len(self.golden),
+            "golden_lines": self.golden[:50],
+        }
+
+
+def webnlg2017_criterion(name: str) -> str:
+    """The board's name for one of WebNLG 2017's criterion names, or ``name`` itself."""
+    return next(
+        (board for board, names in WEBNLG2017_CRITERIA.items() if name in (board, *names)), name
+    )
 
 
 def clip(value: float) -> float:
@@ -171,6 +237,29 @@ def read_judgements(
     reads the score column (a Likert scale reads its own points), its ValueError the rule."""
     header, records = read_table(data, filename)
     return _long_judgements(header, records, filename, score)
+
+
+def read_judgement_table(
+    data: bytes,
+    filename: str,
+    score: Callable[[str], float] = percent_score,
+    by: Sequence[str] | None = None,
+) -> JudgementTable:
+    """The long layout or WebNLG 2017's per-judgement file (module docstring), with the items'
+    attributes: the columns ``by`` names, by default none in the long layout and ``type``,
+    ``category`` and ``triplesize`` (those present) in WebNLG 2017's. An attribute is a column
+    with one value per item: two values for one item are refused, naming both lines."""
+    header, records = read_table(data, filename)
+    worker = _first_of(_R_WORKER_HEADERS, header)
+    wide = worker is not None and {"team", "mr"} <= set(header)
+    if wide and not set(LONG_COLUMNS) <= set(header):
+        table = _read_webnlg2017(header, records, filename, score, str(worker))
+        present = tuple(name for name in WEBNLG2017_ATTRIBUTES if name in header)
+        table.attributes = _item_attributes(header, records, filename, "mr", by or present)
+        return table
+    table = JudgementTable("long", _long_judgements(header, records, filename, score))
+    table.attributes = _item_attributes(header, records, filename, "item", by or ())
+    return table
 
 
 def read_judgements_at(path: Path) -> list[Judgement]:
@@ -347,3 +436,89 @@ def _long_judgements(
             )
         )
     return judgements
+
+
+def _first_of(names: Sequence[str], header: list[str]) -> str | None:
+    return next((name for name in names if name in header), None)
+
+
+def _read_webnlg2017(
+    header: list[str],
+    records: list[Record],
+    filename: str,
+    score_of: Callable[[str], float],
+    worker: str,
+) -> JudgementTable:
+    columns = {
+        board: column
+        for board, names in WEBNLG2017_CRITERIA.items()
+        if (column := _first_of(names, header))
+    }
+    if not columns:
+        known = ", ".join(name for names in WEBNLG2017_CRITERIA.values() for name in names)
+        raise InputError(
+            f"has team, mr and {worker} (WebNLG 2017's per-judgement layout) but no criterion "
+            f"column: give one or more of {known}",
+            filename=filename,
+            line=1,
+        )
+    table = JudgementTable("webnlg2017", [], columns=columns, missing={c: [] for c in columns})
+    golden = _first_of(_GOLDEN_HEADERS, header)
+    for record in records:
+        values = {name: value.strip() for name, value in record.values.items()}
+        if golden and values[golden].lower() in ("true", "1"):
+            table.golden.append(record.line)
+        _read_webnlg2017_row(table, values, record.line, filename, score_of, worker)
+    return table
+
+
+def _read_webnlg2017_row(
+    table: JudgementTable,
+    values: dict[str, str],
+    line: int,
+    filename: str,
+    score_of: Callable[[str], float],
+    worker: str,
+) -> None:
+    """One judge's scores of one output: a judgement per criterion column, an empty cell noted."""
+    for name in ("mr", "team", worker):
+        if not values[name]:
+            raise InputError(f"empty {name}", filename=filename, line=line)
+    for criterion, column in table.columns.items():
+        if values[column] in MISSING:
+            table.missing[criterion].append(line)
+            continue
+        try:
+            score = score_of(values[column])
+        except ValueError as error:
+            raise InputError(f"{column}: {error}", filename=filename, line=line) from None
+        table.judgements.append(
+            Judgement(values["mr"], values["team"], values[worker], criterion, score, line=line)
+        )
+
+
+def _item_attributes(
+    header: list[str], records: list[Record], filename: str, item: str, names: Sequence[str]
+) -> dict[str, dict[str, str]]:
+    """item -> {attribute: value} for the columns ``names``; one value per item or refused."""
+    names = tuple(dict.fromkeys(names))
+    require_columns(header, names, filename)
+    attributes: dict[str, dict[str, str]] = {}
+    first_line: dict[tuple[str, str], int] = {}
+    for record in records:
+        key = record.values[item].strip()
+        found = attributes.setdefault(key, dict.fromkeys(names, ""))
+        for name in names:
+            value = record.values[name].strip()
+            if not value:
+                continue
+            if found[name] and found[name] != value:
+                raise InputError(
+                    f"{name} {value!r} where line {first_line[key, name]} gives {found[name]!r} "
+                    f"for the same {item}: an attribute has one value per item",
+                    filename=filename,
+                    line=record.line,
+                )
+            found[name] = value
+            first_line.setdefault((key, name), record.line)
+    return attributes

@@ -11,7 +11,9 @@ line; without a scale, the lowest to the highest point the criterion's judgement
   judges it had (WebNLG 2017's human evaluation rated semantics, grammar and fluency on 1-3, about
   three judges an output); ``n`` counts outputs, ``judgements`` the points behind them;
 * where judgements carry a subset (seen / unseen categories, a challenge set), the same mean over
-  the outputs of each subset;
+  the outputs of each subset; and where the items carry attributes (WebNLG 2017's ``type``,
+  ``category`` and ``triplesize``: an item's ``{attribute: value}``), the same mean over the
+  outputs of each value of each attribute (``by``), several breakdowns from one reading;
 * systems best first; each pair compared by the one-sided Wilcoxon rank-sum test over output
   scores (p[a, b]: a's outputs better than b's, the table a heatmap draws), and grouped into
   significance clusters by the procedure the campaign names over the output scores
@@ -27,8 +29,9 @@ import math
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +45,8 @@ AGGREGATES: dict[str, Callable[[Sequence[float]], float]] = {
 }
 """How an output's judges are combined into its score."""
 DIRECTIONS = ("higher", "lower")
+ItemAttributes = Mapping[str, Mapping[str, str]]
+"""item -> {attribute: value}; an empty value leaves the item out of that attribute's means."""
 _RANGE = re.compile(r"^\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
 
 
@@ -125,15 +130,24 @@ class SystemScore:
     n: int
     judgements: int
     subsets: dict[str, SubsetScore]
+    by: dict[str, dict[str, SubsetScore]] | None = None
+    """attribute -> value -> the mean over the outputs of items with that value; None where
+    the analysis was given no attributes (its dictionary then has no ``by``, as before them)."""
 
     def to_dict(self) -> dict:
-        return {
+        row = {
             "system": self.system,
             "mean": self.mean,
             "n": self.n,
             "judgements": self.judgements,
             "subsets": {name: score.__dict__ for name, score in self.subsets.items()},
         }
+        if self.by is not None:
+            row["by"] = {
+                attribute: {value: score.__dict__ for value, score in values.items()}
+                for attribute, values in self.by.items()
+            }
+        return row
 
 
 @dataclass(frozen=True)
@@ -180,9 +194,12 @@ def analyse(
     aggregate: str = "mean",
     clusters: str = cluster_procedures.DEFAULT,
     filename: str | None = None,
+    attributes: ItemAttributes | None = None,
 ) -> Likert:
     """The module docstring's table for ``criterion``; without ``scale``, the scale is read
-    from its judgements. A judgement off the scale is refused, naming ``filename`` and its line."""
+    from its judgements. A judgement off the scale is refused, naming ``filename`` and its line.
+    With ``attributes`` (item -> {attribute: value}), each row also has its means ``by`` them,
+    attributes in their first-seen order."""
     procedure = cluster_procedures.over_outputs(clusters)
     if aggregate not in AGGREGATES:
         raise ValueError(f"aggregate {aggregate!r}: choose one of {', '.join(AGGREGATES)}")
@@ -217,7 +234,7 @@ def analyse(
     }
     sign = 1 if higher_is_better else -1
     rows = sorted(
-        (_system_score(system, outputs[system], points[system]) for system in outputs),
+        (_system_score(system, outputs[system], points[system], attributes) for system in outputs),
         key=lambda row: (-sign * row.mean, row.system),
     )
     oriented = [
@@ -241,18 +258,51 @@ def _system_score(
     system: str,
     outputs: dict[tuple[str, str], float],
     points: dict[tuple[str, str], list[float]],
+    attributes: ItemAttributes | None,
 ) -> SystemScore:
-    by_subset: dict[str, list[float]] = defaultdict(list)
-    for (subset, _), score in outputs.items():
-        if subset:
-            by_subset[subset].append(score)
+    by_subset = ((subset, score) for (subset, _), score in outputs.items())
     return SystemScore(
         system=system,
         mean=statistics.fmean(outputs.values()),
         n=len(outputs),
         judgements=sum(len(values) for values in points.values()),
-        subsets={
-            subset: SubsetScore(statistics.fmean(scores), len(scores))
-            for subset, scores in sorted(by_subset.items())
-        },
+        subsets=_means_by(by_subset, key=str),
+        by=None if attributes is None else _means_by_attribute(outputs, attributes),
     )
+
+
+def _means_by_attribute(
+    outputs: dict[tuple[str, str], float], attributes: ItemAttributes
+) -> dict[str, dict[str, SubsetScore]]:
+    """Each attribute's means, the attributes in the order the items first name them, the
+    values in numeric order where they are numbers (triple sizes 1..7, not 1, 10, 2)."""
+    names = dict.fromkeys(name for values in attributes.values() for name in values)
+    return {name: _means_by(_valued(outputs, attributes, name), key=value_order) for name in names}
+
+
+def _valued(
+    outputs: dict[tuple[str, str], float], attributes: ItemAttributes, name: str
+) -> list[tuple[str, float]]:
+    """(the item's value of attribute ``name``, the output's score) of every output."""
+    return [(attributes.get(item, {}).get(name, ""), score) for (_, item), score in outputs.items()]
+
+
+def _means_by(
+    grouped: Iterable[tuple[str, float]], key: Callable[[str], Any]
+) -> dict[str, SubsetScore]:
+    """The mean over the outputs of each group, groups in ``key`` order; an empty group name
+    (no subset, no value) is no group."""
+    scores: dict[str, list[float]] = defaultdict(list)
+    for name, score in grouped:
+        if name:
+            scores[name].append(score)
+    return {
+        name: SubsetScore(statistics.fmean(scores[name]), len(scores[name]))
+        for name in sorted(scores, key=key)
+    }
+
+
+def value_order(name: str) -> tuple[bool, float, str]:
+    """Sort key of an attribute's values: numbers first, by value, then the rest by text."""
+    value = _number(name)
+    return (value is None, value or 0.0, name)

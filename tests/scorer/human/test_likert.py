@@ -1,12 +1,16 @@
 """Likert ratings (scorer/human/likert.py) worked by hand, and WebNLG 2017's held-back check."""
 
 import csv
+import json
 
 import pytest
+from click.testing import CliRunner
 
+from scorer.cli.human import main
 from scorer.errors import InputError
 from scorer.human import likert
-from scorer.human.judgements import Judgement, read_judgements
+from scorer.human.judgements import Judgement, read_judgements, webnlg2017_criterion
+from scorer.io.table import read_table
 from tests.support.paths import SHARED_DATA
 
 #: (system, item, subset) -> the judges' points on 1-3.
@@ -42,6 +46,30 @@ def test_system_mean_is_the_mean_over_outputs_of_the_judges_mean_by_hand():
         "mean": pytest.approx(25 / 12),
         "n": 2,
     }
+
+
+def test_means_by_each_attribute_of_the_items_and_no_by_without_attributes():
+    """Items 1, 2 seen and 3 unseen; sizes 2, 10, 2 (numbers in numeric order); item 2 has no
+    category: it counts in no category's mean."""
+    attributes = {
+        "1": {"type": "seen", "triplesize": "2", "category": "Airport"},
+        "2": {"type": "seen", "triplesize": "10", "category": ""},
+        "3": {"type": "unseen", "triplesize": "2", "category": "Airport"},
+    }
+    result = likert.analyse(judgements(), "semantics", attributes=attributes)
+    s1 = result.systems[0]
+    assert s1.by is not None and list(s1.by) == ["type", "triplesize", "category"]
+    assert s1.by["type"]["seen"] == likert.SubsetScore(pytest.approx((8 / 3 + 3 / 2) / 2), 2)
+    assert list(s1.by["triplesize"]) == ["2", "10"]
+    assert s1.by["triplesize"]["2"].mean == pytest.approx((8 / 3 + 9 / 4) / 2)
+    assert s1.by["category"] == {"Airport": s1.by["triplesize"]["2"]}
+    row = result.to_dict()["systems"][1]
+    assert row["by"]["type"]["unseen"] == {"mean": pytest.approx(7 / 3), "n": 1}
+    assert row["subsets"] == {"seen": {"mean": pytest.approx(7 / 6), "n": 2},
+                              "unseen": {"mean": pytest.approx(7 / 3), "n": 1}}  # fmt: skip
+    plain = likert.analyse(judgements(), "semantics").to_dict()["systems"][0]
+    assert "by" not in plain and plain["subsets"]["unseen"] == {"mean": 2.25, "n": 1}
+    assert likert.analyse(judgements(), "semantics", attributes={}).systems[0].by == {}
 
 
 def test_the_median_of_the_judges_when_the_campaign_says_so():
@@ -107,31 +135,65 @@ def test_named_points_are_valued_in_the_order_given():
 
 
 WEBNLG2017 = SHARED_DATA / "webnlg" / "2017" / "human-evaluation"
+JUDGEMENTS = "all_data_final_scores_anonymised.csv"
+
+
+def likert_json(path, criterion):
+    """``nlg-human likert --json`` on ``path``, the check as the organisers' figures are made."""
+    command = ["likert", "--judgements", str(path), "--criterion", criterion, "--scale", "1-3"]
+    result = CliRunner().invoke(main, [*command, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
 
 
 def test_webnlg2017_per_system_averages_are_the_organisers():
-    """Held back: ``judgements.csv`` (the long layout, one judge's point a row, 1-3, with
-    ``subset`` seen / unseen where given) and ``published.csv`` (``criterion, system, mean``
-    and optional subset columns, as the organisers printed them) in ../shared/data/webnlg/2017/
-    human-evaluation/; each printed figure is compared at its own decimals."""
-    if not (WEBNLG2017 / "published.csv").is_file():
-        pytest.skip(f"WebNLG 2017's human judgements are held back (no {WEBNLG2017})")
-    data = read_judgements((WEBNLG2017 / "judgements.csv").read_bytes(), "judgements.csv")
-    with (WEBNLG2017 / "published.csv").open(encoding="utf-8", newline="") as table:
-        published = list(csv.DictReader(table))
+    """Held back: the organisers' per-judgement file ``all_data_final_scores_anonymised.csv``
+    in ../shared/data/webnlg/2017/human-evaluation/ and, beside it where someone copied them,
+    their averages as ``published.csv`` (``criterion,system,mean``, and optionally a column per
+    value of an item attribute, e.g. ``seen,unseen``), each figure compared at its own decimals.
+    Without ``published.csv``: every team has a mean within 1..3 on each of the 3 criteria."""
+    path = WEBNLG2017 / JUDGEMENTS
+    if not path.is_file():
+        pytest.skip(
+            f"WebNLG 2017's per-judgement file is held back: put the organisers' {JUDGEMENTS} "
+            f"in {WEBNLG2017} (their averages beside it as published.csv) to run this check"
+        )
+    published = _published(WEBNLG2017 / "published.csv")
+    _, records = read_table(path.read_bytes(), path.name)
+    teams = {record.values["team"].strip() for record in records}
     compared = 0
-    for criterion in sorted({row["criterion"] for row in published}):
-        result = likert.analyse(data, criterion, likert.Scale(1, 3))
-        ours = {row.system: row for row in result.systems}
-        for row in published:
-            if row["criterion"] != criterion:
-                continue
-            for column, text in row.items():
-                if column in ("criterion", "system") or not text:
-                    continue
-                system = ours[row["system"]]
-                value = system.mean if column == "mean" else system.subsets[column].mean
-                decimals = len(text.partition(".")[2])
-                assert f"{value:.{decimals}f}" == text, (criterion, row["system"], column)
-                compared += 1
-    assert compared >= len(published)
+    for criterion in ("semantics", "grammar", "fluency"):
+        payload = likert_json(path, criterion)
+        ours = {row["system"]: row for row in payload["systems"]}
+        assert set(ours) == teams, criterion
+        assert all(1 <= row["mean"] <= 3 for row in ours.values()), criterion
+        for row in published.get(criterion, []):
+            compared += _compare(criterion, row, ours[row["system"]])
+    assert compared >= sum(len(rows) for rows in published.values())
+
+
+def _published(path):
+    """criterion (the board's name) -> the organisers' rows, or nothing without the file."""
+    if not path.is_file():
+        return {}
+    rows = {}
+    with path.open(encoding="utf-8-sig", newline="") as published:
+        for row in csv.DictReader(published):
+            rows.setdefault(webnlg2017_criterion(row["criterion"].strip()), []).append(row)
+    return rows
+
+
+def _compare(criterion, row, ours):
+    """Each figure of the organisers' row against ours at its decimals; how many compared."""
+    compared = 0
+    for column, text in row.items():
+        if column in ("criterion", "system") or not text.strip():
+            continue
+        if column == "mean":
+            value = ours["mean"]
+        else:
+            value = next(v[column]["mean"] for v in ours["by"].values() if column in v)
+        decimals = len(text.strip().partition(".")[2])
+        assert f"{value:.{decimals}f}" == text.strip(), (criterion, row["system"], column)
+        compared += 1
+    return compared
