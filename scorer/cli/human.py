@@ -285,6 +285,10 @@ def _likert_notes(notes: dict[str, Any]) -> None:
             + _counted(notes["golden_rows"], notes["golden_lines"]),
             err=True,
         )
+    for attribute, items in notes["split"].items():
+        click.echo(
+            f"note: {attribute}: {items} item(s) with two values left out of its means", err=True
+        )
 
 
 def _counted(count: int, lines: list[int]) -> str:

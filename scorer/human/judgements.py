@@ -146,6 +146,8 @@ class JudgementTable:
     """criterion -> the lines whose score cell for it was empty (or NA): no judgement."""
     golden: list[int] = field(default_factory=list)
     """The lines of rows marked golden (CrowdFlower's test questions), kept as judgements."""
+    split: dict[str, int] = field(default_factory=dict)
+    """attribute -> items left out of its means: their rows gave it two values."""
 
     def criterion(self, name: str) -> str:
         """The board's name for ``name``: WebNLG 2017's layout also answers to the organisers'
@@ -162,6 +164,7 @@ class JudgementTable:
             "missing_lines": missing[:50],
             "golden_rows": len(self.golden),
             "golden_lines": self.golden[:50],
+            "split": dict(self.split),
         }
 
 
@@ -248,17 +251,20 @@ def read_judgement_table(
     """The long layout or WebNLG 2017's per-judgement file (module docstring), with the items'
     attributes: the columns ``by`` names, by default none in the long layout and ``type``,
     ``category`` and ``triplesize`` (those present) in WebNLG 2017's. An attribute is a column
-    with one value per item: two values for one item are refused, naming both lines."""
+    with one value per item: an item whose rows give two is left out of that attribute's
+    means, and counted (``split``)."""
     header, records = read_table(data, filename)
     worker = _first_of(_R_WORKER_HEADERS, header)
     wide = worker is not None and {"team", "mr"} <= set(header)
     if wide and not set(LONG_COLUMNS) <= set(header):
         table = _read_webnlg2017(header, records, filename, score, str(worker))
         present = tuple(name for name in WEBNLG2017_ATTRIBUTES if name in header)
-        table.attributes = _item_attributes(header, records, filename, "mr", by or present)
+        table.attributes, table.split = _item_attributes(
+            header, records, filename, "mr", by or present
+        )
         return table
     table = JudgementTable("long", _long_judgements(header, records, filename, score))
-    table.attributes = _item_attributes(header, records, filename, "item", by or ())
+    table.attributes, table.split = _item_attributes(header, records, filename, "item", by or ())
     return table
 
 
@@ -499,26 +505,24 @@ def _read_webnlg2017_row(
 
 def _item_attributes(
     header: list[str], records: list[Record], filename: str, item: str, names: Sequence[str]
-) -> dict[str, dict[str, str]]:
-    """item -> {attribute: value} for the columns ``names``; one value per item or refused."""
+) -> tuple[dict[str, dict[str, str]], dict[str, int]]:
+    """item -> {attribute: value} for the columns ``names``, and per attribute how many items
+    it was left out for because their rows gave it two values (so one odd row takes one item
+    out of one breakdown, not the whole reading)."""
     names = tuple(dict.fromkeys(names))
     require_columns(header, names, filename)
     attributes: dict[str, dict[str, str]] = {}
-    first_line: dict[tuple[str, str], int] = {}
+    split: set[tuple[str, str]] = set()
     for record in records:
         key = record.values[item].strip()
         found = attributes.setdefault(key, dict.fromkeys(names, ""))
         for name in names:
             value = record.values[name].strip()
-            if not value:
-                continue
-            if found[name] and found[name] != value:
-                raise InputError(
-                    f"{name} {value!r} where line {first_line[key, name]} gives {found[name]!r} "
-                    f"for the same {item}: an attribute has one value per item",
-                    filename=filename,
-                    line=record.line,
-                )
-            found[name] = value
-            first_line.setdefault((key, name), record.line)
-    return attributes
+            if value and (key, name) not in split:
+                if found[name] and found[name] != value:
+                    split.add((key, name))
+                    found[name] = ""
+                else:
+                    found[name] = value
+    left_out = {name: sum(1 for _, n in split if n == name) for name in names}
+    return attributes, {name: count for name, count in left_out.items() if count}

@@ -154,6 +154,7 @@ def test_likert_command_json_on_the_organisers_file(tmp_path):
         "missing_lines": [EMPTY_LINE],
         "golden_rows": 1,
         "golden_lines": [GOLDEN_LINE],
+        "split": {},
     }
     assert result.stderr.splitlines() == [
         f"note: empty (or NA) semantic_adequacy cells, no judgement: 1 (lines {EMPTY_LINE})",
@@ -192,7 +193,9 @@ def test_likert_command_prints_the_first_attributes_columns_and_the_column_read(
     assert list(row["by"]) == ["triplesize"]
 
 
-def test_attributes_of_the_long_layout_are_the_columns_named_with_one_value_per_item(tmp_path):
+def test_attributes_of_the_long_layout_are_the_columns_named_an_item_with_two_values_left_out(
+    tmp_path,
+):
     path = tmp_path / "long.csv"
     path.write_text(
         "item,system,annotator,criterion,score,domain,text\n"
@@ -205,12 +208,13 @@ def test_attributes_of_the_long_layout_are_the_columns_named_with_one_value_per_
     assert found["systems"][0]["by"] == {
         "domain": {"music": {"mean": 2.0, "n": 1}, "sports": {"mean": 3.0, "n": 1}}
     }
-    varying = CliRunner().invoke(main, [*command, "--by", "text"])
-    assert varying.exit_code == 2
-    assert (
-        "long.csv, line 3: text 'two' where line 2 gives 'one' for the same item: an attribute "
-        "has one value per item" in varying.stderr
-    )
+    varying = CliRunner().invoke(main, [*command, "--by", "text", "--by", "domain"])
+    assert varying.exit_code == 0, varying.stderr
+    split = json.loads(varying.stdout)
+    assert split["read"]["split"] == {"text": 1}, "item 1 has two texts: left out of text's means"
+    assert split["systems"][0]["by"]["text"] == {"three": {"mean": 2.0, "n": 1}}
+    assert split["systems"][0]["by"]["domain"] == found["systems"][0]["by"]["domain"]
+    assert "text: 1 item(s) with two values left out" in varying.stderr
     absent = CliRunner().invoke(main, [*command, "--by", "genre"])
     assert absent.exit_code == 2 and "lacks the column(s) genre" in absent.stderr
 
