@@ -97,7 +97,30 @@ def settings_of(campaign: Campaign, runs: int | None = None) -> Settings:
         runs=runs,
         judges=None if campaign.imported is not None else campaign.annotators_per_hit,
         options=campaign.options or {},
+        attributes=item_attributes(campaign) if campaign.imported is None else {},
     )
+
+
+def item_attributes(campaign: Campaign) -> dict[str, dict[str, str]]:
+    """Item key -> its attributes (category, size, seen / unseen) as text, for a campaign
+    collected on the board, whose judgements name items by their position (from 1) in the
+    campaign's test set. Left out: an attribute computed from the hidden references (their
+    count, their length: human means by them would be figures on the references), and one
+    that is not one value (a list of slots)."""
+    test_set = campaign.track.test_set_for(campaign.language)
+    if test_set is None:
+        return {}
+    hidden = campaign.track.scoring_profile.reference_attributes
+    return {
+        str(item.position + 1): {
+            name: str(value)
+            for name, value in (item.attributes or {}).items()
+            if name not in hidden
+            and isinstance(value, str | int | float)
+            and not isinstance(value, bool)
+        }
+        for item in test_set.items
+    }
 
 
 def campaign_results(session: Session, campaign: Campaign, runs: int | None = None) -> dict:

@@ -275,8 +275,10 @@ def _means_by_attribute(
     outputs: dict[tuple[str, str], float], attributes: ItemAttributes
 ) -> dict[str, dict[str, SubsetScore]]:
     """Each attribute's means, the attributes in the order the items first name them, the
-    values in numeric order where they are numbers (triple sizes 1..7, not 1, 10, 2)."""
-    names = dict.fromkeys(name for values in attributes.values() for name in values)
+    values in numeric order where they are numbers (triple sizes 1..7, not 1, 10, 2); only
+    the attributes the judged items have."""
+    judged = dict.fromkeys(item for _, item in outputs)
+    names = dict.fromkeys(name for item in judged for name in attributes.get(item, {}))
     return {name: _means_by(_valued(outputs, attributes, name), key=value_order) for name in names}
 
 

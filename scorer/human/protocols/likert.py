@@ -165,6 +165,7 @@ class Likert(Protocol):
                 higher_is_better=declared.get(name, {}).get("direction", "higher") == "higher",
                 aggregate=options.get("aggregate", "mean"),
                 clusters=settings.clusters,
+                attributes=settings.attributes or None,
             ).to_dict()
             for name in names
         }
@@ -203,7 +204,11 @@ class Likert(Protocol):
         others = [name for name in results.get("criteria", {}) if name != head]
         rows = results.get("systems", [])
         subsets = sorted({name for row in rows for name in row.get("subsets", {})})
-        columns = ["#", head, "n", *others, *(f"{head} ({subset})" for subset in subsets)]
+        splits = _table_splits(rows)
+        columns = [
+            "#", head, "n", *others, *(f"{head} ({subset})" for subset in subsets),
+            *(f"{head} ({attribute}: {value})" for attribute, value in splits),
+        ]  # fmt: skip
         return Table(
             columns,
             [
@@ -215,6 +220,7 @@ class Likert(Protocol):
                         row["n"],
                         *(_mean(row["criteria"].get(name)) for name in others),
                         *(_mean(row.get("subsets", {}).get(subset)) for subset in subsets),
+                        *(_mean(row.get("by", {}).get(a, {}).get(v)) for a, v in splits),
                     ],
                     row["cluster"],
                 )
@@ -239,6 +245,25 @@ class Likert(Protocol):
 
     def score_error(self, score: float, imported: bool) -> str | None:
         return None if score.is_integer() else " is not a point of a Likert scale (a whole number)"
+
+
+TABLE_VALUES = 4
+"""An item attribute gets columns in the printed table when it has at most this many values
+(seen / unseen, a size); the results keep every attribute's means (``by``)."""
+
+
+def _table_splits(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
+    """(attribute, value) of the attributes few-valued enough to print, in their order."""
+    values: dict[str, set[str]] = {}
+    for row in rows:
+        for attribute, by_value in row.get("by", {}).items():
+            values.setdefault(attribute, set()).update(by_value)
+    return [
+        (attribute, value)
+        for attribute, found in values.items()
+        if len(found) <= TABLE_VALUES
+        for value in sorted(found)
+    ]
 
 
 def _mean(found: Mapping | None) -> str:

@@ -647,6 +647,11 @@ def test_a_likert_campaign_made_on_the_page_asks_its_own_criteria_on_their_scale
         return {"likert-fluency": fluency, "likert-effort": effort}
 
     assert _judge_hit(app, link, answer) == 4
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "gem")
+        items = sorted({unit.item for unit in campaign.units}, key=lambda item: item.position)
+        for item, seen in zip(items, ("seen", "unseen"), strict=True):
+            item.attributes = {"type": seen, "size": item.position, "slots": ["a"], "references": 3}
     client.post(f"{TRACK_URL}/human/gem/analyse")
     with session_scope(settings.database_url) as session:
         campaign = get_campaign(session, get_track(session, "demo", "main"), "gem")
@@ -657,6 +662,14 @@ def test_a_likert_campaign_made_on_the_page_asks_its_own_criteria_on_their_scale
             "median",
         )
         assert [row["name"] for row in campaign.results["systems"]] == ["slug", "tgen"]
+        by = campaign.results["systems"][0]["by"]
+        assert set(by) == {"type", "size"}, "no list, no count of the hidden references"
+        assert {value["n"] for value in by["type"].values()} == {1}
+        table = campaign_table(session, campaign, ORGANISERS)
+        assert [c for c in table.columns if c.startswith("fluency (type")] == [
+            "fluency (type: seen)", "fluency (type: unseen)"
+        ]  # fmt: skip
+        assert table.rows[0].values[table.columns.index("fluency (type: seen)")] == "5.00"
     shown = client.get(f"{TRACK_URL}/human/gem").get_data(as_text=True)
     assert "effort 1-7 (lower is better)" in shown
     again = client.get(f"{TRACK_URL}/human").get_data(as_text=True)
