@@ -1,7 +1,8 @@
 """What an import of a test set tells the organiser (``track_imports.import_items``, the one
 path of ``nlgboard track import``, the organisers' form and bundles): a set without its kind's
 attribute file (WebNLG+ 2020's instance types) is imported without those subsets, saying so,
-and scored on all items as ``nlg-score`` scores it."""
+and scored on all items as ``nlg-score`` scores it; a set with fewer references than its kind
+declares is imported with a warning, on every path."""
 
 from __future__ import annotations
 
@@ -123,3 +124,65 @@ def test_the_real_english_dev_folder_imports_without_type_subsets(app, runner, s
     with session_scope(settings.database_url) as session:
         assert session.scalar(select(func.count(Item.id))) == 1667
     assert _subsets_stored(settings) == 0
+
+
+# --- fewer references than the kind declares ---------------------------------------------------
+
+SHORT = "kind webnlg2017 scores each item on 3 references (its official evaluation reads 3"
+
+
+def _one_reference_xml() -> bytes:
+    """The example WebNLG test file with every entry's references cut to its first: WebNLG
+    2017's kind scores on 3."""
+    text = (WEBNLG / "test" / "test_with_lex.xml").read_text()
+    kept: list[str] = []
+    seen_in_entry = 0
+    for line in text.splitlines(keepends=True):
+        if "<entry " in line:
+            seen_in_entry = 0
+        if "<lex " in line:
+            seen_in_entry += 1
+            if seen_in_entry > 1:
+                continue
+        kept.append(line)
+    return "".join(kept).encode()
+
+
+def test_the_cli_import_warns_of_fewer_references_than_the_kind_declares(runner, tmp_path):
+    refs = tmp_path / "one_reference.xml"
+    refs.write_bytes(_one_reference_xml())
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg", "--refs", str(refs)]
+    )
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "6 items, 6 references; warning: " + SHORT in said
+    assert "no item here has more than 1: scored on 1" in said
+
+
+def test_the_form_import_report_warns_of_fewer_references_than_the_kind_declares(
+    app, runner, client, settings
+):
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    organiser(settings, "org@x.org", "w")
+    login(client, "org@x.org")
+    form = client.post(
+        "/organise/w",
+        data={"action": "track", "track-slug": "t", "track-kind": "webnlg",
+              "track-references": (io.BytesIO(_one_reference_xml()), "one_reference.xml")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )  # fmt: skip
+    assert form.status_code == 200
+    page = " ".join(form.get_data(as_text=True).split())
+    assert "6 items, 6 references; warning: " + SHORT in page
+
+
+def test_a_full_set_gives_no_warning_on_the_cli(runner):
+    assert runner.invoke(args=["challenge", "create", "w", "--title", "W"]).exit_code == 0
+    result = runner.invoke(
+        args=["track", "import", "w", "t", "--kind", "webnlg",
+              "--refs", str(WEBNLG / "test" / "test_with_lex.xml")]
+    )  # fmt: skip
+    assert result.exit_code == 0 and "warning" not in result.output
