@@ -39,9 +39,10 @@ class InputError(Refused, ValueError):
 
 class SubsetsMissing(InputError):
     """A test set read whole whose items lack an attribute the kind's ``subsets`` name (a dev
-    folder has no instance-types file): the board refuses it as any ``InputError`` (a
-    leaderboard without its subsets), while ``nlg-score`` scores ``items`` without those
-    subsets and says so, under the kind's own signature."""
+    folder has no instance-types file): ``nlg-score`` scores ``items`` without those subsets
+    and says so, under the kind's own signature; the board's import does too where the
+    attribute comes from a file the set lacks (``Profile.attribute_files``) and refuses it as
+    any ``InputError`` otherwise (a subset its kind names that no reader gives)."""
 
     def __init__(
         self, message: str, *, filename: str | None, items: list[Any], missing: tuple[str, ...]

@@ -17,7 +17,7 @@ from scorer.errors import InputError, JavaMissing, MissingExtra, SubsetsMissing
 from scorer.io.e2e import ReferenceItem
 from scorer.io.folders import folder_as_zip
 from scorer.java import implementation
-from scorer.kinds import PROFILES, Profile, described_signature, get_profile, metric_id
+from scorer.kinds import BUILT_IN, PROFILES, Profile, described_signature, get_profile, metric_id
 from scorer.metrics.base import MetricScore
 from scorer.references import ReferenceSet
 
@@ -46,41 +46,103 @@ def _find_profile(
 ) -> Profile:
     """A built-in profile, or the kind ``name`` defined in ``kinds_path`` (a bundle's YAML or
     the board's kind JSON) or served by the board (``--board``); without ``name``, the one
-    kind the board serves."""
-    from scorer.errors import KindError
-    from scorer.kinds import build_profile, read_kinds
-
+    kind the board serves or the file defines. ``name`` may be the board's ``name@digest``,
+    which must be the file's definition."""
     if served is not None:
         answer = json.loads(served[0])
         if answer.get("definition") is None and isinstance(answer.get("profile"), str):
             name = name or answer["profile"]  # a built-in kind: by its name
         else:
-            try:
-                ((found, definition),) = read_kinds(*served).items()
-                if name not in (None, found):
-                    raise click.BadParameter(
-                        f"the board scores the track with kind {found!r}, not {name!r}",
-                        param_hint="--profile",
-                    )
-                return build_profile(definition, served[1])
-            except KindError as error:
-                raise click.UsageError(str(error)) from None
-    if name is None:
-        raise click.UsageError("give --profile (or --board URL --track C/T)")
+            return _served_profile(name, served)
+    defined = _defined_kinds(kinds_path) if kinds_path is not None else {}
     if kinds_path is not None:
-        try:
-            defined = read_kinds(kinds_path.read_bytes(), kinds_path.name)
-            if name in defined:
-                return build_profile(defined[name], f"{kinds_path.name}: kind {name}")
-        except KindError as error:
-            raise click.BadParameter(str(error), param_hint="--kinds") from None
+        found = _defined_profile(name, defined, kinds_path.name, "--kinds")
+        if found is not None:
+            return found
+    if name is None:
+        raise click.UsageError("give --profile (or --kinds FILE, or --board URL --track C/T)")
     if name not in PROFILES:
+        message = _unknown_profile(name, kinds_path, defined)
+        raise click.BadParameter(message, param_hint="--profile")
+    return get_profile(name)
+
+
+def _served_profile(name: str | None, served: tuple[bytes, str]) -> Profile:
+    """The kind the board serves (``--board``), which ``name``, if given, must be."""
+    from scorer.errors import KindError
+    from scorer.kinds import read_kinds
+
+    try:
+        defined = read_kinds(*served)
+    except KindError as error:
+        raise click.UsageError(str(error)) from None
+    found = _defined_profile(name, defined, served[1], "--board")
+    if found is None:
         raise click.BadParameter(
-            f"unknown profile {name!r}; built in: {', '.join(sorted(PROFILES))}"
-            + ("" if kinds_path else "; a kind defined in a bundle needs --kinds FILE"),
+            f"the board scores the track with kind {next(iter(defined))!r}, not {name!r}",
             param_hint="--profile",
         )
-    return get_profile(name)
+    return found
+
+
+def _defined_kinds(kinds_path: Path) -> dict[str, Mapping[str, object]]:
+    """The kinds ``--kinds`` defines, by name (its errors are the option's)."""
+    from scorer.errors import KindError
+    from scorer.kinds import read_kinds
+
+    try:
+        return dict(read_kinds(kinds_path.read_bytes(), kinds_path.name))
+    except KindError as error:
+        raise click.BadParameter(str(error), param_hint="--kinds") from None
+
+
+def _defined_profile(
+    name: str | None, defined: Mapping[str, Mapping[str, object]], where: str, option: str
+) -> Profile | None:
+    """The profile of the kind ``name`` (``kind`` or ``kind@digest``, as the board's answer
+    gives it) among ``defined``; without ``name``, the only one (a file of several needs
+    --profile); ``None`` when ``defined`` has no such kind. A digest that is not the
+    definition's is refused: the file is not the kind the board scores with, and its
+    numbers would not be the board's."""
+    from scorer.errors import KindError
+    from scorer.kinds import build_profile
+
+    if name is None:
+        if len(defined) != 1:
+            raise click.UsageError(
+                f"{where} defines {len(defined) or 'no'} kind{'s' * (len(defined) != 1)}"
+                + (f" ({', '.join(sorted(defined))})" if defined else "")
+                + ": give --profile NAME"
+            )
+        name = next(iter(defined))
+    plain, _, digest = name.partition("@")
+    if plain not in defined:
+        return None
+    try:
+        profile = build_profile(defined[plain], f"{where}: kind {plain}")
+    except KindError as error:
+        raise click.BadParameter(str(error), param_hint=option) from None
+    if digest and profile.name != name:
+        raise click.BadParameter(
+            f"{name}: {where} defines kind {plain} as {profile.name}, another definition (its "
+            f"digest is {profile.name.partition('@')[2]}, not {digest}): the numbers would not "
+            "be the board's; fetch the track's kind again (GET .../tracks/T/kind)",
+            param_hint="--profile",
+        )
+    return profile
+
+
+def _unknown_profile(
+    name: str, kinds_path: Path | None, defined: Mapping[str, Mapping[str, object]]
+) -> str:
+    """Which kinds there are to choose from: the file's, then the built-in ones."""
+    message = f"unknown profile {name!r}; "
+    if kinds_path is not None:
+        message += f"{kinds_path.name} defines: {', '.join(sorted(defined)) or 'no kind'}; "
+    message += f"built in: {', '.join(sorted(BUILT_IN))}"
+    if kinds_path is None:
+        message += "; a kind defined in a bundle needs --kinds FILE"
+    return message
 
 
 def _restrict(profile: Profile, metrics: str | None) -> Profile:
@@ -104,7 +166,8 @@ def _restrict(profile: Profile, metrics: str | None) -> Profile:
     "--profile",
     "profile_name",
     default=None,
-    help=f"A built-in kind ({', '.join(sorted(PROFILES))}) or one of --kinds FILE.",
+    help=f"A built-in kind ({', '.join(sorted(PROFILES))}) or one of --kinds FILE (by its "
+    "name, or as the board's answer gives it, NAME@DIGEST); not needed when FILE defines one.",
 )
 @click.option(
     "--kinds",

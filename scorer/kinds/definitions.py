@@ -172,7 +172,20 @@ def _profile(definition: Mapping[str, Any], name: str, where: str, label: str | 
         declared_groups=_groups(definition.get("groups")),
         submit=_submit(definition.get("submit"), _reader_name(definition.get("reader")), where),
         language=written_for[0] if written_for else None,
+        attribute_files=_attribute_files(reader, reader_options, subsets),
     )
+
+
+def _attribute_files(
+    reader: Reader, options: Mapping[str, Any], subsets: tuple[str, ...]
+) -> dict[str, str]:
+    """The kind's subset attributes its reader reads from a file the definition names (a set
+    may lack it), each with that file's name."""
+    return {
+        attribute: str(options[option])
+        for option, attribute in reader.attribute_files.items()
+        if options.get(option) and attribute in subsets
+    }
 
 
 def _check_columns(

@@ -88,6 +88,10 @@ class Reader:
     """How a release whose inputs and references are separate files that must align is read
     into items (E2E's CSVs, SR'18's trees and sentences, DRS with its sentences); None: the
     references file says everything, read as ``nlg-score`` reads it."""
+    attribute_files: Mapping[str, str] = field(default_factory=dict)
+    """Option naming a file beside the references -> the item attribute that file gives
+    (WebNLG+ 2020's ``instance_types`` -> ``type``). Only some sets have it (the test set, not
+    the dev folder): a set without it is read without that attribute's subsets, and says so."""
 
     def read_release(
         self, profile: Profile, inputs: File | None, references: File | None
@@ -109,6 +113,7 @@ class Reader:
             self.seen_in,
             self.folder_suffix,
             self.release,
+            self.attribute_files,
         )
 
 
@@ -176,7 +181,8 @@ def webnlg_references(
     (none without it); ``instance_types`` names the JSON file beside the XML (in its folder or
     zip) that gives each entry's ``type`` (WebNLG+ 2020's three-way split), where the set has
     it: a set without it (the dev folder) gets no ``type``, which the kind's subsets check
-    turns into ``SubsetsMissing`` (refused by the board, scored without them offline). ``written_for``:
+    turns into ``SubsetsMissing`` (imported and scored without those subsets, said so: the
+    reader's ``attribute_files``). ``written_for``:
     the language the kind's parts are made for, and which part says it (set by the kind, not
     by a definition: ``scorer.kinds.definitions``)."""
     members = member_files(data, filename, ".xml")
@@ -320,6 +326,7 @@ READERS: dict[str, Reader] = {
         },
         seen_in=webnlg_seen_in,
         folder_suffix=".xml",
+        attribute_files={"instance_types": "type"},
     ),
     "lines": Reader(line_references, read_line_outputs, lines, lines_file, lines),
     "parallel": Reader(

@@ -134,6 +134,10 @@ class Profile:
     language: str | None = None
     """The language the kind's parts are made for (its reader's ``language``, a tokeniser's),
     which its outputs' script is checked against; None: a kind of no one language."""
+    attribute_files: Mapping[str, str] = field(default_factory=dict)
+    """Subset attribute -> the file beside the references that gives it (WebNLG+ 2020:
+    ``type`` from its instance-types file), which a set may not have (a dev folder): there
+    those subsets are left out, and the import or ``nlg-score`` says so, not refused."""
 
     def published(self, column: str, value: float) -> float:
         """``value`` as the published table prints it, on the stored scale: what a team sees
@@ -214,8 +218,29 @@ class Profile:
 
     def subsets_problem(self, attributes: Sequence[Mapping[str, str]]) -> str | None:
         """Why a test set's items (their attributes, given and computed) cannot give the
-        kind's subsets; None when they can (``subsets_problem``)."""
-        return subsets_problem(self.name, self.subsets, attributes)
+        kind's subsets; None when they can (``subsets_problem``). The subsets an attribute
+        file gives are not asked for: a set without the file leaves them out
+        (``subsets_left_out``)."""
+        asked = [name for name in self.subsets if name not in self.attribute_files]
+        return subsets_problem(self.name, asked, attributes)
+
+    def subsets_left_out(self, attributes: Sequence[Mapping[str, str]]) -> tuple[str, ...]:
+        """The kind's subsets that an attribute file gives and no item has (the set came
+        without the file): scored on all items only."""
+        return tuple(
+            name
+            for name in self.attribute_files
+            if not any(found.get(name) for found in attributes)
+        )
+
+    def left_out_note(self, left_out: Sequence[str]) -> str:
+        """What an import or ``nlg-score`` says of subsets left out for want of their file."""
+        files = ", ".join(dict.fromkeys(self.attribute_files[name] for name in left_out))
+        return (
+            f"subsets of {', '.join(map(repr, left_out))} left out: the set has no {files} "
+            "beside its references (the kind's file for them), so it is scored on all items "
+            "only, without those subsets"
+        )
 
     def item_attributes(
         self, text: str, references: Sequence[str], given: Mapping[str, str]

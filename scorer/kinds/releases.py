@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from scorer.errors import InputError
+from scorer.errors import InputError, SubsetsMissing
 from scorer.io import conllu, drs, e2e, sr18
 from scorer.kinds.profile import Profile
 
@@ -34,6 +34,9 @@ class Release:
 
     items: list[ReleaseItem]
     source: bytes
+    left_out: tuple[str, ...] = ()
+    """The kind's subsets left out: the set came without the attribute file that gives them
+    (``Profile.attribute_files``), so its items are scored on all items only."""
 
 
 ReadRelease = Callable[[Profile, File | None, File | None], Release]
@@ -84,9 +87,10 @@ def profile_release(profile: Profile, inputs: File | None, references: File | No
     """A references file that says everything (WebNLG: each entry's triples, ``<lex>`` texts
     and attributes), read as ``nlg-score`` reads it. The inputs file teams get, when given,
     must list the same inputs in the same order (or give them, where the references hold
-    none)."""
+    none). A set without an attribute file of the kind (WebNLG+ 2020's instance types) is
+    read without those subsets, as ``nlg-score`` reads it (``Release.left_out``)."""
     assert references is not None
-    items = profile.read_references(*references)
+    items, left_out = _read_references(profile, references)
     if inputs is not None and profile.read_inputs is not None:
         given = profile.read_inputs(*inputs)
         if not any(item.input for item in items):  # parallel reference files hold none
@@ -102,7 +106,22 @@ def profile_release(profile: Profile, inputs: File | None, references: File | No
             for item in items
         ],
         references[0] + b"\x00" + (inputs[0] if inputs else b""),
+        left_out,
     )
+
+
+def _read_references(
+    profile: Profile, references: File
+) -> tuple[list[e2e.ReferenceItem], tuple[str, ...]]:
+    """The references file's items, and the subsets left out for want of their attribute
+    file; a subset no item has for any other reason (a kind that names an attribute its
+    reader never gives) is refused: left out, it would be missing from every leaderboard."""
+    try:
+        return profile.read_references(*references), ()
+    except SubsetsMissing as missing:
+        if not set(missing.missing) <= set(profile.attribute_files):
+            raise
+        return missing.items, missing.missing
 
 
 def _same_count(

@@ -482,7 +482,8 @@ def _import_test_set(
     language = language_code(entry.get("language", str))
     if "items" in entry.data:
         track = _items_track(session, challenge, slug, kind, title, language, definition)
-        _add_items(session, track, language, bundle, entry.get("items", str), entry.key("items"))
+        path = entry.get("items", str)
+        _add_items(session, track, language, bundle, path, entry.key("items"), notices)
     else:
         train = _named(bundle, entry.get("train", str, None), entry.key("train"))
         track = _import_release(
@@ -613,9 +614,17 @@ def _items_track(
 
 
 def _add_items(
-    session: Session, track: Track, language: str, bundle: Bundle, path: str, where: str
+    session: Session,
+    track: Track,
+    language: str,
+    bundle: Bundle,
+    path: str,
+    where: str,
+    notices: list[str],
 ) -> None:
-    """A test set from the board's item layout: one JSON object per line, in test order."""
+    """A test set from the board's item layout: one JSON object per line, in test order. A
+    set imported without its kind's attribute file (so exported without those subsets) comes
+    back without them, said in ``notices``, as its first import said it."""
     data = bundle.read(path, where)
     rows = [_item_row(line, path, number) for number, line in _lines(data, path)]
     if not rows:
@@ -627,6 +636,8 @@ def _add_items(
     found = [profile.item_attributes(r["input"], r["references"], r["attributes"]) for r in rows]
     if problem := profile.subsets_problem(found):
         raise BundleError(f"{path}: {problem}")
+    if left_out := profile.subsets_left_out(found):
+        notices.append(f"track {track.slug} ({language}): {profile.left_out_note(left_out)}")
     items = [
         Item(
             test_set=test_set,

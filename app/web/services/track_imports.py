@@ -66,7 +66,9 @@ def import_items(
     read from (data, filename) pairs. ``train``, a training file (or folder, zipped), sets the
     options of a reader that takes one (WebNLG: its categories are the seen ones). Returns the
     test set and a one-line report, which warns (as ``nlg-score`` does) when no item has as
-    many references as the kind declares; the warning also goes to ``notices`` if given."""
+    many references as the kind declares and notes the kind's subsets left out for want of
+    their attribute file (a set without WebNLG+ 2020's instance types); both also go to
+    ``notices`` if given."""
     rule = _rule(kind, definition)
     subset = _subset(kind, rule, subset)
     _check_given(kind, rule, language=language, inputs=inputs, references=references)
@@ -85,9 +87,17 @@ def import_items(
     added = seen + (f"{len(release.items)} {subset} items added; " if subset else "")
     added += f"{removed_note(removed)}; " if removed else ""
     shortfall = reference_shortfall(profile, release)
-    if shortfall and notices is not None:
-        notices.append(f"track {slug} ({language}): {shortfall}")
-    return test_set, added + _counted(test_set) + (f"; warning: {shortfall}" if shortfall else "")
+    left_out = profile.left_out_note(release.left_out) if release.left_out else None
+    if notices is not None:
+        notices.extend(
+            f"track {slug} ({language}): {said}" for said in (shortfall, left_out) if said
+        )
+    return test_set, added + _counted(test_set) + _said(("warning", shortfall), ("note", left_out))
+
+
+def _said(*told: tuple[str, str | None]) -> str:
+    """The report's tail: each thing to tell the organiser, as ``; warning: ...``."""
+    return "".join(f"; {label}: {text}" for label, text in told if text)
 
 
 def reference_shortfall(profile: Profile, release: Release) -> str | None:

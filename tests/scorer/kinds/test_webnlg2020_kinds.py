@@ -52,8 +52,9 @@ def test_each_entry_gets_its_type_from_the_file_beside_the_xml():
     [english_test, lambda: ((ENGLISH / "test" / "test_with_lex.xml").read_bytes(), "t.xml")],
 )
 def test_a_set_without_the_types_file_is_read_without_its_subsets(given):
-    """The dev folder has no instance types: its items come without ``type``, which the board
-    refuses as a test set (``InputError``) and ``nlg-score`` scores without the subsets."""
+    """The dev folder has no instance types: its items come without ``type``; the reader says
+    so (``SubsetsMissing``), and ``nlg-score`` and the board's import go on without the
+    subsets (tests/app/web/services/test_track_imports.py)."""
     profile = build_profile(bundle_kind(ENGLISH))
     with pytest.raises(SubsetsMissing, match="subsets of 'type', but no item has") as refused:
         profile.read_references(*given())

@@ -194,7 +194,8 @@ def test_an_empty_output_line_is_named_by_the_check_and_the_boards_answer(app, s
 
 
 def test_english_outputs_on_the_russian_track_are_warned_about(app, runner, settings, tmp_path):
-    """The line count fits, so only the letters tell: the check and the upload both say it."""
+    """The line count fits, so only the letters tell: the check says it (the upload, the
+    upload page and nlg-score: tests/app/web/test_output_language.py)."""
     assert runner.invoke(args=["challenge", "import", str(DEMO_DATA / "webnlg-ru")]).exit_code == 0
     token = participant(settings, "a@x.org", team="A")
     english = tmp_path / "english.txt"
