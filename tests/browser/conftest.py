@@ -25,9 +25,10 @@ def chromium() -> Iterator:
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is not installed (Debian package chromium; .ci/run installs it)")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.skip("Python playwright is not installed (pip install '.[test]')")
+    expect.set_options(timeout=PAGE_DEADLINE * 1000)  # like the pages': a safety net only
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield browser
