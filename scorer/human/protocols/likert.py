@@ -19,6 +19,7 @@ from scorer.errors import InputError
 from scorer.human import clusters as procedures
 from scorer.human import judgements as files
 from scorer.human import likert
+from scorer.human.agreement import Agreement, of_judgements
 from scorer.human.protocols.base import Answers, Criterion, Protocol, Settings, Table
 
 CRITERIA = ("semantics", "grammar", "fluency")
@@ -190,6 +191,13 @@ class Likert(Protocol):
                 for name, result in by_criterion.items()
             },
         }
+
+    def agreement(self, judgements: Sequence[files.Judgement], settings: Settings) -> Agreement:
+        """Over the campaign's own criterion, as ``nlg-human likert`` gives it: one interval
+        alpha over criteria on different scales (1-3 beside 1-5) would mix their units."""
+        return of_judgements(
+            judgements, self.agreement_level, settings.criterion, judges=settings.judges
+        )
 
     def headline(self, criterion: str) -> tuple[str, str]:
         return f"Likert {criterion}", "mean"

@@ -174,4 +174,7 @@ def test_likert_analyses_every_criterion_ranked_by_the_campaigns_own():
     assert top["criteria"]["semantics"]["mean"] == 3.0
     table = likert.table(results)
     assert table.columns == ["#", "fluency", "n", "semantics", "fluency (seen)", "fluency (unseen)"]
-    assert likert.agreement(judgements, Settings("fluency", "wmt")).level == "interval"
+    found = likert.agreement(judgements, Settings("fluency", "wmt"))
+    outputs = {(j.item, j.system) for j in judgements if j.criterion == "fluency"}
+    assert found.level == "interval"
+    assert found.units == len(outputs), "the campaign's criterion only, not every criterion's"

@@ -685,9 +685,8 @@ def test_options_another_protocol_takes_are_refused_on_the_page(app, settings, t
               "new-quality_control": "none"},
     )  # fmt: skip
     assert "Direct Assessment takes no options (given: ties)" in refused.get_data(as_text=True)
-    with session_scope(settings.database_url) as session:
-        with pytest.raises(DomainError):
-            get_campaign(session, get_track(session, "demo", "main"), "x")
+    with session_scope(settings.database_url) as session, pytest.raises(DomainError):
+        get_campaign(session, get_track(session, "demo", "main"), "x")
 
 
 def test_the_command_line_sets_a_campaigns_options_and_refuses_bad_ones(
