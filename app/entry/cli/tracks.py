@@ -21,6 +21,7 @@ from app.web.services.analyses import stored_similarity, when_public
 from app.web.services.bundled import describe as describe_bundled
 from app.web.services.bundled import register_bundled_runs
 from app.web.services.drs import import_challenge_set
+from app.web.services.kind_choices import chosen_kind
 from app.web.services.leaderboard import default_language, leaderboard_outputs
 from app.web.services.organising import LIMIT_MAX
 from app.web.services.public_part import declare_public_part
@@ -40,7 +41,13 @@ def track() -> None:
 @track.command("import")
 @click.argument("challenge_slug")
 @click.argument("track_slug")
-@click.option("--kind", required=True, type=click.Choice(sorted(TRACK_KINDS)))
+@click.option(
+    "--kind",
+    required=True,
+    help="A built-in kind (" + ", ".join(sorted(TRACK_KINDS)) + ") or one a bundle defined on "
+    "this board (its name, or name@digest where two share a name; the Add a track form lists "
+    "them).",
+)
 @click.option(
     "--language", default=None, help="Test-set language (required by kinds with one per language)."
 )
@@ -99,12 +106,14 @@ def track_import(
     try:
         with session_scope(settings.database_url) as session:
             found = get_challenge(session, challenge_slug)
+            name, definition = chosen_kind(session, kind)
             test_set, report = import_track(
                 session,
                 None,
                 found,
                 track_slug,
-                kind,
+                name,
+                definition=definition,
                 language=language,
                 inputs=_file_or_folder(inputs_path, kind, "--inputs"),
                 references=_file_or_folder(refs_path, kind, "--refs"),

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.data.models import Challenge, Track
+from app.web.errors import DomainError
 from scorer.kinds import TRACK_KIND_LABELS
 
 BUILT_IN = "built in"
@@ -54,6 +55,31 @@ def defined_kind(session: Session, choice: str) -> dict | None:
         return None
     tracks = session.scalars(select(Track).where(Track.kind_definition.isnot(None)))
     return next((track.kind_definition for track in tracks if track.profile == choice), None)
+
+
+def chosen_kind(session: Session, given: str) -> tuple[str, dict | None]:
+    """(the kind's name, its definition or None for a built-in) for a kind named on the
+    command line: a built-in kind, a defined kind's ``name@digest``, or its bare name where
+    one defined kind has it; a DomainError lists the choices otherwise."""
+    choices = kind_choices(session)
+    if given in TRACK_KIND_LABELS:
+        return given, None
+    named = [
+        c.value
+        for c in choices
+        if c.origin != BUILT_IN and given in (c.value, c.value.split("@")[0])
+    ]
+    if len(named) == 1:
+        definition = defined_kind(session, named[0])
+        if definition is not None:
+            return str(definition["name"]), definition
+    listed = ", ".join(f"{c.value} ({c.origin})" for c in choices)
+    which = (
+        f"{given!r} names {len(named)} kinds defined on this board"
+        if named
+        else f"no kind {given!r}"
+    )
+    raise DomainError(f"{which}: give one of {listed}")
 
 
 def challenge_kind(challenge: Challenge) -> str | None:

@@ -243,3 +243,27 @@ def test_a_made_up_kind_walks_every_page_export_api_route_and_cli(app, settings,
     decimals = KIND["decimals"]
     shown = {column: round(kitchen["scores"][column], decimals) for column in profile.columns}
     assert shown == {column: round(numbers[column], decimals) for column in profile.columns}
+
+
+def test_the_track_import_command_takes_a_kind_defined_on_the_board(
+    app, settings, bundle, tmp_path
+):
+    from app.entry.cli import cli
+
+    runner = app.test_cli_runner()
+    assert runner.invoke(cli, ["challenge", "import", str(bundle)]).exit_code == 0
+    more = tmp_path / "more.jsonl"
+    more.write_text("".join(json.dumps(item) + "\n" for item in _items(31)))
+    command = ["track", "import", SLUG, "second", "--language", "en", "--refs", str(more)]
+    unknown = runner.invoke(cli, [*command, "--kind", "recipes"])
+    assert unknown.exit_code == 1
+    assert "no kind 'recipes': give one of e2e" in unknown.output
+    assert f"{KIND['name']}@" in unknown.output and "from challenge Recipes" in unknown.output
+    made = runner.invoke(cli, [*command, "--kind", KIND["name"]])
+    assert made.exit_code == 0, made.output
+    with session_scope(settings.database_url) as session:
+        first, second = get_track(session, SLUG, TRACK), get_track(session, SLUG, "second")
+        assert second.profile == first.profile and len(second.test_sets[0].items) == 31
+        profile = first.profile
+    third = [*command[:3], "third", *command[4:]]
+    assert runner.invoke(cli, [*third, "--kind", profile]).exit_code == 0, "name@digest"
