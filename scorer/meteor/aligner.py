@@ -251,7 +251,7 @@ class Aligner:
             [function for _key, function, _stem, _synonyms in known],
             [stem for _key, _function, stem, _synonyms in known],
             [synonyms for _key, _function, _stem, synonyms in known],
-            [path for start in range(len(words)) for path in self._paths(words, start)],
+            self._paths(words),
         )
 
     def _word(self, word: str) -> tuple[int, bool, int, frozenset[int]]:
@@ -312,17 +312,24 @@ class Aligner:
                     return candidate + kept
         return ""
 
-    def _paths(self, words: Sequence[str], start: int) -> list[tuple[int, int, Targets]]:
-        """``ParaphraseTransducer.getPaths``: the source phrases that start at ``start``,
-        shortest first, with their paraphrases."""
+    def _paths(self, words: Sequence[str]) -> list[tuple[int, int, Targets]]:
+        """``ParaphraseTransducer.getPaths`` from each position in turn: the source phrases
+        that start there, shortest first, with their paraphrases (a phrase grows by a word
+        until no source phrase starts with it)."""
         found: list[tuple[int, int, Targets]] = []
-        lexicon = self.lexicon
-        for end in range(start + 1, len(words) + 1):
-            targets = lexicon.paraphrases(" ".join(words[start:end]))
-            if targets is None:
-                break
-            if targets:
-                found.append((start, end - start, targets))
+        paraphrases = self.lexicon.paraphrases
+        count = len(words)
+        for start in range(count):
+            phrase, end = words[start], start + 1
+            while True:
+                targets = paraphrases(phrase)
+                if targets is None:
+                    break
+                if targets:
+                    found.append((start, end - start, targets))
+                if end == count:
+                    break
+                phrase, end = f"{phrase} {words[end]}", end + 1
         return found
 
 
