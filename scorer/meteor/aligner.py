@@ -99,8 +99,8 @@ Adder = Callable[[int, int, int, int, int], None]
 
 class Sentence:
     """What one side brings to every alignment it is in. The indexes (word, hash, stem hash
-    and synset -> positions) are built when first asked for: only the hypothesis side, which
-    meets several references, uses them."""
+    and synset -> positions) are built when first asked for: only the hypothesis side of the
+    Python candidates uses them; the compiled candidates read both sides ``packed``."""
 
     def __init__(
         self,
