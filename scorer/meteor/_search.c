@@ -1,7 +1,7 @@
-/* METEOR 1.5's alignment search (Aligner.resolve) and the synonym and paraphrase candidates
- * it searches, compiled: the same steps as scorer/meteor/aligner.py's search,
- * _synonym_matches and _paraphrase_matches, which stay the reference and the fallback where
- * this module is not built (tests compare the two on generated and real candidates).
+/* METEOR 1.5's alignment search (Aligner.resolve) and the candidates it searches (exact, stem,
+ * synonym and paraphrase matches), compiled: the same steps as scorer/meteor/aligner.py's
+ * search and Aligner.candidates, which stay the reference and the fallback where this module
+ * is not built (tests compare the two on generated and real candidates).
  *
  * A partial alignment's rank is the one integer the Python search builds (weighted matches
  * times 2**64, chunks times 2**32, distance), held in a signed 128-bit integer, so that every
@@ -429,115 +429,6 @@ done:
 /* ---- candidates ---------------------------------------------------------------------- */
 
 typedef struct {
-    Py_ssize_t *items;
-    Py_ssize_t count, capacity;
-} Positions;
-
-static int positions_add(Positions *found, Py_ssize_t value) {
-    if (found->count == found->capacity) {
-        Py_ssize_t capacity = found->capacity ? 2 * found->capacity : 32;
-        Py_ssize_t *items = realloc(found->items, sizeof(Py_ssize_t) * capacity);
-        if (items == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        found->items = items;
-        found->capacity = capacity;
-    }
-    found->items[found->count++] = value;
-    return 0;
-}
-
-static int compare_positions(const void *a, const void *b) {
-    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* candidates[start].append((start, length, match_start, match_length, module)) */
-static int add_candidate(PyObject *candidates, Py_ssize_t start, Py_ssize_t length,
-                         Py_ssize_t match_start, Py_ssize_t match_length, long module) {
-    if (start < 0 || start >= PyList_GET_SIZE(candidates)) {
-        PyErr_SetString(PyExc_IndexError, "a candidate starts outside the reference");
-        return -1;
-    }
-    PyObject *row = PyList_GET_ITEM(candidates, start);
-    PyObject *item = Py_BuildValue("(nnnnl)", start, length, match_start, match_length, module);
-    if (item == NULL) return -1;
-    int status = PyList_Append(row, item);
-    Py_DECREF(item);
-    return status;
-}
-
-/* Positions in a list of ints (the sentences' indexes), appended to ``found``. */
-static int add_positions(Positions *found, PyObject *list) {
-    if (!PyList_Check(list)) {
-        PyErr_SetString(PyExc_TypeError, "positions must be lists of ints");
-        return -1;
-    }
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
-        Py_ssize_t value = PyLong_AsSsize_t(PyList_GET_ITEM(list, k));
-        if (value == -1 && PyErr_Occurred()) return -1;
-        if (positions_add(found, value) < 0) return -1;
-    }
-    return 0;
-}
-
-/* ``_synonym_matches``: per reference word, the hypothesis words sharing a synset with it
- * (in order, each once), but not those with the same hash (an exact match already). */
-static PyObject *synonym_matches(PyObject *module, PyObject *args) {
-    PyObject *candidates, *synonyms2, *index1, *keys1, *keys2;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:synonym_matches", &PyList_Type, &candidates,
-                          &PyList_Type, &synonyms2, &PyDict_Type, &index1, &PyList_Type, &keys1,
-                          &PyList_Type, &keys2))
-        return NULL;
-    if (PyList_GET_SIZE(synonyms2) != PyList_GET_SIZE(keys2) ||
-        PyList_GET_SIZE(candidates) != PyList_GET_SIZE(keys2)) {
-        PyErr_SetString(PyExc_ValueError, "one synonym set and one key per reference word");
-        return NULL;
-    }
-    Positions found = {0};
-    PyObject *result = NULL;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(synonyms2); i++) {
-        PyObject *sets = PyList_GET_ITEM(synonyms2, i);
-        if (!PyAnySet_Check(sets)) {
-            PyErr_SetString(PyExc_TypeError, "synonym sets must be sets");
-            goto done;
-        }
-        if (PySet_GET_SIZE(sets) == 0) continue;
-        found.count = 0;
-        PyObject *iterator = PyObject_GetIter(sets), *synset;
-        if (iterator == NULL) goto done;
-        while ((synset = PyIter_Next(iterator)) != NULL) {
-            PyObject *places = PyDict_GetItemWithError(index1, synset);
-            Py_DECREF(synset);
-            if (places == NULL && PyErr_Occurred()) break;
-            if (places != NULL && add_positions(&found, places) < 0) break;
-        }
-        Py_DECREF(iterator);
-        if (PyErr_Occurred()) goto done;
-        if (found.count == 0) continue;
-        qsort(found.items, found.count, sizeof(Py_ssize_t), compare_positions);
-        PyObject *key2 = PyList_GET_ITEM(keys2, i);
-        for (Py_ssize_t k = 0; k < found.count; k++) {
-            Py_ssize_t j = found.items[k];
-            if (k > 0 && j == found.items[k - 1]) continue;
-            if (j < 0 || j >= PyList_GET_SIZE(keys1)) {
-                PyErr_SetString(PyExc_IndexError, "a synonym position outside the hypothesis");
-                goto done;
-            }
-            int same = PyObject_RichCompareBool(PyList_GET_ITEM(keys1, j), key2, Py_EQ);
-            if (same < 0) goto done;
-            if (!same && add_candidate(candidates, i, 1, j, 1, 2) < 0) goto done;
-        }
-    }
-    result = Py_None;
-    Py_INCREF(result);
-done:
-    free(found.items);
-    return result;
-}
-
-typedef struct {
     Py_ssize_t k, length, order, at, size;
 } Hit;
 
@@ -572,124 +463,336 @@ static int compare_hits(const void *a, const void *b) {
     return (x->size > y->size) - (x->size < y->size);
 }
 
-/* Does ``target`` (a tuple of words) stand in ``words`` from ``at`` on? */
-static int found_at(PyObject *words, Py_ssize_t at, PyObject *target) {
-    Py_ssize_t n = PyTuple_GET_SIZE(target);
-    if (at + n > PyTuple_GET_SIZE(words)) return 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(words, at + k),
-                                            PyTuple_GET_ITEM(target, k), Py_EQ);
-        if (same <= 0) return same;
-    }
-    return 1;
-}
-
-/* The paraphrases of one first word of a path, found in the other sentence. */
-static int path_target_hits(Hits *hits, Py_ssize_t k, Py_ssize_t length, PyObject *entries,
-                            PyObject *starts, PyObject *words) {
-    if (!PyList_Check(entries) || !PyList_Check(starts)) {
-        PyErr_SetString(PyExc_TypeError, "paraphrases and positions must be lists");
+/* candidates[start].append((start, length, match_start, match_length, module)) */
+static int add_candidate(PyObject *candidates, Py_ssize_t start, Py_ssize_t length,
+                         Py_ssize_t match_start, Py_ssize_t match_length, Py_ssize_t module) {
+    if (start < 0 || start >= PyList_GET_SIZE(candidates)) {
+        PyErr_SetString(PyExc_IndexError, "a candidate starts outside the reference");
         return -1;
     }
-    for (Py_ssize_t e = 0; e < PyList_GET_SIZE(entries); e++) {
-        PyObject *entry = PyList_GET_ITEM(entries, e);
-        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2 ||
-            !PyTuple_Check(PyTuple_GET_ITEM(entry, 1))) {
-            PyErr_SetString(PyExc_TypeError, "a paraphrase must be (order, tuple of words)");
+    Py_ssize_t values[5] = {start, length, match_start, match_length, module};
+    PyObject *item = PyTuple_New(5);
+    if (item == NULL) return -1;
+    for (int k = 0; k < 5; k++) {
+        PyObject *value = PyLong_FromSsize_t(values[k]);
+        if (value == NULL) {
+            Py_DECREF(item);
             return -1;
         }
-        Py_ssize_t order = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 0));
-        if (order == -1 && PyErr_Occurred()) return -1;
-        PyObject *target = PyTuple_GET_ITEM(entry, 1);
-        Py_ssize_t n = PyTuple_GET_SIZE(target);
-        for (Py_ssize_t s = 0; s < PyList_GET_SIZE(starts); s++) {
-            Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(starts, s));
-            if (at == -1 && PyErr_Occurred()) return -1;
-            int same = n == 1 ? 1 : found_at(words, at, target);
-            if (same < 0) return -1;
-            if (same && hits_add(hits, k, length, order, at, n) < 0) return -1;
+        PyTuple_SET_ITEM(item, k, value);
+    }
+    int status = PyList_Append(PyList_GET_ITEM(candidates, start), item);
+    Py_DECREF(item);
+    return status;
+}
+
+/* A sentence packed once (``pack``), as 64-bit integers: its length n, where its synonym sets
+ * and its paraphrases start and where they end, then per word its hash, its stem's hash and
+ * its Python ``hash`` (what a paraphrase's words are looked for by), where each word's synsets
+ * start (n + 1 offsets), the synsets (sorted per word), and per paraphrase that can be met (an
+ * empty one only when alone in its path) a record: path start, path length, place in the
+ * table, number of words, its place in the targets list, its words' Python hashes. Equal hashes
+ * are only a sieve: a paraphrase is found where its words compare equal. */
+#define PACK_HEADER 4
+#define RECORD 5
+
+typedef struct {
+    Py_ssize_t n;
+    const int64_t *keys, *stems, *hashes, *synset_starts, *synsets, *records;
+    Py_ssize_t record_words, synset_count;
+    PyObject *words, *targets; /* borrowed: a tuple of words, the paraphrases' tuples */
+} Packed;
+
+typedef struct {
+    int64_t *items;
+    Py_ssize_t count, capacity;
+} Int64s;
+
+static int int64s_add(Int64s *found, int64_t value) {
+    if (found->count == found->capacity) {
+        Py_ssize_t capacity = found->capacity ? 2 * found->capacity : 256;
+        int64_t *items = realloc(found->items, sizeof(int64_t) * capacity);
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        found->items = items;
+        found->capacity = capacity;
+    }
+    found->items[found->count++] = value;
+    return 0;
+}
+
+static int compare_int64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int add_int(Int64s *found, PyObject *value) {
+    long long number = PyLong_AsLongLong(value);
+    if (number == -1 && PyErr_Occurred()) return -1;
+    return int64s_add(found, number);
+}
+
+static int add_hash(Int64s *found, PyObject *value) {
+    Py_hash_t hash = PyObject_Hash(value);
+    if (hash == -1 && PyErr_Occurred()) return -1;
+    return int64s_add(found, hash);
+}
+
+/* The records of one path's paraphrases (``targets``: first word -> [(order, words)]). */
+static int pack_path(Int64s *packed, PyObject *targets_list, PyObject *path) {
+    if (!PyTuple_Check(path) || PyTuple_GET_SIZE(path) != 3 ||
+        !PyDict_Check(PyTuple_GET_ITEM(path, 2))) {
+        PyErr_SetString(PyExc_TypeError, "a path must be (start, length, targets)");
+        return -1;
+    }
+    PyObject *targets = PyTuple_GET_ITEM(path, 2), *first, *entries;
+    int alone = PyDict_GET_SIZE(targets) == 1;
+    Py_ssize_t cursor = 0;
+    while (PyDict_Next(targets, &cursor, &first, &entries)) {
+        if (first == Py_None && !alone) continue; /* an empty paraphrase beside others: never met */
+        if (!PyList_Check(entries)) {
+            PyErr_SetString(PyExc_TypeError, "paraphrases must be lists");
+            return -1;
+        }
+        for (Py_ssize_t e = 0; e < PyList_GET_SIZE(entries); e++) {
+            PyObject *entry = PyList_GET_ITEM(entries, e);
+            if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2 ||
+                !PyTuple_Check(PyTuple_GET_ITEM(entry, 1))) {
+                PyErr_SetString(PyExc_TypeError, "a paraphrase must be (order, tuple of words)");
+                return -1;
+            }
+            PyObject *target = PyTuple_GET_ITEM(entry, 1);
+            Py_ssize_t size = PyTuple_GET_SIZE(target);
+            if (add_int(packed, PyTuple_GET_ITEM(path, 0)) < 0 ||
+                add_int(packed, PyTuple_GET_ITEM(path, 1)) < 0 ||
+                add_int(packed, PyTuple_GET_ITEM(entry, 0)) < 0 || int64s_add(packed, size) < 0 ||
+                int64s_add(packed, PyList_GET_SIZE(targets_list)) < 0 ||
+                PyList_Append(targets_list, target) < 0)
+                return -1;
+            for (Py_ssize_t w = 0; w < size; w++)
+                if (add_hash(packed, PyTuple_GET_ITEM(target, w)) < 0) return -1;
         }
     }
     return 0;
 }
 
-/* ``_path_hits``: every paraphrase path of the source found in the other sentence, sorted. */
-static int path_hits(Hits *hits, PyObject *paths, PyObject *positions, PyObject *words) {
-    if (!PyList_Check(paths) || !PyDict_Check(positions) || !PyTuple_Check(words)) {
-        PyErr_SetString(PyExc_TypeError, "paths (list), positions (dict) and words (tuple)");
+static PyObject *pack(PyObject *module, PyObject *args) {
+    PyObject *words, *keys, *stems, *synonyms, *paths;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:pack", &PyTuple_Type, &words, &PyList_Type, &keys,
+                          &PyList_Type, &stems, &PyList_Type, &synonyms, &PyList_Type, &paths))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(words);
+    if (PyList_GET_SIZE(keys) != n || PyList_GET_SIZE(stems) != n ||
+        PyList_GET_SIZE(synonyms) != n) {
+        PyErr_SetString(PyExc_ValueError, "one key, stem key and synonym set per word");
+        return NULL;
+    }
+    Int64s packed = {0};
+    PyObject *targets_list = PyList_New(0), *result = NULL;
+    if (targets_list == NULL) return NULL;
+    for (int k = 0; k < PACK_HEADER; k++)
+        if (int64s_add(&packed, 0) < 0) goto done;
+    packed.items[0] = n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_int(&packed, PyList_GET_ITEM(keys, i)) < 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_int(&packed, PyList_GET_ITEM(stems, i)) < 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_hash(&packed, PyTuple_GET_ITEM(words, i)) < 0) goto done;
+    Py_ssize_t starts = packed.count;
+    for (Py_ssize_t i = 0; i <= n; i++)
+        if (int64s_add(&packed, 0) < 0) goto done;
+    packed.items[1] = packed.count;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *sets = PyList_GET_ITEM(synonyms, i);
+        if (!PyAnySet_Check(sets)) {
+            PyErr_SetString(PyExc_TypeError, "synonym sets must be sets");
+            goto done;
+        }
+        Py_ssize_t from = packed.count;
+        PyObject *iterator = PyObject_GetIter(sets), *synset;
+        if (iterator == NULL) goto done;
+        while ((synset = PyIter_Next(iterator)) != NULL) {
+            int status = add_int(&packed, synset);
+            Py_DECREF(synset);
+            if (status < 0) break;
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred()) goto done;
+        qsort(packed.items + from, packed.count - from, sizeof(int64_t), compare_int64);
+        packed.items[starts + i + 1] = packed.count - packed.items[1];
+    }
+    packed.items[2] = packed.count;
+    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(paths); p++)
+        if (pack_path(&packed, targets_list, PyList_GET_ITEM(paths, p)) < 0) goto done;
+    packed.items[3] = packed.count;
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)packed.items,
+                                                sizeof(int64_t) * packed.count);
+    if (bytes == NULL) goto done;
+    result = PyTuple_Pack(2, bytes, targets_list);
+    Py_DECREF(bytes);
+done:
+    free(packed.items);
+    Py_DECREF(targets_list);
+    return result;
+}
+
+/* A packed sentence (``pack``'s (bytes, targets)) with its words, checked. */
+static int read_packed(PyObject *words, PyObject *packed, Packed *found) {
+    if (!PyTuple_Check(words) || !PyTuple_Check(packed) || PyTuple_GET_SIZE(packed) != 2 ||
+        !PyBytes_Check(PyTuple_GET_ITEM(packed, 0)) || !PyList_Check(PyTuple_GET_ITEM(packed, 1))) {
+        PyErr_SetString(PyExc_TypeError, "a sentence is its words (tuple) and pack()'s result");
         return -1;
     }
-    hits->count = 0;
-    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(paths); p++) {
-        PyObject *path = PyList_GET_ITEM(paths, p);
-        if (!PyTuple_Check(path) || PyTuple_GET_SIZE(path) != 3 ||
-            !PyDict_Check(PyTuple_GET_ITEM(path, 2))) {
-            PyErr_SetString(PyExc_TypeError, "a path must be (start, length, targets)");
+    PyObject *bytes = PyTuple_GET_ITEM(packed, 0);
+    Py_ssize_t size = PyBytes_GET_SIZE(bytes) / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *items = (const int64_t *)PyBytes_AS_STRING(bytes);
+    Py_ssize_t n = PyTuple_GET_SIZE(words);
+    if (PyBytes_GET_SIZE(bytes) % sizeof(int64_t) || size < PACK_HEADER || items[0] != n ||
+        items[1] != PACK_HEADER + 4 * n + 1 || items[2] < items[1] || items[3] != size ||
+        items[2] > items[3]) {
+        PyErr_SetString(PyExc_ValueError, "a packed sentence that is not this sentence's");
+        return -1;
+    }
+    found->n = n;
+    found->keys = items + PACK_HEADER;
+    found->stems = found->keys + n;
+    found->hashes = found->stems + n;
+    found->synset_starts = found->hashes + n;
+    found->synsets = items + items[1];
+    found->synset_count = items[2] - items[1];
+    found->records = items + items[2];
+    found->record_words = items[3] - items[2];
+    found->words = words;
+    found->targets = PyTuple_GET_ITEM(packed, 1);
+    if (found->synset_starts[0] != 0 || found->synset_starts[n] != found->synset_count) {
+        PyErr_SetString(PyExc_ValueError, "a packed sentence that is not this sentence's");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (found->synset_starts[i + 1] < found->synset_starts[i]) {
+            PyErr_SetString(PyExc_ValueError, "a packed sentence that is not this sentence's");
             return -1;
         }
-        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(path, 0));
-        Py_ssize_t length = PyLong_AsSsize_t(PyTuple_GET_ITEM(path, 1));
-        if ((k == -1 || length == -1) && PyErr_Occurred()) return -1;
-        PyObject *targets = PyTuple_GET_ITEM(path, 2), *first, *entries;
-        int alone = PyDict_GET_SIZE(targets) == 1;
-        Py_ssize_t cursor = 0;
-        while (PyDict_Next(targets, &cursor, &first, &entries)) {
-            if (first == Py_None) {
-                if (!alone) continue; /* an empty paraphrase beside others: never met */
-                if (!PyList_Check(entries)) {
-                    PyErr_SetString(PyExc_TypeError, "paraphrases must be lists");
-                    return -1;
-                }
-                for (Py_ssize_t e = 0; e < PyList_GET_SIZE(entries); e++) {
-                    PyObject *entry = PyList_GET_ITEM(entries, e);
-                    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) {
-                        PyErr_SetString(PyExc_TypeError, "a paraphrase must be (order, words)");
-                        return -1;
-                    }
-                    Py_ssize_t order = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 0));
-                    if (order == -1 && PyErr_Occurred()) return -1;
-                    for (Py_ssize_t at = 0; at < PyTuple_GET_SIZE(words); at++)
-                        if (hits_add(hits, k, length, order, at, 0) < 0) return -1;
-                }
-                continue;
+    return 0;
+}
+
+/* Do two sorted runs of synsets share one? */
+static int share(const int64_t *a, Py_ssize_t a_count, const int64_t *b, Py_ssize_t b_count) {
+    Py_ssize_t x = 0, y = 0;
+    while (x < a_count && y < b_count) {
+        if (a[x] == b[y]) return 1;
+        if (a[x] < b[y])
+            x++;
+        else
+            y++;
+    }
+    return 0;
+}
+
+/* ``_path_hits`` on packed sentences: every paraphrase of ``source``'s paths found in
+ * ``other``, sorted as there. */
+static int packed_hits(Hits *hits, const Packed *source, const Packed *other) {
+    hits->count = 0;
+    const int64_t *records = source->records;
+    Py_ssize_t r = 0;
+    while (r < source->record_words) {
+        if (r + RECORD > source->record_words ||
+            records[r + 3] < 0 || r + RECORD + records[r + 3] > source->record_words ||
+            records[r + 4] < 0 || records[r + 4] >= PyList_GET_SIZE(source->targets)) {
+            PyErr_SetString(PyExc_ValueError, "a packed paraphrase outside its sentence");
+            return -1;
+        }
+        Py_ssize_t k = records[r], length = records[r + 1], order = records[r + 2];
+        Py_ssize_t size = records[r + 3], place = records[r + 4];
+        const int64_t *hashes = records + r + RECORD;
+        r += RECORD + size;
+        if (size == 0) {
+            for (Py_ssize_t at = 0; at < other->n; at++)
+                if (hits_add(hits, k, length, order, at, 0) < 0) return -1;
+            continue;
+        }
+        for (Py_ssize_t at = 0; at + size <= other->n; at++) {
+            if (other->hashes[at] != hashes[0]) continue;
+            Py_ssize_t w = 1;
+            while (w < size && other->hashes[at + w] == hashes[w]) w++;
+            if (w < size) continue;
+            PyObject *target = PyList_GET_ITEM(source->targets, place);
+            if (!PyTuple_Check(target) || PyTuple_GET_SIZE(target) != size) {
+                PyErr_SetString(PyExc_ValueError, "a packed paraphrase that is not its words");
+                return -1;
             }
-            PyObject *starts = PyDict_GetItemWithError(positions, first);
-            if (starts == NULL) {
-                if (PyErr_Occurred()) return -1;
-                continue;
-            }
-            if (PyList_Check(starts) && PyList_GET_SIZE(starts) == 0) continue;
-            if (path_target_hits(hits, k, length, entries, starts, words) < 0) return -1;
+            int same = 1;
+            for (w = 0; w < size && same == 1; w++)
+                same = PyObject_RichCompareBool(PyTuple_GET_ITEM(other->words, at + w),
+                                                PyTuple_GET_ITEM(target, w), Py_EQ);
+            if (same < 0) return -1;
+            if (same && hits_add(hits, k, length, order, at, size) < 0) return -1;
         }
     }
     if (hits->count > 1) qsort(hits->items, hits->count, sizeof(Hit), compare_hits);
     return 0;
 }
 
-/* ``_paraphrase_matches``: paraphrases of reference phrases found in the hypothesis, then the
- * other way round, each in ``_path_hits``' order. */
-static PyObject *paraphrase_matches(PyObject *module, PyObject *args) {
-    PyObject *candidates, *paths2, *positions1, *words1, *paths1, *positions2, *words2;
-    if (!PyArg_ParseTuple(args, "O!OOOOOO:paraphrase_matches", &PyList_Type, &candidates,
-                          &paths2, &positions1, &words1, &paths1, &positions2, &words2))
+/* ``Aligner.candidates``: per reference word, the exact, stem, synonym and paraphrase
+ * candidates that start there, in the jar's order (only exact ones when both sides have the
+ * same hashes). */
+static PyObject *candidates(PyObject *module, PyObject *args) {
+    PyObject *words1, *packed1, *words2, *packed2;
+    if (!PyArg_ParseTuple(args, "OOOO:candidates", &words1, &packed1, &words2, &packed2))
         return NULL;
+    Packed one, two;
     Hits hits = {0};
-    PyObject *result = NULL;
-    if (path_hits(&hits, paths2, positions1, words1) < 0) goto done;
+    if (read_packed(words1, packed1, &one) < 0 || read_packed(words2, packed2, &two) < 0)
+        return NULL;
+    PyObject *found = PyList_New(two.n);
+    if (found == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < two.n; i++) {
+        PyObject *row = PyList_New(0);
+        if (row == NULL) goto fail;
+        PyList_SET_ITEM(found, i, row);
+    }
+    for (Py_ssize_t i = 0; i < two.n; i++)
+        for (Py_ssize_t j = 0; j < one.n; j++)
+            if (one.keys[j] == two.keys[i] && add_candidate(found, i, 1, j, 1, 0) < 0) goto fail;
+    if (one.n == two.n && (one.n == 0 || !memcmp(one.keys, two.keys, sizeof(int64_t) * one.n)))
+        return found;
+    for (Py_ssize_t i = 0; i < two.n; i++)
+        for (Py_ssize_t j = 0; j < one.n; j++)
+            if (one.stems[j] == two.stems[i] && one.keys[j] != two.keys[i] &&
+                add_candidate(found, i, 1, j, 1, 1) < 0)
+                goto fail;
+    for (Py_ssize_t i = 0; i < two.n; i++) {
+        const int64_t *sets2 = two.synsets + two.synset_starts[i];
+        Py_ssize_t count2 = two.synset_starts[i + 1] - two.synset_starts[i];
+        if (count2 == 0) continue;
+        for (Py_ssize_t j = 0; j < one.n; j++) {
+            if (one.keys[j] == two.keys[i]) continue;
+            const int64_t *sets1 = one.synsets + one.synset_starts[j];
+            Py_ssize_t count1 = one.synset_starts[j + 1] - one.synset_starts[j];
+            if (share(sets1, count1, sets2, count2) && add_candidate(found, i, 1, j, 1, 2) < 0)
+                goto fail;
+        }
+    }
+    if (packed_hits(&hits, &two, &one) < 0) goto fail_hits;
     for (Py_ssize_t h = 0; h < hits.count; h++) {
         Hit *hit = &hits.items[h];
-        if (add_candidate(candidates, hit->k, hit->length, hit->at, hit->size, 3) < 0) goto done;
+        if (add_candidate(found, hit->k, hit->length, hit->at, hit->size, 3) < 0) goto fail_hits;
     }
-    if (path_hits(&hits, paths1, positions2, words2) < 0) goto done;
+    if (packed_hits(&hits, &one, &two) < 0) goto fail_hits;
     for (Py_ssize_t h = 0; h < hits.count; h++) {
         Hit *hit = &hits.items[h];
-        if (add_candidate(candidates, hit->at, hit->size, hit->k, hit->length, 3) < 0) goto done;
+        if (add_candidate(found, hit->at, hit->size, hit->k, hit->length, 3) < 0) goto fail_hits;
     }
-    result = Py_None;
-    Py_INCREF(result);
-done:
     free(hits.items);
-    return result;
+    return found;
+fail_hits:
+    free(hits.items);
+fail:
+    Py_DECREF(found);
+    return NULL;
 }
 
 /* ---- the score bound ------------------------------------------------------------------ */
@@ -793,12 +896,12 @@ static PyMethodDef methods[] = {
     {"resolve", resolve, METH_VARARGS,
      "resolve(raw, len1, len2): per reference word, the candidate tuple the search chose to "
      "start there (fixed matches included), or None."},
-    {"synonym_matches", synonym_matches, METH_VARARGS,
-     "synonym_matches(candidates, synonyms2, synset_positions1, keys1, keys2): appends the "
-     "synonym candidates to candidates[reference word]."},
-    {"paraphrase_matches", paraphrase_matches, METH_VARARGS,
-     "paraphrase_matches(candidates, paths2, positions1, words1, paths1, positions2, words2): "
-     "appends the paraphrase candidates, reference paths first."},
+    {"pack", pack, METH_VARARGS,
+     "pack(words, keys, stem_keys, synonyms, paths): the sentence as candidates() reads it, "
+     "(bytes, the paraphrases' tuples)."},
+    {"candidates", candidates, METH_VARARGS,
+     "candidates(words1, packed1, words2, packed2): per reference word, the exact, stem, "
+     "synonym and paraphrase candidates that start there, in the jar's order."},
     {"upper_bound", upper_bound, METH_VARARGS,
      "upper_bound(raw, function1, function2, module_weights, (alpha, beta, gamma, delta)): "
      "the best score any alignment of these candidates could have."},

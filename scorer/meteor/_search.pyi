@@ -5,22 +5,19 @@ from typing import Any
 Raw = tuple[int, int, int, int, int]
 
 def resolve(raw: list[list[Raw]], len1: int, len2: int) -> list[Raw | None]: ...
-def synonym_matches(
-    candidates: list[list[Raw]],
-    synonyms2: list[frozenset[int]],
-    synset_positions1: dict[int, list[int]],
-    keys1: list[int],
-    keys2: list[int],
-) -> None: ...
-def paraphrase_matches(
-    candidates: list[list[Raw]],
-    paths2: list[tuple[int, int, Any]],
-    positions1: dict[str, list[int]],
+def pack(
+    words: tuple[str, ...],
+    keys: list[int],
+    stem_keys: list[int],
+    synonyms: list[frozenset[int]],
+    paths: list[tuple[int, int, Any]],
+) -> tuple[bytes, list[tuple[str, ...]]]: ...
+def candidates(
     words1: tuple[str, ...],
-    paths1: list[tuple[int, int, Any]],
-    positions2: dict[str, list[int]],
+    packed1: tuple[bytes, list[tuple[str, ...]]],
     words2: tuple[str, ...],
-) -> None: ...
+    packed2: tuple[bytes, list[tuple[str, ...]]],
+) -> list[list[Raw]]: ...
 def upper_bound(
     raw: list[list[Raw]],
     function1: list[bool],

@@ -22,8 +22,8 @@ from scorer.java.lowercase import java_lower
 from scorer.meteor.resources import Lexicon, Stemmer, Targets
 
 COMPILED: ModuleType | None
-"""``_search.c`` built (the search, the synonym and paraphrase candidates, the score bound),
-or None: the same steps run in Python."""
+"""``_search.c`` built (the search, the candidates, the score bound), or None: the same steps
+run in Python."""
 try:
     from scorer.meteor import _search as COMPILED
 except ImportError:  # not built (no C compiler at install)
@@ -99,8 +99,8 @@ Adder = Callable[[int, int, int, int, int], None]
 
 class Sentence:
     """What one side brings to every alignment it is in. The indexes (word, hash, stem hash
-    and synset -> positions) are built when first asked for: only the hypothesis side, which
-    meets several references, uses them."""
+    and synset -> positions) are built when first asked for: only the hypothesis side of the
+    Python candidates uses them; the compiled candidates read both sides ``packed``."""
 
     def __init__(
         self,
@@ -123,6 +123,14 @@ class Sentence:
     def fields(self) -> tuple[Any, ...]:
         """What ``Sentence(*fields)`` is built from (plain data, to be kept on disk)."""
         return (self.words, self.keys, self.function, self.stem_keys, self.synonyms, self.paths)
+
+    @cached_property
+    def packed(self) -> tuple[bytes, list[tuple[str, ...]]]:
+        """The sentence as the compiled candidates read it (``_search.pack``): its hashes,
+        stem hashes, sorted synsets and paraphrases as flat integers, kept with the sentence
+        (a reference meets every system's output)."""
+        assert COMPILED is not None
+        return COMPILED.pack(self.words, self.keys, self.stem_keys, self.synonyms, self.paths)
 
     @cached_property
     def positions(self) -> dict[str, list[int]]:
@@ -243,7 +251,7 @@ class Aligner:
             [function for _key, function, _stem, _synonyms in known],
             [stem for _key, _function, stem, _synonyms in known],
             [synonyms for _key, _function, _stem, synonyms in known],
-            [path for start in range(len(words)) for path in self._paths(words, start)],
+            self._paths(words),
         )
 
     def _word(self, word: str) -> tuple[int, bool, int, frozenset[int]]:
@@ -262,37 +270,13 @@ class Aligner:
         return found
 
     def candidates(self, words1: Sequence[str], words2: Sequence[str]) -> Candidates:
-        """Every module's candidate matches of the two sides, in the jar's order."""
+        """Every module's candidate matches of the two sides, in the jar's order (compiled
+        where the install could build it, else in Python: the same candidates)."""
         one, two = self.hypothesis(words1), self.reference(words2)
-        candidates: list[list[Raw]] = [[] for _ in two.words]
-
-        def add(start: int, length: int, match_start: int, match_length: int, module: int) -> None:
-            candidates[start].append((start, length, match_start, match_length, module))
-
-        keys1, keys2 = one.keys, two.keys
-        found = one.key_positions.get
-        for i, key2 in enumerate(keys2):
-            for j in found(key2, ()):
-                candidates[i].append((i, 1, j, 1, EXACT))
-        if not (len(keys1) == len(keys2) and keys1 == keys2):
-            _stem_matches(one, two, add)
-            if COMPILED is None:
-                _synonym_matches(one, two, add)
-                _paraphrase_matches(one, two, add)
-            else:
-                COMPILED.synonym_matches(
-                    candidates, two.synonyms, one.synset_positions, keys1, keys2
-                )
-                COMPILED.paraphrase_matches(
-                    candidates,
-                    two.paths,
-                    one.positions,
-                    one.words,
-                    one.paths,
-                    two.positions,
-                    two.words,
-                )
-        return Candidates(one, two, candidates)
+        if COMPILED is None:
+            return Candidates(one, two, candidates(one, two))
+        raw = COMPILED.candidates(one.words, one.packed, two.words, two.packed)
+        return Candidates(one, two, raw)
 
     def resolve(self, found: Candidates) -> Alignment:
         """The jar's choice among the candidates: fixed matches, then the beam search
@@ -328,17 +312,24 @@ class Aligner:
                     return candidate + kept
         return ""
 
-    def _paths(self, words: Sequence[str], start: int) -> list[tuple[int, int, Targets]]:
-        """``ParaphraseTransducer.getPaths``: the source phrases that start at ``start``,
-        shortest first, with their paraphrases."""
+    def _paths(self, words: Sequence[str]) -> list[tuple[int, int, Targets]]:
+        """``ParaphraseTransducer.getPaths`` from each position in turn: the source phrases
+        that start there, shortest first, with their paraphrases (a phrase grows by a word
+        until no source phrase starts with it)."""
         found: list[tuple[int, int, Targets]] = []
-        lexicon = self.lexicon
-        for end in range(start + 1, len(words) + 1):
-            targets = lexicon.paraphrases(" ".join(words[start:end]))
-            if targets is None:
-                break
-            if targets:
-                found.append((start, end - start, targets))
+        paraphrases = self.lexicon.paraphrases
+        count = len(words)
+        for start in range(count):
+            phrase, end = words[start], start + 1
+            while True:
+                targets = paraphrases(phrase)
+                if targets is None:
+                    break
+                if targets:
+                    found.append((start, end - start, targets))
+                if end == count:
+                    break
+                phrase, end = f"{phrase} {words[end]}", end + 1
         return found
 
 
@@ -377,6 +368,27 @@ def search(found: Candidates) -> list[Raw | None]:
         option, chosen = chosen
         matches[option[6]] = _match(option)
     return matches
+
+
+def candidates(one: Sentence, two: Sentence) -> list[list[Raw]]:
+    """``Aligner.candidates`` in Python, per reference word the candidates that start there:
+    exact matches, then (unless both sides have the same hashes) stem, synonym and paraphrase
+    matches. ``_search.c``'s ``candidates`` is the same steps compiled."""
+    found: list[list[Raw]] = [[] for _ in two.words]
+
+    def add(start: int, length: int, match_start: int, match_length: int, module: int) -> None:
+        found[start].append((start, length, match_start, match_length, module))
+
+    keys1, keys2 = one.keys, two.keys
+    positions = one.key_positions.get
+    for i, key2 in enumerate(keys2):
+        for j in positions(key2, ()):
+            found[i].append((i, 1, j, 1, EXACT))
+    if not (len(keys1) == len(keys2) and keys1 == keys2):
+        _stem_matches(one, two, add)
+        _synonym_matches(one, two, add)
+        _paraphrase_matches(one, two, add)
+    return found
 
 
 def _index(values: Sequence[_T]) -> dict[_T, list[int]]:

@@ -258,8 +258,10 @@ class Lexicon:
         """``None`` when no source phrase starts with these words (space-joined); else the
         paraphrases of exactly this phrase, grouped by their first word (``None`` for an
         empty one): (place in the table's order, paraphrase)."""
-        if phrase in self._paraphrases:
+        try:
             return self._paraphrases[phrase]
+        except KeyError:  # first met in this process
+            pass
         rows = self._query("SELECT targets FROM paraphrase WHERE phrase = ?", phrase)
         found: Targets | None = None
         if rows:

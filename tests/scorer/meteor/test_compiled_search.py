@@ -129,11 +129,14 @@ def test_real_e2e_pairs_get_the_python_candidates(monkeypatch):
 
 
 def generated_sentence(rng: random.Random, length: int) -> Sentence:
-    """Words from a small vocabulary, synsets shared between words, paraphrase paths whose
-    targets start with words of the vocabulary, with empty paraphrases alone and beside others."""
+    """Words from a small vocabulary whose hashes and stem hashes collide (exact and stem
+    matches of unequal words, stem matches of unequal hashes), synsets shared between words,
+    paraphrase paths whose targets start with words of the vocabulary, with empty paraphrases
+    alone and beside others."""
     vocabulary = [f"v{k}" for k in range(6)]
     words = tuple(rng.choice(vocabulary) for _ in range(length))
-    keys = [hash(word) & 0xFF for word in words]
+    keys = [int(word[1:]) % 5 for word in words]
+    stem_keys = [key % 3 - 1 for key in keys]
     synonyms = [frozenset(rng.sample(range(8), rng.randrange(0, 3))) for _ in words]
     paths = []
     for start in range(length):
@@ -145,29 +148,41 @@ def generated_sentence(rng: random.Random, length: int) -> Sentence:
                 target = tuple(rng.choice(vocabulary) for _ in range(rng.choice([0, 1, 1, 2, 3])))
                 targets.setdefault(target[0] if target else None, []).append((order, target))
             paths.append((start, size, targets))
-    return Sentence(words, keys, [False] * length, keys, synonyms, paths)
+    return Sentence(words, keys, [False] * length, stem_keys, synonyms, paths)
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_generated_synonyms_and_paraphrases_get_the_python_candidates(seed):
+def test_generated_sentences_get_the_python_candidates(seed):
     needs_compiled()
     rng = random.Random(seed)
-    for _ in range(300):
+    modules: set[int] = set()
+    for _ in range(400):
         one = generated_sentence(rng, rng.randrange(0, 30))
-        two = generated_sentence(rng, rng.randrange(1, 30))
-        expected: list[list] = [[] for _ in two.words]
+        two = generated_sentence(rng, rng.randrange(0, 30))
+        if rng.random() < 0.1:  # the same words: exact matches only
+            other = generated_sentence(rng, len(one.words))
+            two = Sentence(one.words, one.keys, *other.fields()[2:])
+        expected = aligner_module.candidates(one, two)
+        assert compiled.candidates(one.words, one.packed, two.words, two.packed) == expected
+        modules.update(raw[4] for raws in expected for raw in raws)
+    assert modules == {0, 1, 2, 3}
 
-        def add(start, length, match_start, match_length, module, expected=expected):
-            expected[start].append((start, length, match_start, match_length, module))
 
-        aligner_module._synonym_matches(one, two, add)
-        aligner_module._paraphrase_matches(one, two, add)
-        found: list[list] = [[] for _ in two.words]
-        compiled.synonym_matches(found, two.synonyms, one.synset_positions, one.keys, two.keys)
-        compiled.paraphrase_matches(
-            found, two.paths, one.positions, one.words, one.paths, two.positions, two.words
-        )
-        assert found == expected
+@pytest.mark.parametrize(
+    ("words", "packed"),
+    [
+        (("a", "b"), (b"", [])),  # no header
+        (("a",), None),  # not packed
+        (("a", "b", "c"), "one"),  # another sentence's: lengths differ
+    ],
+)
+def test_a_malformed_packed_sentence_raises_not_crashes(words, packed):
+    needs_compiled()
+    one = Sentence(("a", "b"), [1, 2], [False, False], [1, 2], [frozenset(), frozenset()], [])
+    if packed == "one":
+        packed = one.packed
+    with pytest.raises((TypeError, ValueError)):
+        compiled.candidates(words, packed, one.words, one.packed)
 
 
 def test_the_compiled_score_bound_is_the_pythons_on_real_e2e_pairs(monkeypatch):
