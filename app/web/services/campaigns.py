@@ -147,14 +147,22 @@ def campaign_criterion(protocol: Protocol, options: Mapping | None, criterion: s
     return (criterion or "").strip() or protocol.questions(options or {})[0].name
 
 
-def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
-    """Check the method, criterion and settings; returns (show_input, show_reference)."""
+@dataclass(frozen=True)
+class Checked:
+    """What ``validate`` settled of a spec, read once: the campaign is built from it."""
+
+    criterion: str
+    options: dict | None
+    show_input: bool
+    show_reference: bool
+
+
+def validate(track: Track, spec: CampaignSpec) -> Checked:
+    """Check the method, criterion, options and settings."""
     protocol = protocol_of(spec.method)
-    criteria = {
-        asked.name: asked
-        for asked in protocol.questions(campaign_options(protocol, spec.options) or {})
-    }
-    named = campaign_criterion(protocol, campaign_options(protocol, spec.options), spec.criterion)
+    options = campaign_options(protocol, spec.options)
+    criteria = {asked.name: asked for asked in protocol.questions(options or {})}
+    named = campaign_criterion(protocol, options, spec.criterion)
     if named not in criteria:
         raise DomainError(
             f"criterion {named!r} is not one of {', '.join(criteria)} for {spec.method}"
@@ -181,7 +189,7 @@ def validate(track: Track, spec: CampaignSpec) -> tuple[bool, bool]:
             "as a system, or DA's reference checks); references stay hidden until the track's "
             "deadline has passed" + ("" if track.deadline else ": give the track a deadline first")
         )
-    return show_input, show_reference
+    return Checked(named, options, show_input, show_reference)
 
 
 def control_units(controls: Sequence[str]) -> int:
@@ -191,7 +199,7 @@ def control_units(controls: Sequence[str]) -> int:
 
 def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campaign:
     """Build a campaign and all its units from the systems' stored outputs."""
-    show_input, show_reference = validate(track, spec)
+    checked = validate(track, spec)
     protocol = protocol_of(spec.method)
     language = spec.language or default_language(track)
     test_set = track.test_set_for(language)
@@ -205,18 +213,16 @@ def create_campaign(session: Session, track: Track, spec: CampaignSpec) -> Campa
         language=language,
         name=spec.name,
         method=spec.method,
-        criterion=campaign_criterion(
-            protocol, campaign_options(protocol, spec.options), spec.criterion
-        ),
-        show_input=show_input,
-        show_reference=show_reference,
+        criterion=checked.criterion,
+        show_input=checked.show_input,
+        show_reference=checked.show_reference,
         hit_size=spec.hit_size or protocol.hit_size,
         annotators_per_hit=spec.annotators_per_hit,
         quality_control=format_controls(
             quality_controls(spec.quality_control) if protocol.quality_controls else ()
         ),
         clusters=cluster_procedure(protocol, spec.clusters),
-        options=campaign_options(protocol, spec.options),
+        options=checked.options,
     )
     add_unique(session, campaign, duplicate=f"track {track.slug!r} already has {spec.name!r}")
     if spec.include_human:
