@@ -15,7 +15,7 @@ viewer may see, when a table is shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -89,7 +89,8 @@ def by_subject(stored: list[Judgement]) -> tuple[list[files.Judgement], dict[str
 
 
 def settings_of(campaign: Campaign, runs: int | None = None) -> Settings:
-    """What the campaign says about its analysis, as its protocol reads it."""
+    """What the campaign says about its analysis, as its protocol reads it (without the items'
+    attributes, which only the analysis reads: an annotator's every answer asks for these)."""
     return Settings(
         criterion=campaign.criterion,
         clusters=campaign.clusters,
@@ -97,7 +98,6 @@ def settings_of(campaign: Campaign, runs: int | None = None) -> Settings:
         runs=runs,
         judges=None if campaign.imported is not None else campaign.annotators_per_hit,
         options=campaign.options or {},
-        attributes=item_attributes(campaign) if campaign.imported is None else {},
     )
 
 
@@ -133,6 +133,8 @@ def campaign_results(session: Session, campaign: Campaign, runs: int | None = No
     if not judgements:
         raise AnalysisRefused(f"{campaign.name!r} has no judgements yet")
     protocol, settings = campaign.protocol, settings_of(campaign, runs)
+    if campaign.imported is None:
+        settings = replace(settings, attributes=item_attributes(campaign))
     try:
         results = protocol.analyse(judgements, settings)
         agreement = protocol.agreement(judgements, settings)
