@@ -61,19 +61,16 @@ def chosen_kind(session: Session, given: str) -> tuple[str, dict | None]:
     """(the kind's name, its definition or None for a built-in) for a kind named on the
     command line: a built-in kind, a defined kind's ``name@digest``, or its bare name where
     one defined kind has it; a DomainError lists the choices otherwise."""
-    choices = kind_choices(session)
     if given in TRACK_KIND_LABELS:
         return given, None
-    named = [
-        c.value
-        for c in choices
-        if c.origin != BUILT_IN and given in (c.value, c.value.split("@")[0])
-    ]
+    defined: dict[str, dict] = {}
+    for track in session.scalars(select(Track).where(Track.kind_definition.isnot(None))):
+        defined.setdefault(track.profile, track.kind_definition or {})
+    named = [value for value in defined if given in (value, value.split("@")[0])]
     if len(named) == 1:
-        definition = defined_kind(session, named[0])
-        if definition is not None:
-            return str(definition["name"]), definition
-    listed = ", ".join(f"{c.value} ({c.origin})" for c in choices)
+        definition = defined[named[0]]
+        return str(definition["name"]), definition
+    listed = ", ".join(f"{c.value} ({c.origin})" for c in kind_choices(session))
     which = (
         f"{given!r} names {len(named)} kinds defined on this board"
         if named
