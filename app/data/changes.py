@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -89,7 +90,59 @@ def _forget(conn: Connection) -> None:
 
 def current(url: str) -> int | None:
     """The counter as committed now, or None if it cannot be read (then nothing is shared).
-    Read outside any transaction on a connection of its own, so it is the latest commit's."""
+    Read outside any transaction on a connection of its own, so it is the latest commit's.
+
+    A process's callers share reads (``_SharedRead``): under load every request waited on a
+    round trip of its own to a database as busy as the web, and the reads were most of a
+    shared page's time."""
+    key = (url, os.getpid())
+    shared = _SHARED.get(key)
+    if shared is None:
+        shared = _SHARED.setdefault(key, _SharedRead(url))
+    return shared.read()
+
+
+class _SharedRead:
+    """One read of the counter at a time in a process, shared by every caller that asked
+    before it began: a caller gets a value read after it asked (so it sees every write
+    committed before it asked, as a read of its own would), but callers arriving during a read
+    wait for the next one together instead of each sending their own."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self._changed = threading.Condition()
+        self._begun = 0
+        self._ended = 0
+        self._reading = False
+        self._value: int | None = None
+
+    def read(self) -> int | None:
+        with self._changed:
+            needed = self._begun + 1  # a read in progress began before this caller asked
+            while self._ended < needed:
+                if not self._reading:
+                    self._reading = True
+                    self._begun += 1
+                    break
+                self._changed.wait()
+            else:
+                return self._value  # a read that began after this caller asked, or later
+        value = None
+        try:
+            value = _read(self.url)
+        finally:
+            with self._changed:
+                self._value = value
+                self._ended = self._begun
+                self._reading = False
+                self._changed.notify_all()
+        return value
+
+
+_SHARED: dict[tuple[str, int], _SharedRead] = {}
+
+
+def _read(url: str) -> int | None:
     try:
         connection = _reader(url).raw_connection()
         try:
