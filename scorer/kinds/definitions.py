@@ -601,8 +601,10 @@ def read_kinds(data: bytes, filename: str) -> dict[str, Mapping[str, Any]]:
         except (UnicodeDecodeError, InputError) as error:
             raise KindError(f"{filename}: {error}") from None
     else:
+        from scorer.io.bounded_yaml import load_yaml
+
         try:
-            loaded = yaml.safe_load(data.decode("utf-8"))
+            loaded = load_yaml(data.decode("utf-8"))
         except (UnicodeDecodeError, yaml.YAMLError) as error:
             raise KindError(f"{filename}: not a YAML file ({error})") from None
     if isinstance(loaded, Mapping) and "kinds" not in loaded and "definition" in loaded:

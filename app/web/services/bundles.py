@@ -78,6 +78,7 @@ from app.web.services.tracks import (
 from scorer.errors import InputError, KindError, Refused
 from scorer.io.archive import read_zip
 from scorer.io.bounded_json import MAX_RECORD_CHARS, load_json
+from scorer.io.bounded_yaml import LOADER, load_yaml
 from scorer.io.folders import as_zip, release_order
 from scorer.kinds import TRACK_KINDS, build_profile
 
@@ -240,13 +241,10 @@ def _type_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _types(kind))
 
 
-_YamlLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _without_aliases(text: str) -> None:
     """Refuse anchors and aliases: a few hundred bytes of them expand into megabytes (stored
     with a defined kind, read by every process), and a bundle never needs them."""
-    for event in yaml.parse(text, Loader=_YamlLoader):
+    for event in yaml.parse(text, Loader=LOADER):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             raise BundleError(
                 f"{DEFINITION} line {event.start_mark.line + 1}: YAML anchors and aliases "
@@ -264,7 +262,7 @@ def load_definition(bundle: Bundle) -> _Reader:
     try:
         text = raw.decode("utf-8")
         _without_aliases(text)
-        data = yaml.load(text, Loader=_YamlLoader)  # CSafeLoader or SafeLoader
+        data = load_yaml(text)
     except UnicodeDecodeError:
         raise BundleError(f"{DEFINITION}: not UTF-8 text") from None
     except yaml.YAMLError as error:
