@@ -71,7 +71,12 @@ def main() -> None:
 @main.command()
 @click.option("--ratings", "path", required=True, type=FILE, help="E2E RankME CSV or long CSV.")
 @click.option("--criterion", default=None, help="quality or naturalness (or a long-CSV name).")
-@click.option("--runs", default=trueskill_rank.RUNS, show_default=True, type=click.IntRange(1))
+@click.option(
+    "--runs",
+    default=trueskill_rank.RUNS,
+    show_default=True,
+    type=click.IntRange(trueskill_rank.MIN_RUNS),
+)
 @click.option("--seed", default=2018, show_default=True, type=int)
 @click.option(
     "--procedure",
@@ -420,7 +425,7 @@ def correlate(path: Path, human_column: str, as_json: bool) -> None:
     help="half: a tie is half a win each way; drop: ties left out of win rates and scores.",
 )
 @click.option(
-    "--runs", default=pairwise.RUNS, show_default=True, type=click.IntRange(pairwise.MIN_RUNS)
+    "--runs", default=pairwise.RUNS, show_default=True, type=click.IntRange(trueskill_rank.MIN_RUNS)
 )
 @click.option("--seed", default=pairwise.SEED, show_default=True, type=int)
 @click.option(

@@ -40,15 +40,13 @@ from scorer.errors import InputError
 from scorer.extras import require
 from scorer.human import bradley_terry
 from scorer.human.agreement import Agreement, agreement
-from scorer.human.trueskill_rank import clusters, rank_range, ranks_per_run
+from scorer.human.trueskill_rank import check_runs, clusters, rank_range, ranks_per_run
 from scorer.io.table import read_table, require_columns
 
 COLUMNS = ("item", "system_a", "system_b", "winner", "annotator")
 WINNERS = ("a", "b", "tie")
 TIES = ("half", "drop")
 RUNS = 1000
-MIN_RUNS = 40
-"""Fewest resamples whose central 95% drops a run at each end (ceil(0.025 * 40) = 1)."""
 SEED = 2018
 SCALE = "Bradley-Terry log odds, mean 0 over systems"
 
@@ -181,8 +179,7 @@ def analyse(
     agreement (``judges``: the campaign's annotators per pair and item, for completeness)."""
     if ties not in TIES:
         raise ValueError(f"ties {ties!r}: one of {', '.join(TIES)}")
-    if runs < MIN_RUNS:
-        raise ValueError(f"runs {runs}: a 95% range needs {MIN_RUNS} resamples or more")
+    check_runs(runs)
     counted = [j for j in judgements if ties == "half" or j.winner != "tie"]
     if not counted:
         raise ValueError(

@@ -50,6 +50,9 @@ TAU = SIGMA / 100
 """The ``bootstrap`` procedure's beta and tau: the trueskill package's own ratios to sigma."""
 RUNS = 200
 COVERAGE = 0.95
+MIN_RUNS = 40
+"""Fewest runs whose central 95% drops a run at each end (ceil(0.025 * 40) = 1): fewer runs
+give a range wider than it says, and under 3 none at all."""
 """Share of a system's ranks its rank range must hold (E2E: "95% of the time or more")."""
 PROCEDURES = ("wmt", "bootstrap")
 CLUSTERS = "trueskill"
@@ -265,6 +268,12 @@ def rank_range(ranks: np.ndarray, coverage: float = COVERAGE) -> tuple[int, int]
     return int(ordered[cut]), int(ordered[n - 1 - cut])
 
 
+def check_runs(runs: int) -> None:
+    """Refuse a number of runs too small for ``rank_range``'s central 95%."""
+    if runs < MIN_RUNS:
+        raise ValueError(f"runs {runs}: a 95% range needs {MIN_RUNS} runs or more")
+
+
 def clusters(ranges: Sequence[tuple[int, int]]) -> list[int]:
     """Cluster numbers for systems listed best first: a cluster ends after a system whose worst
     rank is better (lower) than the best rank of every system below it."""
@@ -349,6 +358,7 @@ def rank(
     """Rank systems by ``procedure`` (``wmt``: E2E Table 11's; ``bootstrap``: the older one)."""
     if procedure == "bootstrap":
         return bootstrap(comparisons, runs=runs, seed=seed, draw_probability=draw_probability)
+    check_runs(runs)
     if procedure != "wmt":
         raise ValueError(f"unknown TrueSkill procedure {procedure!r}; known: {PROCEDURES}")
     if draw_probability is not None:
@@ -404,6 +414,7 @@ def bootstrap(
     ``draw_probability`` defaults to the share of ties among the comparisons, so the draw margin
     fits how often the judges really tie (RankME ties are common: many outputs get 100).
     """
+    check_runs(runs)
     if len(comparisons) == 0:
         raise ValueError("no pairwise comparisons: every judgement scores fewer than two systems")
     share = comparisons.tie_share if draw_probability is None else draw_probability

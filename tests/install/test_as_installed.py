@@ -346,7 +346,7 @@ def test_the_images_install_steps_replayed_serve_the_board(shared, tmp_path):
 
 
 def nlg_human(command: list[str | Path], env: dict, cwd: Path) -> subprocess.CompletedProcess:
-    args = ["trueskill", "--ratings", DEMO_DATA / "human_quality.csv", "--runs", "20", "--json"]
+    args = ["trueskill", "--ratings", DEMO_DATA / "human_quality.csv", "--runs", "40", "--json"]
     return subprocess.run([str(a) for a in [*command, *args]], cwd=cwd, env=env,
                           capture_output=True, text=True, check=False)  # fmt: skip
 

@@ -49,7 +49,7 @@ def test_annotator_role_campaign_and_import_on_postgres(postgres, tmp_path):
         imported = import_judgements(
             session, track, "imp", "rankme", "quality", rows.encode(), "long.csv", mapping
         )
-        assert analyse(session, imported, runs=10)["comparisons"] == 1
+        assert analyse(session, imported, runs=40)["comparisons"] == 1
     with session_scope(url) as session:
         track = get_track(session, "demo", "main")
         twice = "item,system,annotator,criterion,score,unit\n1,slug,a,q,90,u1\n1,slug,a,q,50,u1\n"

@@ -253,7 +253,7 @@ def test_nlg_human_trueskill_without_the_human_extra_says_which_to_install(
     result = run_without(
         {missing},
         tmp_path,
-        *("scorer.cli.human:main", "trueskill", "--ratings", "ratings.csv", "--runs", "2"),
+        *("scorer.cli.human:main", "trueskill", "--ratings", "ratings.csv", "--runs", "40"),
     )
     assert result.returncode == 2, result.stderr
     assert f"needs {missing}, which is not installed" in result.stderr

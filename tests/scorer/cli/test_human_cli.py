@@ -59,12 +59,12 @@ def test_long_csv_groups_into_rankings_per_item_and_annotator():
 def test_trueskill_command_on_the_published_layout():
     path = e2e_file("human_ratings_quality_sample.csv")
     result = CliRunner().invoke(
-        main, ["trueskill", "--ratings", str(path), "--runs", "20", "--json"]
+        main, ["trueskill", "--ratings", str(path), "--runs", "40", "--json"]
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
     assert payload["criterion"] == "quality" and payload["comparisons"] == 400
-    assert payload["runs"] == 20 and len(payload["systems"]) == 19
+    assert payload["runs"] == 40 and len(payload["systems"]) == 19
     assert payload["clusters"] == "trueskill"
     first = payload["systems"][0]
     assert set(first) == {"cluster", "system", "mu", "sigma", "rank", "comparisons"}
@@ -78,7 +78,7 @@ def test_trueskill_command_prints_table_11_layout(tmp_path):
     for number, scores in enumerate(rankme_campaign(quality, rankings=300, noise=5)):
         lines += [f"{number},{s},a{number % 7},quality,{v:g}" for s, v in scores.items()]
     path.write_text("\n".join(lines) + "\n")
-    result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path), "--runs", "30"])
+    result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path), "--runs", "40"])
     assert result.exit_code == 0, result.output
     table = result.output.splitlines()
     cluster, _, ranks, system = table[2].split()
@@ -298,3 +298,11 @@ def test_likert_and_da_report_krippendorffs_alpha_as_the_package_computes_it(tmp
             main, [*command, "--judgements", str(path), "--criterion", "fluency"]
         )
         assert "agreement: Krippendorff's alpha (interval)" in plain.output
+
+
+def test_too_few_trueskill_runs_are_a_usage_error_not_a_traceback(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("item,system,annotator,criterion,score\n1,a,x,quality,90\n1,b,x,quality,10\n")
+    result = CliRunner().invoke(main, ["trueskill", "--ratings", str(path), "--runs", "2"])
+    assert result.exit_code == 2, result.output  # click's usage error, no traceback
+    assert "--runs" in result.output and "40" in result.output

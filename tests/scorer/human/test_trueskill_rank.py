@@ -57,6 +57,16 @@ def test_rank_range_drops_five_of_200_ranks_at_each_end():
     assert trueskill_rank.rank_range(np.array([1] * 6 + [2] * 188 + [3] * 6)) == (1, 3)
 
 
+@pytest.mark.parametrize("procedure", ["wmt", "bootstrap"])
+@pytest.mark.parametrize("runs", [1, 2, 39])
+def test_too_few_runs_for_a_95_percent_range_are_refused_before_any_is_run(procedure, runs):
+    """(1 and 2 runs had no central range at all: an IndexError, or a best rank below the
+    worst.)"""
+    comparisons = trueskill_rank.pairwise([{"a": 90, "b": 100, "c": 90}])
+    with pytest.raises(ValueError, match=r"^runs \d+: a 95% range needs 40 runs or more$"):
+        trueskill_rank.rank(comparisons, procedure=procedure, runs=runs)
+
+
 def test_a_cluster_ends_after_a_system_whose_worst_rank_beats_every_best_rank_below():
     # (2, 2) ends a cluster although (1, 3) above it overlaps the system below
     assert trueskill_rank.clusters([(1, 3), (2, 2), (3, 4)]) == [1, 1, 2]
@@ -88,8 +98,8 @@ def test_a_wmt_run_is_n_plus_one_actively_chosen_updates(monkeypatch):
         real_rate(mu, var, first, second, tied, env, margin)
 
     monkeypatch.setattr(trueskill_rank, "rate", checked_rate)
-    result = trueskill_rank.rank(comparisons, runs=7, seed=1)
-    assert len(calls) == len(comparisons) + 1 == 6 and set(calls) == {7}
+    result = trueskill_rank.rank(comparisons, runs=40, seed=1)
+    assert len(calls) == len(comparisons) + 1 == 6 and set(calls) == {40}
     assert result.procedure == "wmt" and result.draw_probability == 0.25
 
 
@@ -162,7 +172,7 @@ def test_an_empty_campaign_is_refused(procedure):
 def test_the_old_bootstrap_procedure_stays_an_option():
     quality = {"x": 95, "y": 90, "z": 50, "u": 45, "v": 10}
     rows = rankme_campaign(quality, rankings=200, noise=3, seed=4)
-    result = trueskill_rank.rank(trueskill_rank.pairwise(rows), procedure="bootstrap", runs=20)
+    result = trueskill_rank.rank(trueskill_rank.pairwise(rows), procedure="bootstrap", runs=40)
     assert result.procedure == "bootstrap" and [r.system for r in result.rows] == list(quality)
 
 

@@ -35,7 +35,7 @@ def published_campaign(settings, name: str, quality: dict[str, float], **spec) -
             session, track, CampaignSpec(name, "rankme", "quality", **options)
         )
         judge(session, campaign, quality)
-        analyse(session, campaign, runs=20)
+        analyse(session, campaign, runs=40)
         campaign.is_published = True
 
 
