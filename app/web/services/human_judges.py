@@ -32,6 +32,7 @@ from app.web.services.audit import record
 from app.web.services.human_import import EXTERNAL, MATCHED, NAME_MAX, match_names
 from app.web.services.human_subjects import Shown, shown_subjects
 from scorer.errors import InputError
+from scorer.human import judgements as files
 from scorer.human.judge import JudgeSpec
 
 NAME_LENGTH = 64
@@ -76,13 +77,21 @@ def _targets(session: Session, campaign: Campaign) -> dict[str, Target]:
     return found
 
 
-def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) -> list[JudgeScore]:
-    """The file read by the campaign's protocol, each name mapped; refused naming the lines of
-    a name that is no system of the campaign."""
+def judge_rows(campaign: Campaign, data: bytes, filename: str) -> list[files.Judgement]:
+    """The judge's scores of the campaign's criterion, each read and checked by the campaign's
+    protocol as its humans' are (a form's file and a bundle's alike), refused naming the line;
+    a file with none is refused."""
     rows, _ = campaign.protocol.read(data, filename, campaign.criterion)
     rows = [row for row in rows if row.kind == "genuine" and row.criterion == campaign.criterion]
     if not rows:
         raise InputError(f"holds no scores for {campaign.criterion!r}", filename=filename)
+    return rows
+
+
+def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) -> list[JudgeScore]:
+    """The file read by the campaign's protocol, each name mapped; refused naming the lines of
+    a name that is no system of the campaign."""
+    rows = judge_rows(campaign, data, filename)
     long = next((row for row in rows if len(row.label) > NAME_MAX), None)
     if long is not None:
         raise InputError(f"system {long.label!r} is longer than {NAME_MAX} characters",
@@ -107,6 +116,26 @@ def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) ->
     return scores
 
 
+def judge_name(name: str) -> str:
+    """A run's name as stored, stripped; refused unless 1-``NAME_LENGTH`` characters (a form,
+    the CLI and a bundle name runs alike)."""
+    name = name.strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise DomainError(f"a judge's name is 1-{NAME_LENGTH} characters")
+    return name
+
+
+def check_judged(campaign: Campaign) -> None:
+    """Refuse a judge for a campaign whose judgements are not scores of one output: there is
+    nothing to set its scores beside."""
+    if not campaign.protocol.scored:
+        raise DomainError(
+            f"{campaign.protocol.title} judgements are not scores of one output, so a judge's "
+            "scores cannot be set beside them; import a judge into a DA, Likert or RankME "
+            "campaign"
+        )
+
+
 def import_judge(
     session: Session,
     campaign: Campaign,
@@ -118,15 +147,8 @@ def import_judge(
 ) -> JudgeRun:
     """A judge's run on ``campaign``, compared with its humans at once; a bad spec, file, name
     or a judge sharing no output with the humans stores nothing."""
-    name = name.strip()
-    if not name or len(name) > NAME_LENGTH:
-        raise DomainError(f"a judge's name is 1-{NAME_LENGTH} characters")
-    if not campaign.protocol.scored:
-        raise DomainError(
-            f"{campaign.protocol.title} judgements are not scores of one output, so a judge's "
-            "scores cannot be set beside them; import a judge into a DA, Likert or RankME "
-            "campaign"
-        )
+    name = judge_name(name)
+    check_judged(campaign)
     judge_spec = read_spec(spec, spec_filename)
     rows = _scores(session, campaign, scores, scores_filename)
     run = JudgeRun(campaign_id=campaign.id, name=name, spec=judge_spec.to_dict(),
