@@ -67,6 +67,7 @@ from app.web.services.campaigns import (
 )
 from app.web.services.human_judges import check_judged, judge_name, judge_rows
 from app.web.services.names import check_name
+from app.web.services.submissions import SYSTEM_NAME_MAX
 from scorer.errors import InputError
 from scorer.human.direct_assessment import format_controls
 from scorer.human.judge import JudgeSpec
@@ -387,6 +388,10 @@ class _Systems:
         chosen = self.team_of(team, where) if team else None
         key = (chosen.id if chosen else None, name)
         if key not in self.known:
+            if len(name) > SYSTEM_NAME_MAX:  # PostgreSQL would refuse it: a 500, not a line
+                raise CampaignBundleError(
+                    f"{where}: system is longer than {SYSTEM_NAME_MAX} characters ({name[:20]!r}...)"
+                )
             system = System(track_id=self.track.id, team=chosen, name=name, is_primary=False)
             self.session.add(system)
             self.session.flush()

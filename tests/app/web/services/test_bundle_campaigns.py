@@ -266,6 +266,8 @@ def test_a_bundle_written_before_judges_were_carried_still_imports(judged, tmp_p
          "(first on line 2)"),
         (("human/main/1.judge-1.csv", b"fluency,72.0\n", b"fluency,72.0,1\n"),
          "human/main/1.judge-1.csv line 4: expected the header's 7 columns"),
+        (("human/main/1.judge-1.csv", b"2,system,A,primary,", b"2,system,A," + b"p" * 101 + b","),
+         "human/main/1.judge-1.csv line 6: system is longer than 100 characters"),
         (("challenge.yaml", b"date: '2024-05-01'", b"date: May"),
          "challenge.yaml: campaigns[0].judges[0].spec: judge spec: date as YYYY-MM-DD"),
         (("challenge.yaml", b"name: j7b", b"name: ' '"),
