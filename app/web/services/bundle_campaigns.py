@@ -25,8 +25,10 @@ A campaign's automatic judges (``judges``: each run's name, spec and file name) 
 each run's scores in a CSV beside its judgements (``human/TRACK/N.judge-K.csv``: what was scored
 named as a judgement names it, ``judged_as`` kept), in the order they were stored. They are
 checked as the board's own judge import checks them (``human_judges``: the run's name, a
-campaign a judge can be set beside, ``JudgeSpec``, each score read by the campaign's protocol),
-a bad line refused naming the file and the line. The comparison with the humans is not carried:
+campaign a judge can be set beside, ``JudgeSpec``; each score one the judge's import would have
+stored, ``Protocol.judge_score_error``: DA 0-100, RankME any finite value as E2E's layout keeps
+it, Likert any finite value, a mean between the points), a bad line refused naming the file and
+the line. The comparison with the humans is not carried:
 it is computed again when the campaign is analysed (``judge_runs.compare_judges``: the worker's
 job for a published campaign, the organisers' button otherwise). A bundle written before judges
 were carried has no ``judges`` key, and one whose campaigns have none writes none, so it is the
@@ -46,7 +48,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.human_analysis import AnalysisStatus
-from app.data.judge_runs import JUDGE_ANNOTATOR, campaign_runs
+from app.data.judge_runs import campaign_runs
 from app.data.models import (
     Campaign,
     Challenge,
@@ -65,7 +67,7 @@ from app.web.services.campaigns import (
     quality_controls,
     track_campaigns,
 )
-from app.web.services.human_judges import check_judged, judge_name, judge_rows
+from app.web.services.human_judges import check_judged, judge_name
 from app.web.services.names import check_name
 from app.web.services.submissions import SYSTEM_NAME_MAX
 from scorer.errors import InputError
@@ -419,7 +421,8 @@ def _judgement(
             f"{here}: criterion {row['criterion']!r} is not the campaign's "
             f"{campaign.criterion!r} (its analysis reads the judgements of its criterion)"
         )
-    score = _score(campaign, row["score"], here)
+    imported = campaign.imported is not None
+    score = _score(row["score"], here, lambda found: campaign.protocol.score_error(found, imported))
     system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
     return Judgement(
         campaign_id=campaign.id,
@@ -446,16 +449,17 @@ def _subject_named(row: Mapping[str, str], here: str) -> str:
     return subject
 
 
-def _score(campaign: Campaign, text: str, here: str) -> float:
-    """A judgement's score: a finite number (NaN cannot be stored, infinities break the
-    analysis) on its method's scale, as the board's own import reads one."""
+def _score(text: str, here: str, error_of: Callable[[float], str | None]) -> float:
+    """A judgement's (or judge's) score: a finite number (NaN cannot be stored, infinities
+    break the analysis) on its method's scale (``error_of``: the protocol's rule), as the
+    board's own import reads one."""
     try:
         score = float(text)
     except ValueError:
         raise CampaignBundleError(f"{here}: score {text!r} is not a number") from None
     if not math.isfinite(score):
         raise CampaignBundleError(f"{here}: score {text!r} is not a finite number")
-    error = campaign.protocol.score_error(score, campaign.imported is not None)
+    error = error_of(score)
     if error:
         raise CampaignBundleError(f"{here}: score {text!r}{error}")
     return score
@@ -487,8 +491,8 @@ def _import_judge(
     systems: _Systems,
 ) -> None:
     """One judge's run of a bundle's campaign, checked as the board's own judge import checks
-    one (``human_judges``: its name, a campaign it can be set beside, its spec, each score read
-    by the campaign's protocol) and each output scored once; stored with the campaign, its
+    one (``human_judges``: its name, a campaign it can be set beside, its spec; each score on
+    the campaign's protocol's scale) and each output scored once; stored with the campaign, its
     comparison waiting for the campaign's analysis (``NOT_COMPARED`` until then)."""
     where = f"{definition}: {key}"
     settings = _judge_settings(entry, where)
@@ -543,12 +547,19 @@ def _judge_settings(entry: Any, where: str) -> dict[str, Any]:
 def _judge_scores(
     campaign: Campaign, rows: list[tuple[int, dict[str, str]]], systems: _Systems, path: str
 ) -> list[JudgeScore]:
-    """A judge's scores file: what was scored named as a judgement names it, of the campaign's
-    criterion (the only one the board's import keeps), each output once."""
-    subjects = []
+    """A judge's scores file: what was scored named as a judgement names it, an item given,
+    of the campaign's criterion (the only one the board's import keeps), a score the judge's
+    import would store (``Protocol.judge_score_error``), each output once; a file with none is
+    refused, as the board's import refuses one."""
+    if not rows:
+        raise CampaignBundleError(f"{path}: holds no scores for {campaign.criterion!r}")
+    scores = []
+    seen: dict[tuple[str, str, bool], int] = {}
     for number, row in rows:
         here = f"{path} line {number}"
-        subjects.append(_subject_named(row, here))
+        subject = _subject_named(row, here)
+        if not row["item"].strip():
+            raise CampaignBundleError(f"{here}: empty item")
         for column in ("item", "judged_as"):
             if len(row[column]) > TEXT_MAX[column]:
                 raise CampaignBundleError(
@@ -560,52 +571,17 @@ def _judge_scores(
                 f"{here}: criterion {row['criterion']!r} is not the campaign's "
                 f"{campaign.criterion!r} (a judge is compared on the campaign's criterion)"
             )
-    values = _judge_values(campaign, rows, path)
-    scores = []
-    seen: dict[tuple[str, str, bool], int] = {}
-    for (number, row), subject, (item, score) in zip(rows, subjects, values, strict=True):
-        here = f"{path} line {number}"
-        key = (item, row["judged_as"], subject == REFERENCES)
+        score = _score(row["score"], here, campaign.protocol.judge_score_error)
+        key = (row["item"], row["judged_as"], subject == REFERENCES)
         if key in seen:
             raise CampaignBundleError(
-                f"{here}: the judge scores {row['judged_as']!r} on item {item!r} again "
+                f"{here}: the judge scores {row['judged_as']!r} on item {row['item']!r} again "
                 f"(first on line {seen[key]})"
             )
         seen[key] = number
         system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
-        scores.append(JudgeScore(item_key=item, system_name=row["judged_as"],
+        scores.append(JudgeScore(item_key=row["item"], system_name=row["judged_as"],
                                  system_id=system.id if system else None,
                                  is_reference=subject == REFERENCES, criterion=row["criterion"],
                                  score=score))  # fmt: skip
     return scores
-
-
-def _judge_values(
-    campaign: Campaign, rows: list[tuple[int, dict[str, str]]], path: str
-) -> list[tuple[str, float]]:
-    """(item, score) of each row, read by ``human_judges.judge_rows``: the rows are handed to
-    the campaign's protocol in the long layout the board's own judge import reads, so a score
-    is accepted here exactly when a form's file would have been; a refusal names the bundle
-    file's line. Each row is its own system there (its index): repeats are refused above,
-    by what is stored."""
-    lines = {1: 1}  # the long layout's line -> the bundle file's
-    text = ["item,system,annotator,criterion,score\n"]
-    for index, (number, row) in enumerate(rows):
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerow(
-            [row["item"], index, JUDGE_ANNOTATOR, row["criterion"], row["score"]]
-        )
-        start = len(lines) + 1
-        lines.update(dict.fromkeys(range(start, start + buffer.getvalue().count("\n")), number))
-        text.append(buffer.getvalue())
-    try:
-        read = judge_rows(campaign, "".join(text).encode(), path)
-    except InputError as error:
-        where = f"{path} line {lines[error.line]}" if error.line in lines else path
-        raise CampaignBundleError(f"{where}: {error.message}") from None
-    found = {row.system: (row.item, row.score) for row in read}
-    missing = next((number for index, (number, _) in enumerate(rows) if str(index) not in found),
-                   None)  # fmt: skip
-    if missing is not None:
-        raise CampaignBundleError(f"{path} line {missing}: not read as a score of the campaign")
-    return [found[str(index)] for index in range(len(rows))]

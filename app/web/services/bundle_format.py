@@ -182,8 +182,9 @@ SECTIONS = [
                 "`name`, `spec` (`model`, `prompt_sha256`, `decoding`, `date`), `filename` "
                 "(the scores file as imported) and `scores`, the path of a CSV of the judge's "
                 "scores (`item,subject,team,system,judged_as,criterion,score`, named as the "
-                "judgements name what was judged), read as the board's judge import reads one; "
-                "compared with the humans when the campaign's results are computed.",
+                "judgements name what was judged), each score one the board's judge import would "
+                "store (DA 0-100; Likert and RankME any number); compared with the humans when "
+                "the campaign's results are computed.",
             ),
         ],
     ),

@@ -32,7 +32,6 @@ from app.web.services.audit import record
 from app.web.services.human_import import EXTERNAL, MATCHED, NAME_MAX, match_names
 from app.web.services.human_subjects import Shown, shown_subjects
 from scorer.errors import InputError
-from scorer.human import judgements as files
 from scorer.human.judge import JudgeSpec
 
 NAME_LENGTH = 64
@@ -77,21 +76,13 @@ def _targets(session: Session, campaign: Campaign) -> dict[str, Target]:
     return found
 
 
-def judge_rows(campaign: Campaign, data: bytes, filename: str) -> list[files.Judgement]:
-    """The judge's scores of the campaign's criterion, each read and checked by the campaign's
-    protocol as its humans' are (a form's file and a bundle's alike), refused naming the line;
-    a file with none is refused."""
+def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) -> list[JudgeScore]:
+    """The file read by the campaign's protocol, each name mapped; refused naming the lines of
+    a name that is no system of the campaign."""
     rows, _ = campaign.protocol.read(data, filename, campaign.criterion)
     rows = [row for row in rows if row.kind == "genuine" and row.criterion == campaign.criterion]
     if not rows:
         raise InputError(f"holds no scores for {campaign.criterion!r}", filename=filename)
-    return rows
-
-
-def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) -> list[JudgeScore]:
-    """The file read by the campaign's protocol, each name mapped; refused naming the lines of
-    a name that is no system of the campaign."""
-    rows = judge_rows(campaign, data, filename)
     long = next((row for row in rows if len(row.label) > NAME_MAX), None)
     if long is not None:
         raise InputError(f"system {long.label!r} is longer than {NAME_MAX} characters",

@@ -81,9 +81,10 @@ JUDGES = {  # campaign -> the judge's scores as the board's form takes them
         for n in range(6)
         for team, score in (("A", 70), ("B", 50))
     ),
-    "quality": "item,system,annotator,criterion,score,unit\n1,alpha,j,quality,80,u1\n"
-    "1,zeta,j,quality,20,u1\n1,HUMAN,j,quality,99,u1\n",
+    "quality": "mr_id,judge,sys1,sys2,sys3,quality1,quality2,quality3\n"
+    "1,j,alpha,zeta,HUMAN,120,20,99\n",
 }
+"""The RankME judge's file is in E2E's layout, whose values outside 0-100 the board keeps."""
 
 
 @pytest.fixture
@@ -197,7 +198,7 @@ def test_judges_round_trip_identically_compared_again_by_the_campaigns_analysis(
         "0,system,A,primary,A / primary,fluency,70.0",
     ]
     assert exported["human/main/2.judge-1.csv"].decode().splitlines()[1:] == [
-        "1,system,A,alpha,alpha,quality,80.0",
+        "1,system,A,alpha,alpha,quality,120.0",
         "1,external,,,zeta,quality,20.0",
         "1,references,,,HUMAN,quality,99.0",
     ]
@@ -253,9 +254,9 @@ def test_a_bundle_written_before_judges_were_carried_still_imports(judged, tmp_p
     ("change", "says"),
     [
         (("human/main/1.judge-1.csv", b"A,primary,A / primary,fluency,72.0", b"A,primary,A / primary,fluency,high"),
-         "human/main/1.judge-1.csv line 4: score 'high' is not a number from 0 to 100"),
+         "human/main/1.judge-1.csv line 4: score 'high' is not a number"),
         (("human/main/1.judge-1.csv", b"A,primary,A / primary,fluency,72.0", b"A,primary,A / primary,fluency,172"),
-         "human/main/1.judge-1.csv line 4: score '172' is not a number from 0 to 100"),
+         "human/main/1.judge-1.csv line 4: score '172' is not from 0 to 100"),
         (("human/main/1.judge-1.csv", b"1,system,B,primary", b"1,judge,B,primary"),
          "human/main/1.judge-1.csv line 5: subject 'judge' is not system, references or external"),
         (("human/main/1.judge-1.csv", b"B / primary,fluency,54.0", b"B / primary,grammar,54.0"),
@@ -268,6 +269,8 @@ def test_a_bundle_written_before_judges_were_carried_still_imports(judged, tmp_p
          "human/main/1.judge-1.csv line 4: expected the header's 7 columns"),
         (("human/main/1.judge-1.csv", b"2,system,A,primary,", b"2,system,A," + b"p" * 101 + b","),
          "human/main/1.judge-1.csv line 6: system is longer than 100 characters"),
+        (("human/main/1.judge-1.csv", b"score\n0,system,A", b"score\n ,system,A"),
+         "human/main/1.judge-1.csv line 2: empty item"),
         (("challenge.yaml", b"date: '2024-05-01'", b"date: May"),
          "challenge.yaml: campaigns[0].judges[0].spec: judge spec: date as YYYY-MM-DD"),
         (("challenge.yaml", b"name: j7b", b"name: ' '"),
