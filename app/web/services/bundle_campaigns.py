@@ -20,6 +20,20 @@ that one, each scored once, its texts within their columns. A campaign's cluster
 (``clusters``) is one its protocol allows; a bundle written before it was a setting gets the
 protocol's default. A judgement's ``note`` (a pairwise preference's reason) is its last column,
 absent from bundles written before there were notes.
+
+A campaign's automatic judges (``judges``: each run's name, spec and file name) travel with it,
+each run's scores in a CSV beside its judgements (``human/TRACK/N.judge-K.csv``: what was scored
+named as a judgement names it, ``judged_as`` kept), in the order they were stored. They are
+checked as the board's own judge import checks them (``human_judges``: the run's name, a
+campaign a judge can be set beside, ``JudgeSpec``; each score one the judge's import would have
+stored, ``Protocol.judge_score_error``: DA 0-100, RankME any finite value as E2E's layout keeps
+it, Likert any finite value, a mean between the points), a bad line refused naming the file and
+the line. The comparison with the humans is not carried:
+it is computed again when the campaign is analysed (``judge_runs.compare_judges``: the worker's
+job for a published campaign, the organisers' button otherwise). A bundle written before judges
+were carried has no ``judges`` key, and one whose campaigns have none writes none, so it is the
+same bundle as before; the format's version is unchanged (an older board refuses the key by
+name rather than dropping the judges).
 """
 
 from __future__ import annotations
@@ -34,7 +48,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.data.human_analysis import AnalysisStatus
-from app.data.models import Campaign, Challenge, Judgement, System, Team, Track
+from app.data.judge_runs import campaign_runs
+from app.data.models import (
+    Campaign,
+    Challenge,
+    Judgement,
+    JudgeRun,
+    JudgeScore,
+    System,
+    Team,
+    Track,
+)
 from app.web.errors import CampaignBundleError, DomainError
 from app.web.services.campaigns import (
     campaign_options,
@@ -43,8 +67,12 @@ from app.web.services.campaigns import (
     quality_controls,
     track_campaigns,
 )
+from app.web.services.human_judges import check_judged, judge_name
 from app.web.services.names import check_name
+from app.web.services.submissions import SYSTEM_NAME_MAX
+from scorer.errors import InputError
 from scorer.human.direct_assessment import format_controls
+from scorer.human.judge import JudgeSpec
 from scorer.human.judgements import DA_KINDS
 
 KEY = "campaigns"
@@ -71,8 +99,19 @@ SETTINGS = {
     "published": bool,
     "imported": dict,
     "judgements": str,
+    "judges": list,
 }
-OPTIONAL = {"imported", "clusters", "options"}
+OPTIONAL = {"imported", "clusters", "options", "judges"}
+JUDGE_COLUMNS = ("item", "subject", "team", "system", "judged_as", "criterion", "score")
+"""A judge's scores file: what it scored named as a judgement names it (``COLUMNS``)."""
+JUDGE_SETTINGS = {"name": str, "spec": dict, "filename": str, "scores": str}
+FILENAME_MAX = 200
+"""``judge_runs.filename``."""
+NOT_COMPARED = (
+    "not compared yet: a judge a bundle brings is compared with the humans when the "
+    "campaign's results are computed"
+)
+"""A bundle's run until its campaign is analysed (the worker's job for a published one)."""
 CRITERION_MAX = 64
 """``campaigns.criterion`` and ``judgements.criterion``."""
 TEXT_MAX = {
@@ -93,7 +132,9 @@ def export_campaigns(session: Session, challenge: Challenge, files: dict[str, by
     for track in challenge.tracks:
         for number, campaign in enumerate(track_campaigns(session, track, published_only=False)):
             path = f"human/{track.slug}/{number + 1}.csv"
-            files[path] = _judgements_file(session, campaign)
+            systems = _track_systems(session, campaign)
+            files[path] = _judgements_file(session, campaign, systems)
+            judges = _export_judges(session, campaign, systems, path, files)
             entries.append(
                 {
                     "track": track.slug,
@@ -111,31 +152,78 @@ def export_campaigns(session: Session, challenge: Challenge, files: dict[str, by
                     "published": campaign.is_published,
                     "imported": campaign.imported,
                     "judgements": path,
+                    **({"judges": judges} if judges else {}),
                 }
             )
     return entries
 
 
-def _judgements_file(session: Session, campaign: Campaign) -> bytes:
-    stored = session.scalars(
-        select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
-    )
-    systems = {
+def _track_systems(session: Session, campaign: Campaign) -> dict[int, System]:
+    return {
         system.id: system
         for system in session.scalars(select(System).where(System.track_id == campaign.track_id))
     }
+
+
+def _subject(
+    systems: Mapping[int, System], system_id: int | None, is_reference: bool
+) -> tuple[str, str, str]:
+    """(subject, team, system) of what was judged: a system of the track by its team and name
+    (names repeat across teams), else the references or an external system."""
+    system = systems.get(system_id) if system_id is not None else None
+    if system is not None:
+        return SYSTEM, system.team.name if system.team else "", system.name
+    return REFERENCES if is_reference else EXTERNAL, "", ""
+
+
+def _judgements_file(session: Session, campaign: Campaign, systems: Mapping[int, System]) -> bytes:
+    stored = session.scalars(
+        select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
+    )
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
     for j in stored:
-        system = systems.get(j.system_id) if j.system_id is not None else None
-        if system is not None:
-            subject = (SYSTEM, system.team.name if system.team else "", system.name)
-        else:
-            subject = (REFERENCES if j.is_reference else EXTERNAL, "", "")
+        subject = _subject(systems, j.system_id, j.is_reference)
         writer.writerow(
             [j.item_key, *subject, j.system_name, j.annotator, j.criterion, repr(j.score), j.kind,
              j.subset, j.unit_key, j.note or ""]
+        )  # fmt: skip
+    return buffer.getvalue().encode()
+
+
+def _export_judges(
+    session: Session,
+    campaign: Campaign,
+    systems: Mapping[int, System],
+    judgements: str,
+    files: dict[str, bytes],
+) -> list[dict[str, Any]]:
+    """The campaign's judges in the order they were imported, each run's scores written into
+    ``files`` beside the judgements (``human/TRACK/N.judge-K.csv``) in the order they were
+    stored, so the export of an import is the same export. The comparison is not carried: it
+    is computed again from the scores when the campaign is analysed."""
+    entries = []
+    for number, run in enumerate(campaign_runs(session, campaign), 1):
+        path = f"{judgements.removesuffix('.csv')}.judge-{number}.csv"
+        files[path] = _judge_file(session, run, systems)
+        entries.append(
+            {"name": run.name, "spec": run.spec, "filename": run.filename, "scores": path}
+        )
+    return entries
+
+
+def _judge_file(session: Session, run: JudgeRun, systems: Mapping[int, System]) -> bytes:
+    stored = session.scalars(
+        select(JudgeScore).where(JudgeScore.run_id == run.id).order_by(JudgeScore.id)
+    )
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(JUDGE_COLUMNS)
+    for score in stored:
+        writer.writerow(
+            [score.item_key, *_subject(systems, score.system_id, score.is_reference),
+             score.system_name, score.criterion, repr(score.score)]
         )  # fmt: skip
     return buffer.getvalue().encode()
 
@@ -166,12 +254,15 @@ def import_campaigns(
         session.flush()
         data = read(settings["judgements"], f"{KEY}[{index}].judgements")
         path = settings["judgements"]
-        rows = _rows(data, path)
+        rows = _rows(data, path, (COLUMNS, EARLIER_COLUMNS))
         systems = _Systems(session, track, team_of)
         judgements = [_judgement(campaign, row, systems, path) for row in rows]
         _refuse_repeats(judgements, rows, path)
         session.add_all(judgements)
         session.flush()
+        for number, judge in enumerate(settings["judges"] or []):
+            _import_judge(session, campaign, judge, f"{KEY}[{index}].judges[{number}]",
+                          definition, read, systems)  # fmt: skip
         if campaign.is_published:
             campaign.analysis = AnalysisStatus.PENDING
         campaigns.append(campaign)
@@ -261,13 +352,16 @@ def _check_criterion(
         )
 
 
-def _rows(data: bytes, path: str) -> list[tuple[int, dict[str, str]]]:
-    """(line, row) of each judgement; a row with more or fewer cells than the header is
-    refused (a missing cell would be stored as nothing)."""
+def _rows(
+    data: bytes, path: str, headers: tuple[tuple[str, ...], ...]
+) -> list[tuple[int, dict[str, str]]]:
+    """(line, row) of each judgement (or judge's score), under one of ``headers``, the first
+    the current one; a row with more or fewer cells than the header is refused (a missing cell
+    would be stored as nothing)."""
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
-        if tuple(reader.fieldnames or ()) not in (COLUMNS, EARLIER_COLUMNS):
-            raise CampaignBundleError(f"{path}: the header must be {','.join(COLUMNS)}")
+        if tuple(reader.fieldnames or ()) not in headers:
+            raise CampaignBundleError(f"{path}: the header must be {','.join(headers[0])}")
         rows = []
         for row in reader:
             if None in row or None in row.values():
@@ -296,6 +390,10 @@ class _Systems:
         chosen = self.team_of(team, where) if team else None
         key = (chosen.id if chosen else None, name)
         if key not in self.known:
+            if len(name) > SYSTEM_NAME_MAX:  # PostgreSQL would refuse it: a 500, not a line
+                raise CampaignBundleError(
+                    f"{where}: system is longer than {SYSTEM_NAME_MAX} characters ({name[:20]!r}...)"
+                )
             system = System(track_id=self.track.id, team=chosen, name=name, is_primary=False)
             self.session.add(system)
             self.session.flush()
@@ -308,11 +406,7 @@ def _judgement(
 ) -> Judgement:
     number, row = line
     here = f"{path} line {number}"
-    subject = row["subject"]
-    if subject not in (SYSTEM, REFERENCES, EXTERNAL):
-        raise CampaignBundleError(
-            f"{here}: subject {subject!r} is not system, references or external"
-        )
+    subject = _subject_named(row, here)
     if row["kind"] not in DA_KINDS:
         raise CampaignBundleError(
             f"{here}: kind {row['kind']!r} is not one of {', '.join(DA_KINDS)}"
@@ -327,7 +421,8 @@ def _judgement(
             f"{here}: criterion {row['criterion']!r} is not the campaign's "
             f"{campaign.criterion!r} (its analysis reads the judgements of its criterion)"
         )
-    score = _score(campaign, row["score"], here)
+    imported = campaign.imported is not None
+    score = _score(row["score"], here, lambda found: campaign.protocol.score_error(found, imported))
     system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
     return Judgement(
         campaign_id=campaign.id,
@@ -345,16 +440,26 @@ def _judgement(
     )
 
 
-def _score(campaign: Campaign, text: str, here: str) -> float:
-    """A judgement's score: a finite number (NaN cannot be stored, infinities break the
-    analysis) on its method's scale, as the board's own import reads one."""
+def _subject_named(row: Mapping[str, str], here: str) -> str:
+    subject = row["subject"]
+    if subject not in (SYSTEM, REFERENCES, EXTERNAL):
+        raise CampaignBundleError(
+            f"{here}: subject {subject!r} is not system, references or external"
+        )
+    return subject
+
+
+def _score(text: str, here: str, error_of: Callable[[float], str | None]) -> float:
+    """A judgement's (or judge's) score: a finite number (NaN cannot be stored, infinities
+    break the analysis) on its method's scale (``error_of``: the protocol's rule), as the
+    board's own import reads one."""
     try:
         score = float(text)
     except ValueError:
         raise CampaignBundleError(f"{here}: score {text!r} is not a number") from None
     if not math.isfinite(score):
         raise CampaignBundleError(f"{here}: score {text!r} is not a finite number")
-    error = campaign.protocol.score_error(score, campaign.imported is not None)
+    error = error_of(score)
     if error:
         raise CampaignBundleError(f"{here}: score {text!r}{error}")
     return score
@@ -374,3 +479,109 @@ def _refuse_repeats(
                 f"{j.system_name!r} in unit {j.unit_key!r} again (first on line {seen[key]})"
             )
         seen[key] = number
+
+
+def _import_judge(
+    session: Session,
+    campaign: Campaign,
+    entry: Any,
+    key: str,
+    definition: str,
+    read: Callable[[str, str], bytes],
+    systems: _Systems,
+) -> None:
+    """One judge's run of a bundle's campaign, checked as the board's own judge import checks
+    one (``human_judges``: its name, a campaign it can be set beside, its spec; each score on
+    the campaign's protocol's scale) and each output scored once; stored with the campaign, its
+    comparison waiting for the campaign's analysis (``NOT_COMPARED`` until then)."""
+    where = f"{definition}: {key}"
+    settings = _judge_settings(entry, where)
+    try:
+        check_judged(campaign)
+        name = judge_name(settings["name"])
+    except DomainError as error:
+        raise CampaignBundleError(f"{where}: {error}") from None
+    try:
+        spec = JudgeSpec.parse(settings["spec"], f"{where}.spec")
+    except InputError as error:
+        raise CampaignBundleError(str(error)) from None
+    if len(settings["filename"]) > FILENAME_MAX:
+        raise CampaignBundleError(f"{where}.filename: longer than {FILENAME_MAX} characters")
+    taken = select(JudgeRun.id).where(JudgeRun.campaign_id == campaign.id, JudgeRun.name == name)
+    if session.scalar(taken) is not None:
+        raise CampaignBundleError(
+            f"{where}.name: campaign {campaign.name!r} has two judges {name!r}"
+        )
+    path = settings["scores"]
+    rows = _rows(read(path, f"{key}.scores"), path, (JUDGE_COLUMNS,))
+    scores = _judge_scores(campaign, rows, systems, path)
+    run = JudgeRun(campaign_id=campaign.id, name=name, spec=spec.to_dict(),
+                   filename=settings["filename"], comparison_error=NOT_COMPARED)  # fmt: skip
+    session.add(run)
+    session.flush()
+    for score in scores:
+        score.run_id = run.id
+    session.add_all(scores)
+    session.flush()
+
+
+def _judge_settings(entry: Any, where: str) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise CampaignBundleError(f"{where}: expected a mapping")
+    unknown = sorted(set(map(str, entry)) - set(JUDGE_SETTINGS))
+    if unknown:
+        raise CampaignBundleError(
+            f"{where}.{unknown[0]}: unknown key (known here: {', '.join(JUDGE_SETTINGS)})"
+        )
+    for name, kind in JUDGE_SETTINGS.items():
+        value = entry.get(name)
+        if not isinstance(value, kind):
+            raise CampaignBundleError(
+                f"{where}.{name}: expected {kind.__name__}, got {value!r}"
+                if value is not None
+                else f"{where}.{name}: missing"
+            )
+    return dict(entry)
+
+
+def _judge_scores(
+    campaign: Campaign, rows: list[tuple[int, dict[str, str]]], systems: _Systems, path: str
+) -> list[JudgeScore]:
+    """A judge's scores file: what was scored named as a judgement names it, an item given,
+    of the campaign's criterion (the only one the board's import keeps), a score the judge's
+    import would store (``Protocol.judge_score_error``), each output once; a file with none is
+    refused, as the board's import refuses one."""
+    if not rows:
+        raise CampaignBundleError(f"{path}: holds no scores for {campaign.criterion!r}")
+    scores = []
+    seen: dict[tuple[str, str, bool], int] = {}
+    for number, row in rows:
+        here = f"{path} line {number}"
+        subject = _subject_named(row, here)
+        if not row["item"].strip():
+            raise CampaignBundleError(f"{here}: empty item")
+        for column in ("item", "judged_as"):
+            if len(row[column]) > TEXT_MAX[column]:
+                raise CampaignBundleError(
+                    f"{here}: {column} is longer than {TEXT_MAX[column]} characters "
+                    f"({row[column][:20]!r}...)"
+                )
+        if row["criterion"] != campaign.criterion:
+            raise CampaignBundleError(
+                f"{here}: criterion {row['criterion']!r} is not the campaign's "
+                f"{campaign.criterion!r} (a judge is compared on the campaign's criterion)"
+            )
+        score = _score(row["score"], here, campaign.protocol.judge_score_error)
+        key = (row["item"], row["judged_as"], subject == REFERENCES)
+        if key in seen:
+            raise CampaignBundleError(
+                f"{here}: the judge scores {row['judged_as']!r} on item {row['item']!r} again "
+                f"(first on line {seen[key]})"
+            )
+        seen[key] = number
+        system = systems.get(row["team"], row["system"], here) if subject == SYSTEM else None
+        scores.append(JudgeScore(item_key=row["item"], system_name=row["judged_as"],
+                                 system_id=system.id if system else None,
+                                 is_reference=subject == REFERENCES, criterion=row["criterion"],
+                                 score=score))  # fmt: skip
+    return scores

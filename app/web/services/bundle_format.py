@@ -176,6 +176,16 @@ SECTIONS = [
                 "Optional: for judgements imported from a file, what reading it changed.",
             ),
             ("judgements", "The path of its judgements CSV in the bundle."),
+            (
+                "judges",
+                "Optional: its automatic judges (DA, Likert and RankME), one entry each: "
+                "`name`, `spec` (`model`, `prompt_sha256`, `decoding`, `date`), `filename` "
+                "(the scores file as imported) and `scores`, the path of a CSV of the judge's "
+                "scores (`item,subject,team,system,judged_as,criterion,score`, named as the "
+                "judgements name what was judged), each score one the board's judge import would "
+                "store (DA 0-100; Likert and RankME any number); compared with the humans when "
+                "the campaign's results are computed.",
+            ),
         ],
     ),
 ]

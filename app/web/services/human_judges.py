@@ -107,6 +107,26 @@ def _scores(session: Session, campaign: Campaign, data: bytes, filename: str) ->
     return scores
 
 
+def judge_name(name: str) -> str:
+    """A run's name as stored, stripped; refused unless 1-``NAME_LENGTH`` characters (a form,
+    the CLI and a bundle name runs alike)."""
+    name = name.strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise DomainError(f"a judge's name is 1-{NAME_LENGTH} characters")
+    return name
+
+
+def check_judged(campaign: Campaign) -> None:
+    """Refuse a judge for a campaign whose judgements are not scores of one output: there is
+    nothing to set its scores beside."""
+    if not campaign.protocol.scored:
+        raise DomainError(
+            f"{campaign.protocol.title} judgements are not scores of one output, so a judge's "
+            "scores cannot be set beside them; import a judge into a DA, Likert or RankME "
+            "campaign"
+        )
+
+
 def import_judge(
     session: Session,
     campaign: Campaign,
@@ -118,15 +138,8 @@ def import_judge(
 ) -> JudgeRun:
     """A judge's run on ``campaign``, compared with its humans at once; a bad spec, file, name
     or a judge sharing no output with the humans stores nothing."""
-    name = name.strip()
-    if not name or len(name) > NAME_LENGTH:
-        raise DomainError(f"a judge's name is 1-{NAME_LENGTH} characters")
-    if not campaign.protocol.scored:
-        raise DomainError(
-            f"{campaign.protocol.title} judgements are not scores of one output, so a judge's "
-            "scores cannot be set beside them; import a judge into a DA, Likert or RankME "
-            "campaign"
-        )
+    name = judge_name(name)
+    check_judged(campaign)
     judge_spec = read_spec(spec, spec_filename)
     rows = _scores(session, campaign, scores, scores_filename)
     run = JudgeRun(campaign_id=campaign.id, name=name, spec=judge_spec.to_dict(),

@@ -177,6 +177,14 @@ class Protocol(ABC):
         """Why ``score`` is not one of this protocol's values (a bundle's judgement), as the
         rest of the sentence "score '5'...", or None."""
 
+    def judge_score_error(self, score: float) -> str | None:
+        """Why ``score`` (finite) cannot be an automatic judge's score of this protocol's
+        outputs (a bundle's judge), as ``score_error`` says it, or None: what no layout the
+        judge's import reads would store. A judge's scores always come from a file, so the
+        values a file's judgements keep are kept (RankME's outside 0-100, read from E2E's
+        layout)."""
+        return self.score_error(score, imported=True)
+
 
 def cell(value: float, decimals: int) -> str:
     return f"{value:.{decimals}f}"

@@ -254,6 +254,11 @@ class Likert(Protocol):
     def score_error(self, score: float, imported: bool) -> str | None:
         return None if score.is_integer() else " is not a point of a Likert scale (a whole number)"
 
+    def judge_score_error(self, score: float) -> str | None:
+        """None: a judge's score may fall between the points (a mean over samples), as the
+        judge's import reads any number (``likert.read_number``)."""
+        return None
+
 
 TABLE_VALUES = 4
 """An item attribute gets columns in the printed table when it has at most this many values

@@ -178,3 +178,13 @@ def test_likert_analyses_every_criterion_ranked_by_the_campaigns_own():
     outputs = {(j.item, j.system) for j in judgements if j.criterion == "fluency"}
     assert found.level == "interval"
     assert found.units == len(outputs), "the campaign's criterion only, not every criterion's"
+
+
+def test_a_judges_score_is_kept_where_some_layout_of_its_protocols_import_keeps_it():
+    """What a bundle's judge may carry: DA's slider range; RankME's values outside 0-100, which
+    E2E's layout keeps; a Likert judge's mean between the points."""
+    assert protocol("da").judge_score_error(100.0) is None
+    assert protocol("da").judge_score_error(100.5) == " is not from 0 to 100"
+    assert protocol("rankme").judge_score_error(120.0) is None
+    assert protocol("likert").judge_score_error(4.5) is None
+    assert protocol("likert").score_error(4.5, imported=True)  # a human's is a point

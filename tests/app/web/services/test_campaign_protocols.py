@@ -1,11 +1,13 @@
 """A campaign names its protocol and its cluster procedure: set at import, stated in results,
 the API's table and the exports, carried by bundles; Likert and pairwise campaigns imported,
 analysed and tabled through their protocol, with agreement; a bundle with one campaign of
-each protocol round-trips identically."""
+each protocol, and an automatic judge beside the Likert one, round-trips identically, the
+judge's comparison computed again by the imported campaign's analysis."""
 
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
@@ -13,7 +15,7 @@ import yaml
 from sqlalchemy import select
 
 from app.data.db import session_scope
-from app.data.models import Challenge, Submission, System
+from app.data.models import Challenge, JudgeRun, Submission, System
 from app.data.storage import storage_for
 from app.web.errors import DomainError
 from app.web.services.access import ORGANISERS
@@ -23,6 +25,7 @@ from app.web.services.bundles import Bundle, export_bundle, import_bundle
 from app.web.services.campaigns import get_campaign
 from app.web.services.human_exports import human_csv, human_latex
 from app.web.services.human_import import import_judgements
+from app.web.services.human_judges import import_judge
 from app.web.services.human_results import analyse, campaign_table, table_json
 from app.web.services.tracks import get_track
 from tests.conftest import make_app, make_settings
@@ -59,6 +62,18 @@ RANKME = "item,system,team,annotator,criterion,score,unit\n" + "".join(
     for n in range(6)
     for team, score in (("A", 90 - n), ("B", 30 + n))
 )
+JUDGE = "item,system,team,annotator,criterion,score\n" + "".join(
+    f"{n},primary,{team},judge,fluency,{point + (n % 3) / 2}\n"
+    for n in range(8)
+    for team, point in (("A", 3), ("B", 1))
+)
+"""A judge of the Likert campaign's fluency, its means between the scale's points."""
+SPEC = {
+    "model": "example-judge-7b",
+    "prompt_sha256": "b" * 64,
+    "decoding": {"temperature": 0, "top_p": 0.9},
+    "date": "2024-05-01",
+}
 LIKERT_OPTIONS = {"criteria": "semantics 1-3; fluency 1-5", "aggregate": "median"}
 CAMPAIGNS = (  # name, protocol, criterion, file, cluster procedure asked, options
     ("fluency-da", "da", "fluency", DA, "webnlg2020", None),
@@ -89,6 +104,9 @@ def board(app, settings):
             campaign = _import(
                 session, track, name, method, criterion, text, clusters, ids, options
             )
+            if method == "likert":
+                import_judge(session, campaign, "j7b", JUDGE.encode(), "judge.csv",
+                             json.dumps(SPEC).encode(), "spec.json")  # fmt: skip
             analyse(session, campaign)
             campaign.is_published = True
         stored = storage_for(settings).put(b"an output\n")
@@ -201,6 +219,16 @@ def test_a_bundle_with_one_campaign_of_each_protocol_round_trips_identically(boa
         ("da", "webnlg2020"), ("likert", "wmt"), ("pairwise", "rank-ranges"), ("rose", "none"),
         ("rankme", "trueskill"),
     ]  # fmt: skip
+    assert campaigns[1]["judges"] == [
+        {"name": "j7b", "spec": SPEC, "filename": "judge.csv", "scores": "human/main/2.judge-1.csv"}
+    ]
+    assert [c.get("judges") for n, c in enumerate(campaigns) if n != 1] == [None] * 4
+    lines = exported["human/main/2.judge-1.csv"].decode().splitlines()
+    assert lines[:3] == [
+        "item,subject,team,system,judged_as,criterion,score",
+        "0,system,A,primary,A / primary,fluency,3.0",
+        "0,system,B,primary,B / primary,fluency,1.0",
+    ]
     other = make_settings(tmp_path / "other")
     app = make_app(other, WTF_CSRF_ENABLED=False)
     with session_scope(other.database_url) as session:
@@ -216,6 +244,14 @@ def test_a_bundle_with_one_campaign_of_each_protocol_round_trips_identically(boa
             assert second.results["agreement"] == first.results["agreement"]
             if first.method != "rankme":  # TrueSkill's runs are random; its table is not
                 assert _rows(second.results) == _rows(first.results)
+        judged = [session.scalars(select(JudgeRun)).one(), again.scalars(select(JudgeRun)).one()]
+        assert judged[1].comparison_error is None and judged[1].comparison is not None
+        assert _compared(judged[1].comparison) == _compared(judged[0].comparison)
+
+
+def _compared(comparison: dict) -> dict:
+    """A judge's comparison without its subject keys (system ids differ between boards)."""
+    return {**comparison, "systems": _rows(comparison)}
 
 
 def _rows(results: dict) -> list[dict]:
