@@ -5,7 +5,9 @@ evaluation moves and is archived with it, and an export of the import is the sam
 A judgement names what was judged by ``subject``: ``system`` (a system of the track, by its
 team and name: system names repeat across teams), ``references`` or ``external`` (a system on no
 board, under the name the organiser imported it by), and keeps the name it was judged by
-(``judged_as``). A bundle exported without submissions holds no systems: the judged ones are
+(``judged_as``); the campaign's import notes name each mapped system the same way, not by
+this board's id, which is another system on another board. A bundle exported without
+submissions holds no systems: the judged ones are
 created, without submissions, in the teams the bundle's systems would have used. What is
 carried is what was collected; the pages still to be judged (units, links, HIT assignments) and
 who judged on this board (accounts) are not, so an imported campaign is closed, and its results
@@ -150,12 +152,46 @@ def export_campaigns(session: Session, challenge: Challenge, files: dict[str, by
                     "hit_size": campaign.hit_size,
                     "annotators_per_hit": campaign.annotators_per_hit,
                     "published": campaign.is_published,
-                    "imported": campaign.imported,
+                    "imported": _portable_import(campaign.imported, systems),
                     "judgements": path,
                     **({"judges": judges} if judges else {}),
                 }
             )
     return entries
+
+
+def _portable_import(imported: dict | None, systems: Mapping[int, System]) -> dict | None:
+    """The campaign's import notes with each name's system (stored by this board's id) written
+    by its team and name, as the judgements file names systems: another board's ids are other
+    systems."""
+    if not imported or not isinstance(imported.get("mapping"), Mapping):
+        return imported
+    mapping: dict[str, Any] = {}
+    for name, target in imported["mapping"].items():
+        if str(target).isdigit():
+            subject, team, system = _subject(systems, int(target), False)
+            target = {"team": team, "system": system} if subject == SYSTEM else EXTERNAL
+        mapping[name] = target
+    return {**imported, "mapping": mapping}
+
+
+def _board_import(imported: dict | None, systems: _Systems, where: str) -> dict | None:
+    """``_portable_import`` undone on this board: a name's system by its id here. A bare id (a
+    bundle written before systems were named so) was the exporting board's and is left out:
+    the judgements, which name their systems, still map that name."""
+    if not imported or not isinstance(imported.get("mapping"), Mapping):
+        return imported
+    mapping: dict[str, str] = {}
+    for name, target in imported["mapping"].items():
+        here = f"{where}.imported.mapping.{name}"
+        if isinstance(target, Mapping):
+            team, system = target.get("team"), target.get("system")
+            if not isinstance(team, str) or not isinstance(system, str) or not system:
+                raise CampaignBundleError(f"{here}: expected a team and a system name")
+            mapping[str(name)] = str(systems.get(team, system, here).id)
+        elif not str(target).isdigit():
+            mapping[str(name)] = str(target)
+    return {**imported, "mapping": mapping}
 
 
 def _track_systems(session: Session, campaign: Campaign) -> dict[int, System]:
@@ -249,13 +285,14 @@ def import_campaigns(
         track = next((t for t in challenge.tracks if t.slug == settings["track"]), None)
         if track is None:
             raise CampaignBundleError(f"{where}.track: no track {settings['track']!r}")
+        systems = _Systems(session, track, team_of)
+        settings["imported"] = _board_import(settings["imported"], systems, where)
         campaign = _campaign(track, settings, where)
         session.add(campaign)
         session.flush()
         data = read(settings["judgements"], f"{KEY}[{index}].judgements")
         path = settings["judgements"]
         rows = _rows(data, path, (COLUMNS, EARLIER_COLUMNS))
-        systems = _Systems(session, track, team_of)
         judgements = [_judgement(campaign, row, systems, path) for row in rows]
         _refuse_repeats(judgements, rows, path)
         session.add_all(judgements)

@@ -28,7 +28,7 @@ from app.web.services.human_judges import import_judge, judge_views
 from app.web.services.human_results import analyse
 from app.web.services.tracks import get_track
 from tests.conftest import make_app, make_settings
-from tests.support.factories import scored_system
+from tests.support.factories import demo_track, scored_system
 from tests.support.human import human_board
 from worker.human import analyse_campaign
 
@@ -293,3 +293,61 @@ def test_a_bad_judge_is_refused_naming_its_file_and_line_and_nothing_is_stored(
     with session_scope(other.database_url) as session:
         assert session.scalars(select(Challenge)).first() is None
         assert session.scalars(select(JudgeRun)).first() is None
+
+
+def test_a_campaigns_mapping_names_its_systems_so_another_board_maps_them_to_its_own(
+    judged, tmp_path
+):
+    """The import's mapping (name -> system) was stored by this board's ids: carried as they
+    were, another board would map a name to whatever system had that id there, and a judge
+    imported there later by that name would score the wrong system."""
+    exported = _export(judged, with_submissions=False)
+    definition = yaml.safe_load(exported["challenge.yaml"])
+    mapping = {c["name"]: c["imported"]["mapping"] for c in definition["campaigns"]}
+    assert mapping["fluency"]["A / primary"] == {"team": "A", "system": "primary"}
+    assert mapping["quality"]["zeta"] == "external"
+    other = make_settings(tmp_path / "other")
+    make_app(other)  # migrates its database
+    demo_track(other, challenge="earlier")  # systems there first: other ids than here
+    with session_scope(other.database_url) as session:
+        for name in ("x", "y", "z", "w", "v"):
+            scored_system(session, "earlier", "main", name, {"BLEU": 0.1}, team="E")
+    _import(other, exported)
+    assert _export(other, with_submissions=False) == exported
+    with session_scope(other.database_url) as session:
+        track = get_track(session, "demo", "main")
+        ids = {(s.team.name, s.name): s.id for s in session.scalars(select(System)) if s.team}
+        fluency = get_campaign(session, track, "fluency")
+        assert fluency.imported["mapping"]["A / primary"] == str(ids[("A", "primary")])
+        assert ids[("A", "primary")] != _ids(judged)[("A", "primary")]
+        scores = "item,system,annotator,criterion,score\n0,A / primary,judge,fluency,70\n"
+        run = import_judge(session, fluency, "later", scores.encode(), "later.csv",
+                           json.dumps(SPEC).encode(), "spec.json")  # fmt: skip
+        (score,) = session.scalars(select(JudgeScore).where(JudgeScore.run_id == run.id))
+        assert score.system_id == ids[("A", "primary")]
+
+
+def _ids(settings) -> dict[tuple[str, str], int]:
+    with session_scope(settings.database_url) as session:
+        return {(s.team.name, s.name): s.id for s in session.scalars(select(System)) if s.team}
+
+
+def test_a_bundle_written_with_the_other_boards_ids_leaves_them_out(judged, tmp_path):
+    """Bundles written before systems were named in the mapping carry the exporting board's
+    ids: they are left out, and the judgements, which name their systems, map those names."""
+    exported = _export(judged, with_submissions=False)
+    definition = yaml.safe_load(exported["challenge.yaml"])
+    for campaign in definition["campaigns"]:
+        for name, target in campaign["imported"]["mapping"].items():
+            if isinstance(target, dict):
+                campaign["imported"]["mapping"][name] = "99"
+    other = make_settings(tmp_path / "other")
+    _import(other, {**exported, "challenge.yaml": yaml.safe_dump(definition).encode()})
+    with session_scope(other.database_url) as session:
+        fluency = get_campaign(session, get_track(session, "demo", "main"), "fluency")
+        assert fluency.imported["mapping"] == {}
+        scores = "item,system,annotator,criterion,score\n0,A / primary,judge,fluency,70\n"
+        run = import_judge(session, fluency, "later", scores.encode(), "later.csv",
+                           json.dumps(SPEC).encode(), "spec.json")  # fmt: skip
+        (score,) = session.scalars(select(JudgeScore).where(JudgeScore.run_id == run.id))
+        assert score.system_id == _ids(other)[("A", "primary")]
