@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.data.errors import AnalysisRefused
@@ -67,6 +67,13 @@ def stored_judgements(session: Session, campaign: Campaign) -> list[Judgement]:
         session.scalars(
             select(Judgement).where(Judgement.campaign_id == campaign.id).order_by(Judgement.id)
         )
+    )
+
+
+def judgement_count(session: Session, campaign: Campaign) -> int:
+    return (
+        session.scalar(select(func.count(Judgement.id)).where(Judgement.campaign_id == campaign.id))
+        or 0
     )
 
 

@@ -64,6 +64,7 @@ from app.web.services.human_import import (
 from app.web.services.human_judges import import_judge_by, judge_views
 from app.web.services.human_results import (
     CAMPAIGN_ACTIONS,
+    QUEUED,
     campaign_action,
     campaign_table,
     export_csv,
@@ -318,11 +319,15 @@ def act(slug: str, track_slug: str, name: str, action: str) -> ResponseReturnVal
     if not ActionForm().validate_on_submit() or action not in CAMPAIGN_ACTIONS:
         abort(400)
     try:
-        campaign_action(db(), current_user, found, action)
+        outcome = campaign_action(db(), current_user, found, action)
     except DomainError as error:
         flash(str(error), "error")
     else:
-        if action == "analyse":
+        if outcome == QUEUED:
+            current_app.extensions["nlgboard.queue"].enqueue_analysis(found.id)
+            flash("The board's worker is computing the results (a large campaign); this page "
+                  "shows them once it is done.", "info")  # fmt: skip
+        elif action == "analyse":
             flash("Results computed.", "info")
     return redirect(url_for("human.campaign", slug=slug, track_slug=track_slug, name=name))
 

@@ -17,6 +17,7 @@ from app.data.human_analysis import (
     AnalysisStatus,
     as_read,
     campaign_results,
+    judgement_count,
     store_results,
     stored_judgements,
 )
@@ -66,16 +67,28 @@ def export_csv(session: Session, campaign: Campaign) -> str:
 
 
 CAMPAIGN_ACTIONS = ("analyse", "publish", "open")
+ANALYSED_IN_REQUEST = 10_000
+"""Judgements up to which "Compute results" analyses at once, in the organiser's request (a
+few seconds at most); a larger campaign is left to the worker (``worker.human``: TrueSkill
+over 180,000 RankME judgements takes most of a minute, past a web process's timeout)."""
+QUEUED = "queued"
 
 
-def campaign_action(session: Session, actor: User, campaign: Campaign, name: str) -> None:
+def campaign_action(session: Session, actor: User, campaign: Campaign, name: str) -> str | None:
     """An organiser's button on a campaign: compute the results, or toggle publication or
-    whether annotators may work; recorded in the audit log saying which way a toggle went."""
+    whether annotators may work; recorded in the audit log saying which way a toggle went.
+    ``QUEUED`` when the results are the worker's to compute: the caller enqueues the analysis
+    once this has committed (the campaign is ``pending`` until the worker has stored them)."""
     if name not in CAMPAIGN_ACTIONS:
         raise DomainError(f"unknown action {name!r}")
+    outcome = None
     with action(session):
         if name == "analyse":
-            analyse(session, campaign)
+            if judgement_count(session, campaign) > ANALYSED_IN_REQUEST:
+                campaign.analysis, campaign.analysis_error = AnalysisStatus.PENDING, None
+                outcome = QUEUED
+            else:
+                analyse(session, campaign)
             done = "human analyse"
         elif name == "publish":
             if campaign.results is None and not campaign.is_published:
@@ -87,6 +100,7 @@ def campaign_action(session: Session, actor: User, campaign: Campaign, name: str
             done = "human open" if campaign.is_open else "human close"
         record(session, actor, done, f"{campaign.track.slug}/{campaign.name}",
                campaign.track.challenge_id)  # fmt: skip
+    return outcome
 
 
 def analyse(session: Session, campaign: Campaign, runs: int | None = None) -> dict:

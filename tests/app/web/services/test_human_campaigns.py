@@ -20,12 +20,13 @@ from app.data.models import (
     Track,
 )
 from app.web.errors import DomainError
+from app.web.services import human_results
 from app.web.services.access import ORGANISERS
 from app.web.services.accounts import create_user
 from app.web.services.campaigns import CampaignSpec, create_campaign, get_campaign
 from app.web.services.human_results import campaign_table
 from app.web.services.tracks import get_track
-from tests.support.factories import demo_track, login, scored_system
+from tests.support.factories import demo_track, login, run_queue, scored_system
 from tests.support.paths import e2e_file
 
 SYSTEMS = ["slug", "tgen", "chen", "sheff2", "zhang", "adapt"]
@@ -718,3 +719,34 @@ def test_the_command_line_sets_a_campaigns_options_and_refuses_bad_ones(
         args=["human", "create", "demo", "main", "bad", "--method", "likert", "--criteria", "clarity"]
     )  # fmt: skip
     assert bad.exit_code == 1 and "give NAME SCALE" in bad.output
+
+
+def test_a_campaign_too_large_to_analyse_in_the_request_is_left_to_the_worker(
+    app, settings, track_with_systems, monkeypatch
+):
+    """Past ``ANALYSED_IN_REQUEST`` judgements, "Compute results" marks the campaign pending
+    and queues its analysis (TrueSkill over a whole RankME campaign outlasts a web process's
+    timeout); the page says so, and the worker's results are the request's would have been."""
+    runner = app.test_cli_runner()
+    result = runner.invoke(
+        args=["human", "import", "demo", "main", "e2e-quality", "--method", "rankme",
+              "--criterion", "quality", "--file", str(e2e_file("human_ratings_quality_sample.csv")),
+              "--confirm", "--unmatched-external"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    monkeypatch.setattr(human_results, "ANALYSED_IN_REQUEST", 199)  # the file has 200
+    client = organiser(app)
+    response = client.post(f"{TRACK_URL}/human/e2e-quality/analyse", follow_redirects=True)
+    assert "The board&#39;s worker is computing the results" in response.get_data(as_text=True)
+    page = client.get(f"{TRACK_URL}/human/e2e-quality").get_data(as_text=True)
+    assert "Results being computed" in page
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "e2e-quality")
+        assert campaign.analysis == "pending" and campaign.results is None
+    run_queue(app)
+    with session_scope(settings.database_url) as session:
+        campaign = get_campaign(session, get_track(session, "demo", "main"), "e2e-quality")
+        assert campaign.analysis == "done" and campaign.results["comparisons"] == 400
+    monkeypatch.setattr(human_results, "ANALYSED_IN_REQUEST", 200)
+    response = client.post(f"{TRACK_URL}/human/e2e-quality/analyse", follow_redirects=True)
+    assert "Results computed." in response.get_data(as_text=True)
