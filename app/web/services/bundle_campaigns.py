@@ -427,6 +427,8 @@ class _Systems:
         chosen = self.team_of(team, where) if team else None
         key = (chosen.id if chosen else None, name)
         if key not in self.known:
+            if not name.strip():
+                raise CampaignBundleError(f"{where}: system is empty (the subject is a system)")
             if len(name) > SYSTEM_NAME_MAX:  # PostgreSQL would refuse it: a 500, not a line
                 raise CampaignBundleError(
                     f"{where}: system is longer than {SYSTEM_NAME_MAX} characters ({name[:20]!r}...)"
