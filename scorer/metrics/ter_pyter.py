@@ -31,13 +31,14 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__, parallel
 from scorer.metrics import REFERENCES, register
-from scorer.metrics.base import EDIT_DISTANCE, MeanOfSegments, Traits, mean_rows
+from scorer.metrics.base import EDIT_DISTANCE, MeanOfSegments, Tokeniser, Traits, mean_rows
 from scorer.metrics.multibleu import files_view
 from scorer.metrics.tercom_search import COMPILED
 from scorer.references import ReferenceSet
 
-Work = tuple[str, tuple[str, ...], int | None]
-"""One item to score: the output, its references, the number of reference files (or None)."""
+Work = tuple[str, tuple[str, ...], int | None, Tokeniser | None]
+"""One item to score: the output, its references, the number of reference files (or None),
+and the tokeniser the output is still to go through (or None)."""
 
 
 def _as_characters(hypothesis: Sequence[str], reference: Sequence[str]) -> tuple[str, str]:
@@ -138,26 +139,37 @@ class PyterTER(MeanOfSegments):
         return self._start(hypotheses, references)()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
         """A few milliseconds an item (four references): a test set's goes to the scoring
-        processes (``scorer.parallel``) beside METEOR's, while chrF++ and BLEU run here."""
-        finish = self._start(hypotheses, references)
+        processes (``scorer.parallel``) beside METEOR's, while chrF++ and BLEU run here; each
+        process tokenises its own share of the outputs (``tokenise``, remembered there for
+        METEOR, whose share is the same items)."""
+        finish = self._start(hypotheses, references, tokenise)
         return lambda: mean_rows(finish())
 
     def _start(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], list[float]]:
         work: list[Work] = [
-            (h, tuple(refs), self.references)
+            (h, tuple(refs), self.references, tokenise)
             for h, refs in zip(hypotheses, references, strict=True)
         ]
         return parallel.start(item_ters, work)
 
 
 def item_ters(work: list[Work]) -> list[float]:
-    """``item_ter`` of each (output, references, files): a share of a batch."""
-    return [item_ter(hypothesis, references, files) for hypothesis, references, files in work]
+    """``item_ter`` of each (output, references, files, tokeniser): a share of a batch."""
+    return [
+        item_ter(hypothesis if tokenise is None else tokenise(hypothesis), references, files)
+        for hypothesis, references, files, tokenise in work
+    ]
 
 
 @register("TER-pyter", references=REFERENCES)
