@@ -10,9 +10,10 @@ STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: run test test-all check lint install clean
 
-# setup.py builds METEOR's and TER's searches (scorer/meteor/_search.c, scorer/metrics/_tercom.c):
-# a change to any of them reinstalls.
-BUILT := pyproject.toml server/pyproject.toml setup.py scorer/meteor/_search.c scorer/metrics/_tercom.c
+# setup.py builds METEOR's and TER's searches and chrF++'s statistics (scorer/meteor/_search.c,
+# scorer/metrics/_tercom.c, scorer/metrics/_chrf.c): a change to any of them reinstalls.
+BUILT := pyproject.toml server/pyproject.toml setup.py scorer/meteor/_search.c scorer/metrics/_tercom.c \
+	scorer/metrics/_chrf.c
 
 $(STAMP): $(BUILT)
 	$(PYTHON) -m venv $(VENV)

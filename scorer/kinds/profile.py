@@ -5,6 +5,7 @@ built from kind definitions (``scorer.kinds.definitions``), the built-in ones in
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
@@ -367,9 +368,10 @@ class Profile:
             for m in self.available_metrics
             if references.inputs is not None or not _needs_inputs(m)
         ]
-        # The slow metrics start first (in other processes), the others run meanwhile.
+        # The slow metrics start first (in other processes, which tokenise the outputs for
+        # them), the others run meanwhile.
         started = {
-            name: get_metric(name).begin_statistics(*self._prepared(name, outputs, references))
+            name: get_metric(name).begin_statistics(*self._to_tokenise(name, outputs, references))
             for name in metrics
             if get_metric(name).traits.cost == "slow"
         }
@@ -396,6 +398,24 @@ class Profile:
             ([tokenise(text) for text in refs] for refs in references), inputs=references.inputs
         )
         return [tokenise(text) for text in outputs], tokens
+
+    def _to_tokenise(
+        self, metric_id: str, outputs: Sequence[str], references: ReferenceSet
+    ) -> tuple[Sequence[str], ReferenceSet, Callable[[str], str] | None]:
+        """``_prepared`` but for the outputs' tokens: the outputs and the tokeniser they are
+        still to go through, which a slow metric hands to its scoring processes (a 2020
+        upload's tokens took ~0.4 s of this process before any of them could start). The
+        references' tokens are made here (remembered by the tokeniser across jobs). A
+        tokeniser that cannot be sent by name (not a module's function) tokenises here."""
+        tokenise = self.tokenisers.get(metric_id)
+        if tokenise is None or not _by_name(tokenise):
+            return (*self._prepared(metric_id, outputs, references), None)
+        if get_metric(metric_id).reads_as_read:
+            outputs = as_read(outputs)
+        tokens = ReferenceSet(
+            ([tokenise(text) for text in refs] for refs in references), inputs=references.inputs
+        )
+        return outputs, tokens, tokenise
 
     def item_scores(self, statistics: dict[str, np.ndarray], metric_id: str) -> list[float]:
         """One metric computed on each item alone, from the stored per-item statistics."""
@@ -488,3 +508,9 @@ def truncate(value: float, decimals: int) -> float:
 
 def _needs_inputs(metric_id: str) -> bool:
     return getattr(get_metric(metric_id), "needs_inputs", False)
+
+
+def _by_name(function: Callable[..., object]) -> bool:
+    """Whether ``function`` is its module's attribute of its name (so pickled by name)."""
+    module = sys.modules.get(getattr(function, "__module__", "") or "")
+    return getattr(module, getattr(function, "__qualname__", ""), None) is function

@@ -164,10 +164,16 @@ def start_scoring(lines: Sequence[str]) -> Callable[[], list[list[float]]]:
 
 def start_scoring_segments(
     segments: Sequence[tuple[str, Sequence[str]]],
+    tokenise: Callable[[str], str] | None = None,
 ) -> Callable[[], list[list[float]]]:
     """Start computing the statistics of (hypothesis, references) pairs as the jar's
-    plain-text mode reads them from files (``-r N``: lines taken as they are, not trimmed)."""
-    return parallel.start(_score_segments, segments)
+    plain-text mode reads them from files (``-r N``: lines taken as they are, not trimmed);
+    ``tokenise``: the hypotheses are still to go through it, where they are scored."""
+    if tokenise is None:
+        return parallel.start(_score_segments, segments)
+    return parallel.start(
+        _score_tokenised_segments, [(tokenise, hyp, refs) for hyp, refs in segments]
+    )
 
 
 def warm_up(line: str) -> None:
@@ -233,3 +239,11 @@ def _score_segments(segments: list[tuple[str, Sequence[str]]]) -> list[list[floa
     a third of METEOR's time preparing them)."""
     _restore(dict.fromkeys(ref for _, references in segments for ref in references))
     return [segment_statistics(hypothesis, references) for hypothesis, references in segments]
+
+
+def _score_tokenised_segments(
+    segments: list[tuple[Callable[[str], str], str, Sequence[str]]],
+) -> list[list[float]]:
+    """``_score_segments`` of (tokeniser, hypothesis, references): each hypothesis tokenised
+    here first (a scoring process, on its share)."""
+    return _score_segments([(tokenise(hyp), refs) for tokenise, hyp, refs in segments])

@@ -1,5 +1,6 @@
 /* TER's shift search as sacreBLEU's tercom port (sacrebleu.metrics.lib_ter, 2.6) runs it,
  * compiled: the hot loop of WebNLG's TER (about 3/4 of a warm WebNLG 2017 job in Python).
+ * Below it, pyter's search (WebNLG+ 2020's TER), compiled for the same reason.
  *
  * The same steps as lib_ter, in the same order, so that every tie falls the same way:
  * the beam edit distance (row i keeps the columns around floor(i * |ref| / |out|), 25 to each
@@ -290,15 +291,236 @@ static PyObject *py_edits(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(result);
 }
 
+/* ---- pyter's TER (WebNLG+ 2020's eval.py: pyter3), scorer.metrics.ter_pyter's search ----
+ *
+ * pyter's greedy search: while some candidate shift lowers the (plain, unbeamed) word edit
+ * distance, apply the best one; the best is the largest drop, ties to the shifted output that
+ * sorts last. Its candidates: for each h[i] = r[j] (i != j), the longest common run from
+ * there, moved to position j of h with the run taken out. Every candidate is looked at and
+ * the maximum of (drop, shifted words) taken, so the order of looking changes nothing.
+ * Distances are Hyyro's bit-parallel Levenshtein (the reference the pattern, in blocks of 64
+ * words), as rapidfuzz computes them: the exact distance, whatever the lengths.
+ * ter_pyter._best_shift is the same search in Python (rapidfuzz's distances). */
+
+typedef struct {
+    Py_ssize_t m;         /* reference length */
+    Py_ssize_t blocks;    /* 64-row blocks of it */
+    uint64_t *peq;        /* per symbol (0..symbols), per block, the reference rows holding it */
+    uint64_t *pv, *mv;    /* per column (0..n), per block, the vertical +1 and -1 deltas */
+    int64_t *score;       /* per column, the distance of the output's prefix so far */
+    uint64_t *scratch;    /* 4 x blocks: two columns (pv, mv) of a candidate */
+} Distance;
+
+/* One column of Hyyro's bit-parallel Levenshtein (the reference the rows, in blocks of 64;
+ * each block hands the horizontal delta of its last row to the next): the column of ``word``
+ * from the one before; returns the distance so far, from the one before. */
+static inline int64_t pyter_column(const Distance *d, uint32_t word, const uint64_t *pv,
+                             const uint64_t *mv, uint64_t *pv_out, uint64_t *mv_out,
+                             int64_t score) {
+    Py_ssize_t blocks = d->blocks;
+    const uint64_t *peq = d->peq + (size_t)word * (size_t)blocks;
+    uint64_t last = (uint64_t)1 << ((d->m - 1) % 64);
+    int carry = 1; /* the first row's horizontal delta: D[0][i + 1] - D[0][i] = 1 */
+    for (Py_ssize_t b = 0; b < blocks; b++) {
+        uint64_t eq = peq[b], p = pv[b], q = mv[b];
+        uint64_t xv = eq | q;
+        if (carry < 0) eq |= 1;
+        uint64_t xh = (((eq & p) + p) ^ p) | eq;
+        uint64_t ph = q | ~(xh | p);
+        uint64_t mh = p & xh;
+        int out = 0;
+        if (b == blocks - 1) {
+            if (ph & last) score++;
+            else if (mh & last) score--;
+        } else {
+            out = (ph >> 63) ? 1 : (mh >> 63) ? -1 : 0;
+        }
+        ph <<= 1;
+        mh <<= 1;
+        if (carry < 0) mh |= 1;
+        else if (carry > 0) ph |= 1;
+        pv_out[b] = mh | ~(xv | ph);
+        mv_out[b] = ph & xv;
+        carry = out;
+    }
+    return score;
+}
+
+/* The Levenshtein distance of the output (n words) to the reference, its columns kept: exact,
+ * the distance the plain dynamic programme gives. */
+static int64_t pyter_output_distance(Distance *d, const uint32_t *text, Py_ssize_t n) {
+    size_t blocks = (size_t)d->blocks;
+    for (Py_ssize_t i = 0; i < n; i++)
+        d->score[i + 1] = pyter_column(d, text[i], d->pv + i * blocks, d->mv + i * blocks,
+                                 d->pv + (i + 1) * blocks, d->mv + (i + 1) * blocks,
+                                 d->score[i]);
+    return d->score[n];
+}
+
+/* The distance of a candidate whose first ``same`` words are the output's: its columns from
+ * the output's column ``same`` on. */
+static int64_t pyter_candidate_distance(Distance *d, const uint32_t *text, Py_ssize_t n,
+                                  Py_ssize_t same) {
+    size_t blocks = (size_t)d->blocks;
+    if (same >= n) return d->score[n];
+    const uint64_t *pv = d->pv + same * blocks, *mv = d->mv + same * blocks;
+    int64_t score = d->score[same];
+    for (Py_ssize_t i = same; i < n; i++) {
+        uint64_t *pv_out = d->scratch + (i & 1) * 2 * blocks, *mv_out = pv_out + blocks;
+        score = pyter_column(d, text[i], pv, mv, pv_out, mv_out, score);
+        pv = pv_out;
+        mv = mv_out;
+    }
+    return score;
+}
+
+static int compare_symbols(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each code point of hyp and ref as its rank among the distinct ones (order kept, so the
+ * shifted outputs compare as before); returns the number of distinct ones, -1 out of memory. */
+static Py_ssize_t dense(const Py_UCS4 *hyp, Py_ssize_t n, const Py_UCS4 *ref, Py_ssize_t m,
+                        uint32_t *hyp_out, uint32_t *ref_out) {
+    uint32_t *sorted = malloc(sizeof(uint32_t) * (size_t)(n + m + 1));
+    if (!sorted) return -1;
+    for (Py_ssize_t k = 0; k < n; k++) sorted[k] = hyp[k];
+    for (Py_ssize_t k = 0; k < m; k++) sorted[n + k] = ref[k];
+    qsort(sorted, (size_t)(n + m), sizeof(uint32_t), compare_symbols);
+    Py_ssize_t count = 0;
+    for (Py_ssize_t k = 0; k < n + m; k++)
+        if (count == 0 || sorted[count - 1] != sorted[k]) sorted[count++] = sorted[k];
+#define RANK(word, out)                                                      \
+    do {                                                                     \
+        Py_ssize_t lo = 0, hi = count;                                       \
+        while (lo < hi) {                                                    \
+            Py_ssize_t mid = (lo + hi) / 2;                                  \
+            if (sorted[mid] < (word)) lo = mid + 1; else hi = mid;           \
+        }                                                                    \
+        (out) = (uint32_t)lo;                                                \
+    } while (0)
+    for (Py_ssize_t k = 0; k < n; k++) RANK(hyp[k], hyp_out[k]);
+    for (Py_ssize_t k = 0; k < m; k++) RANK(ref[k], ref_out[k]);
+#undef RANK
+    free(sorted);
+    return count;
+}
+
+/* pyter's shifts + edit distance of hyp against ref (m > 0); -1 out of memory. */
+static int64_t pyter_edits(const Py_UCS4 *hyp_text, Py_ssize_t n, const Py_UCS4 *ref_text,
+                           Py_ssize_t m) {
+    int64_t result = -1;
+    uint32_t *hyp = malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    uint32_t *shifted = malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    uint32_t *best = malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    uint32_t *ref = malloc(sizeof(uint32_t) * (size_t)(m + 1));
+    Py_ssize_t *first = NULL, *next = malloc(sizeof(Py_ssize_t) * (size_t)(m + 1));
+    Py_ssize_t blocks = (m + 63) / 64;
+    size_t columns = (size_t)(n + 1) * (size_t)blocks;
+    /* The current output's columns, kept while its candidates are looked at: each candidate's
+     * distance resumes after the words it shares with the output (scratch: two columns). */
+    Distance current = {m, blocks, NULL, malloc(sizeof(uint64_t) * columns),
+                        malloc(sizeof(uint64_t) * columns),
+                        malloc(sizeof(int64_t) * (size_t)(n + 1)),
+                        malloc(sizeof(uint64_t) * 4 * (size_t)blocks)};
+    if (!hyp || !shifted || !best || !ref || !next || !current.pv || !current.mv ||
+        !current.score || !current.scratch)
+        goto release;
+    Py_ssize_t symbols = dense(hyp_text, n, ref_text, m, hyp, ref);
+    if (symbols < 0) goto release;
+    current.peq = calloc(((size_t)symbols + 1) * (size_t)blocks, sizeof(uint64_t));
+    first = malloc(sizeof(Py_ssize_t) * ((size_t)symbols + 1));
+    if (!current.peq || !first) goto release;
+    for (Py_ssize_t b = 0; b < blocks; b++) { current.pv[b] = ~(uint64_t)0; current.mv[b] = 0; }
+    current.score[0] = m;
+    for (Py_ssize_t s = 0; s <= symbols; s++) first[s] = -1;
+    for (Py_ssize_t j = m - 1; j >= 0; j--) { /* each symbol's reference positions, in order */
+        next[j] = first[ref[j]];
+        first[ref[j]] = j;
+        current.peq[(size_t)ref[j] * (size_t)blocks + (size_t)(j / 64)] |= (uint64_t)1 << (j % 64);
+    }
+    int64_t distance = pyter_output_distance(&current, hyp, n), shifts = 0;
+    for (;;) {
+        int found = 0;
+        int64_t best_drop = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            for (Py_ssize_t j = first[hyp[i]]; j >= 0; j = next[j]) {
+                if (i == j) continue;
+                Py_ssize_t length = 1;
+                while (i + length < n && j + length < m && hyp[i + length] == ref[j + length])
+                    length++;
+                /* rest = hyp without [i, i + length); shifted = rest[:j] + run + rest[j:] */
+                Py_ssize_t rest = n - length, at = j < rest ? j : rest, k = 0;
+                for (Py_ssize_t x = 0; x < at; x++) shifted[k++] = x < i ? hyp[x] : hyp[x + length];
+                for (Py_ssize_t x = i; x < i + length; x++) shifted[k++] = hyp[x];
+                for (Py_ssize_t x = at; x < rest; x++) shifted[k++] = x < i ? hyp[x] : hyp[x + length];
+                Py_ssize_t same = i < at ? i : at;
+                while (same < n && shifted[same] == hyp[same]) same++;
+                int64_t drop = distance - pyter_candidate_distance(&current, shifted, n, same);
+                int better = !found || drop > best_drop;
+                if (!better && drop == best_drop) {
+                    Py_ssize_t x = 0;
+                    while (x < n && shifted[x] == best[x]) x++;
+                    better = x < n && shifted[x] > best[x];
+                }
+                if (better) {
+                    found = 1;
+                    best_drop = drop;
+                    memcpy(best, shifted, sizeof(uint32_t) * (size_t)n);
+                }
+            }
+        }
+        if (!found || best_drop <= 0) break;
+        shifts++;
+        distance -= best_drop;
+        uint32_t *swap = hyp;
+        hyp = best;
+        best = swap;
+        pyter_output_distance(&current, hyp, n);
+    }
+    result = shifts + distance;
+release:
+    free(hyp); free(shifted); free(best); free(ref); free(next); free(first);
+    free(current.peq); free(current.pv); free(current.mv); free(current.score);
+    free(current.scratch);
+    return result;
+}
+
+static PyObject *py_pyter_edits(PyObject *self, PyObject *args) {
+    PyObject *hyp_text, *ref_text;
+    if (!PyArg_ParseTuple(args, "UU", &hyp_text, &ref_text)) return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(hyp_text), m = PyUnicode_GET_LENGTH(ref_text);
+    if (m == 0) {
+        PyErr_SetString(PyExc_ZeroDivisionError, "pyter's TER of an empty reference");
+        return NULL;
+    }
+    Py_UCS4 *hyp = PyUnicode_AsUCS4Copy(hyp_text);
+    if (!hyp) return NULL;
+    Py_UCS4 *ref = PyUnicode_AsUCS4Copy(ref_text);
+    if (!ref) { PyMem_Free(hyp); return NULL; }
+    int64_t result;
+    Py_BEGIN_ALLOW_THREADS
+    result = pyter_edits(hyp, n, ref, m);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(hyp);
+    PyMem_Free(ref);
+    if (result < 0) return PyErr_NoMemory();
+    return PyLong_FromLongLong(result);
+}
+
 static PyMethodDef methods[] = {
     {"edits", py_edits, METH_VARARGS,
      "edits(hyp, ref): TER's number of edits (shifts + beam edit distance) of hyp against "
      "ref, one code point a word, as sacreBLEU's lib_ter.translation_edit_rate counts them."},
+    {"pyter_edits", py_pyter_edits, METH_VARARGS,
+     "pyter_edits(hyp, ref): pyter's shifts + edit distance of hyp against a non-empty ref, "
+     "one code point a word (scorer.metrics.ter_pyter.ter's numerator)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tercom",
-                                    "TER's shift search, compiled (scorer.metrics.tercom_search).",
+                                    "TER's shift searches, compiled (scorer.metrics.tercom_search, scorer.metrics.ter_pyter).",
                                     -1, methods};
 
 PyMODINIT_FUNC PyInit__tercom(void) { return PyModule_Create(&module); }

@@ -15,6 +15,14 @@ import numpy as np
 
 from scorer.references import ReferenceSet, as_reference_set
 
+Tokeniser = Callable[[str], str]
+"""A per-metric tokeniser (``scorer.kinds.parts.TOKENISERS``): text in, space-joined tokens out."""
+
+
+def tokenised(hypotheses: Sequence[str], tokenise: Tokeniser | None) -> Sequence[str]:
+    """The outputs tokenised by ``tokenise``, or as they are without one."""
+    return hypotheses if tokenise is None else [tokenise(text) for text in hypotheses]
+
 
 @dataclass(frozen=True)
 class MetricScore:
@@ -99,10 +107,17 @@ class Metric:
         raise NotImplementedError
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
         """Start ``segment_statistics`` and return what finishes it: metrics that score in
-        other processes start them here, so the caller can compute other metrics meanwhile."""
+        other processes start them here, so the caller can compute other metrics meanwhile.
+        ``tokenise``: the outputs are still to be tokenised by it (the references are
+        tokenised): here at once, or by the scoring processes on their own shares, in parallel
+        and while the caller goes on (the metrics that send their work there)."""
+        hypotheses = tokenised(hypotheses, tokenise)
         return lambda: self.segment_statistics(hypotheses, references)
 
     def corpus_score(

@@ -21,6 +21,11 @@ a last output that is empty is left out of its chrF++ (the file loses its last e
 an output holding a character that Python's ``splitlines`` breaks on (U+2028, U+0085, \\x0b ...)
 shifts every later line.
 
+Where ``_chrf.c`` is built (``setup.py``) and the orders are at most 6, each item's row is
+computed compiled (``_chrf.best``: its n-grams as sorted tables, the references' kept with the
+test set); ``ChrFPlusPlus._best`` is the same in Python, the fallback, held equal to it by
+tests/scorer/metrics/test_compiled_chrf.py.
+
 Citation: Popović (2017), chrF++: words helping character n-grams, WMT.
 """
 
@@ -29,6 +34,8 @@ from __future__ import annotations
 import string
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -37,8 +44,20 @@ from scorer.metrics import Bound, register
 from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
 from scorer.references import PreparedCache, ReferenceSet
 
+COMPILED: ModuleType | None
+"""``_chrf.c`` built, or None: the rows are computed in Python (``ChrFPlusPlus._best``)."""
+try:
+    from scorer.metrics import _chrf as COMPILED
+except ImportError:  # not built (no C compiler at install)
+    COMPILED = None
+
 EPSILON = 1e-16
 _PUNCTUATION = frozenset(string.punctuation)
+COMPILED_ORDERS = 6
+"""The compiled tables hold n-grams of at most 6 units (each code point in 21 bits)."""
+UNKNOWN_WORD = chr(0x10FFFF)
+"""An output's word that no reference has, in the compiled tables: the references' words are
+numbered below it, so it matches nothing (and only its counts matter)."""
 
 
 def separate_characters(text: str) -> str:
@@ -109,6 +128,12 @@ class ChrFPlusPlus(Metric):
             f"|best-ref:sentence-F|scale:0-1|nlgboard:{__version__}"
         )
         self._cache = _CACHES.setdefault((char_order, word_order), PreparedCache())
+        self._compiled_cache = _CACHES.setdefault(
+            ("compiled", char_order, word_order), PreparedCache()
+        )
+        self.compiled = (
+            COMPILED is not None and char_order <= COMPILED_ORDERS and word_order <= COMPILED_ORDERS
+        )
 
     def _prepare(self, references: ReferenceSet) -> list[list[tuple[Counts, Counts]]]:
         return [
@@ -122,10 +147,60 @@ class ChrFPlusPlus(Metric):
             for item in references
         ]
 
+    def _prepare_tables(self, references: ReferenceSet) -> Tables | None:
+        """The references' n-gram tables for ``_chrf.best`` (None: too many distinct words
+        to number below ``UNKNOWN_WORD``, so the Python rows)."""
+        assert COMPILED is not None
+        codes: dict[str, str] = {}
+        items = []
+        for item in references:
+            tables = []
+            for ref in item:
+                words = separate_punctuation(ref)
+                for word in words:
+                    if word not in codes:
+                        codes[word] = chr(len(codes))
+                tables.append(
+                    (
+                        COMPILED.table(separate_characters(ref), self.char_order),
+                        COMPILED.table("".join(map(codes.__getitem__, words)), self.word_order),
+                    )
+                )
+            items.append(tables)
+        if len(codes) >= ord(UNKNOWN_WORD):
+            return None
+        return Tables(codes, items)
+
     def segment_statistics(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
-        prepared = self._cache.get(references, self._prepare)
-        rows = [self._best(hyp, refs) for hyp, refs in zip(hypotheses, prepared, strict=True)]
+        tables = (
+            self._compiled_cache.get(references, self._prepare_tables) if self.compiled else None
+        )
+        if tables is not None:
+            rows = [
+                self._compiled_best(hyp, refs, tables.codes)
+                for hyp, refs in zip(hypotheses, tables.items, strict=True)
+            ]
+        else:
+            prepared = self._cache.get(references, self._prepare)
+            rows = [self._best(hyp, refs) for hyp, refs in zip(hypotheses, prepared, strict=True)]
         return np.asarray(rows, dtype=float).reshape(len(rows), 3 * int(self.orders))
+
+    def _compiled_best(
+        self, hypothesis: str, references: list[tuple[bytes, bytes]], codes: dict[str, str]
+    ) -> list[float]:
+        """``_best`` by ``_chrf.best``: the output's words as the references' numbers."""
+        assert COMPILED is not None
+        words = "".join(
+            [codes.get(word, UNKNOWN_WORD) for word in separate_punctuation(hypothesis)]
+        )
+        return COMPILED.best(
+            separate_characters(hypothesis),
+            words,
+            references,
+            self.char_order,
+            self.word_order,
+            self.factor,
+        )
 
     def _best(self, hypothesis: str, references: list[tuple[Counts, Counts]]) -> list[float]:
         """The row (matches, reference n-grams, output n-grams per order: characters, then
@@ -180,7 +255,16 @@ def _sum_f(row: Sequence[float], factor: float, only_matched: bool) -> float:
     return total
 
 
-_CACHES: dict[tuple[int, int], PreparedCache] = {}
+@dataclass(frozen=True)
+class Tables:
+    """A test set's references prepared for ``_chrf.best``: the number (as a code point) of
+    each of their words, and per item its references' (characters, words) n-gram tables."""
+
+    codes: dict[str, str]
+    items: list[list[tuple[bytes, bytes]]]
+
+
+_CACHES: dict[tuple, PreparedCache] = {}
 
 
 @register(

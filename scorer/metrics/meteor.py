@@ -37,7 +37,7 @@ from scorer.meteor.jar import (
     score_line,
 )
 from scorer.metrics import register
-from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Tokeniser, Traits, tokenised
 from scorer.references import ReferenceSet
 from scorer.tokenizers.ptb import ptb_tokenize, ptb_tokenize_references
 
@@ -79,10 +79,14 @@ class Meteor(Metric):
         return self.begin_statistics(hypotheses, references)()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
         """The Python port's scoring processes, or the jar's JVMs (driven from a thread, which
         also runs the jar's tokeniser), start on the segments now."""
+        hypotheses = tokenised(hypotheses, tokenise)
         if implementation.uses_jar():
             background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jvm-metric")
             future = background.submit(self._jar_statistics, hypotheses, references)

@@ -42,7 +42,7 @@ from scorer.meteor.jar import (
     parse_stats,
 )
 from scorer.metrics import REFERENCES, Bound, register
-from scorer.metrics.base import WORD_OVERLAP, Metric, Traits
+from scorer.metrics.base import WORD_OVERLAP, Metric, Tokeniser, Traits, tokenised
 from scorer.references import ReferenceSet
 
 
@@ -83,17 +83,23 @@ class MeteorFiles(Metric):
         return self.begin_statistics(hypotheses, references)()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
+        """The jar in a thread, or the port in the scoring processes, each of which tokenises
+        its own share of the outputs (``tokenise``)."""
         selected = self._selected(references)
         if implementation.uses_jar():
+            hypotheses = tokenised(hypotheses, tokenise)
             background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jvm-metric")
             future = background.submit(jar_statistics, list(hypotheses), selected, self.language)
             background.shutdown(wait=False)
             return lambda: _rows(future.result())
         from scorer.meteor.scoring import start_scoring_segments
 
-        finish = start_scoring_segments(list(zip(hypotheses, selected, strict=True)))
+        finish = start_scoring_segments(list(zip(hypotheses, selected, strict=True)), tokenise)
         return lambda: _rows(finish())
 
     def score_from_totals(self, totals: np.ndarray) -> float:

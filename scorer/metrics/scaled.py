@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from scorer.metrics import get_metric, register
-from scorer.metrics.base import Metric
+from scorer.metrics.base import Metric, Tokeniser
 from scorer.references import ReferenceSet
 from scorer.signature import Signature
 
@@ -34,9 +34,12 @@ class Scaled(Metric):
         return self._base.warm_up()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
-        return self._base.begin_statistics(hypotheses, references)
+        return self._base.begin_statistics(hypotheses, references, tokenise)
 
     def score_from_totals(self, totals: np.ndarray) -> float:
         return self._factor * float(self._base.score_from_totals(totals))

@@ -13,7 +13,10 @@ Levenshtein distance), ties going to the shifted word list that sorts last (pyte
 (pyter would divide by zero, which it catches): reading ``references=N`` parallel files, an
 item with fewer than N references also meets N minus that many empty lines, so its TER is at
 most 1. The corpus figure is the plain mean of the items' minimum. A port (the edit distances by
-rapidfuzz, on words mapped to characters); pyter3 is its test oracle.
+rapidfuzz, on words mapped to characters); pyter3 is its test oracle. Where ``_tercom.c`` is
+built (``setup.py``), the search runs compiled (``_tercom.pyter_edits``, about 9/10 of a warm
+2020 job's TER in Python), held to the Python one here by tests/scorer/metrics/
+test_compiled_pyter.py.
 
 Citation: Snover et al. (2006), AMTA; pyter3 0.3 (Tanaka); Castro Ferreira et al. (2020),
 The 2020 bilingual, bi-directional WebNLG+ shared task, WebNLG+ workshop.
@@ -28,12 +31,14 @@ from rapidfuzz.distance import Levenshtein
 
 from scorer import __version__, parallel
 from scorer.metrics import REFERENCES, register
-from scorer.metrics.base import EDIT_DISTANCE, MeanOfSegments, Traits, mean_rows
+from scorer.metrics.base import EDIT_DISTANCE, MeanOfSegments, Tokeniser, Traits, mean_rows
 from scorer.metrics.multibleu import files_view
+from scorer.metrics.tercom_search import COMPILED
 from scorer.references import ReferenceSet
 
-Work = tuple[str, tuple[str, ...], int | None]
-"""One item to score: the output, its references, the number of reference files (or None)."""
+Work = tuple[str, tuple[str, ...], int | None, Tokeniser | None]
+"""One item to score: the output, its references, the number of reference files (or None),
+and the tokeniser the output is still to go through (or None)."""
 
 
 def _as_characters(hypothesis: Sequence[str], reference: Sequence[str]) -> tuple[str, str]:
@@ -73,6 +78,14 @@ def _best_shift(hyp: str, ref: str, positions: dict[str, list[int]]) -> tuple[in
 def ter(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
     """pyter's ``ter(inputwords, refwords)``; raises ZeroDivisionError for an empty reference."""
     hyp, ref = _as_characters(hypothesis, reference)
+    if COMPILED is not None:
+        return COMPILED.pyter_edits(hyp, ref) / len(ref)
+    return python_edits(hyp, ref) / len(ref)
+
+
+def python_edits(hyp: str, ref: str) -> int:
+    """pyter's shifts + edit distance of ``hyp`` against ``ref`` (one character a word): the
+    search where ``_tercom.c`` is not built, and what the compiled one is tested against."""
     positions: dict[str, list[int]] = {}
     for j, word in enumerate(ref):
         positions.setdefault(word, []).append(j)
@@ -83,7 +96,7 @@ def ter(hypothesis: Sequence[str], reference: Sequence[str]) -> float:
             break
         shifts += 1
         hyp = shifted
-    return (shifts + Levenshtein.distance(hyp, ref)) / len(ref)
+    return shifts + Levenshtein.distance(hyp, ref)
 
 
 def item_ter(hypothesis: str, references: Sequence[str], files: int | None = None) -> float:
@@ -126,26 +139,37 @@ class PyterTER(MeanOfSegments):
         return self._start(hypotheses, references)()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
         """A few milliseconds an item (four references): a test set's goes to the scoring
-        processes (``scorer.parallel``) beside METEOR's, while chrF++ and BLEU run here."""
-        finish = self._start(hypotheses, references)
+        processes (``scorer.parallel``) beside METEOR's, while chrF++ and BLEU run here; each
+        process tokenises its own share of the outputs (``tokenise``, remembered there for
+        METEOR, whose share is the same items)."""
+        finish = self._start(hypotheses, references, tokenise)
         return lambda: mean_rows(finish())
 
     def _start(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], list[float]]:
         work: list[Work] = [
-            (h, tuple(refs), self.references)
+            (h, tuple(refs), self.references, tokenise)
             for h, refs in zip(hypotheses, references, strict=True)
         ]
         return parallel.start(item_ters, work)
 
 
 def item_ters(work: list[Work]) -> list[float]:
-    """``item_ter`` of each (output, references, files): a share of a batch."""
-    return [item_ter(hypothesis, references, files) for hypothesis, references, files in work]
+    """``item_ter`` of each (output, references, files, tokeniser): a share of a batch."""
+    return [
+        item_ter(hypothesis if tokenise is None else tokenise(hypothesis), references, files)
+        for hypothesis, references, files, tokenise in work
+    ]
 
 
 @register("TER-pyter", references=REFERENCES)

@@ -30,7 +30,7 @@ from sacrebleu.metrics import TER as SacreTER
 
 from scorer import __version__, parallel
 from scorer.metrics import FLAG, register
-from scorer.metrics.base import EDIT_DISTANCE, Metric, Traits
+from scorer.metrics.base import EDIT_DISTANCE, Metric, Tokeniser, Traits, tokenised
 from scorer.metrics.tercom_search import translation_edit_rate
 from scorer.references import ReferenceSet
 
@@ -72,10 +72,14 @@ class TercomTER(Metric):
         return self.begin_statistics(hypotheses, references)()
 
     def begin_statistics(
-        self, hypotheses: Sequence[str], references: ReferenceSet
+        self,
+        hypotheses: Sequence[str],
+        references: ReferenceSet,
+        tokenise: Tokeniser | None = None,
     ) -> Callable[[], np.ndarray]:
         """About a millisecond an item (a WebNLG output and three references): large batches
         still go to the scoring processes (``scorer.parallel``)."""
+        hypotheses = tokenised(hypotheses, tokenise)
         work: list[Work] = [
             (self.options, hyp, refs) for hyp, refs in zip(hypotheses, references, strict=True)
         ]
