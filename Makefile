@@ -77,7 +77,7 @@ $(AXE):
 # Everything on both cores in one run: the tests that start real servers and workers mostly
 # wait on them, so they overlap with the CPU-bound ones (each process has its own servers).
 # The exhaustive sweeps (whole corpora against the slowest official tools, the whole attack in
-# process) add ~15 CPU-minutes; make test runs a sample of each, make test-all everything.
+# process) add ~20 CPU-minutes; make test runs a sample of each, make test-all everything.
 # Three test processes on the two cores: a third of the tests wait on servers, jars and
 # browsers they start, so two processes left the cores idle a third of the time.
 test: lint $(AXE) | $(UV)
