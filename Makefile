@@ -25,10 +25,12 @@ $(UV):
 # the C extensions built in the tree as setup.py builds them, in about half pip's time. Extras
 # with semantic (CI's) install with pip: the CPU torch wheel is on pip's path (its configuration),
 # not uv's. uv's venv has no pip; pip's path (`python -m venv`) adds it to an existing venv.
+# --compile-bytecode, as pip does: compiled on first import instead, a dependency's invalid
+# escape (trueskill's) warns, which the tests' filterwarnings=error turns into a SyntaxError.
 $(STAMP): $(BUILT) | $(UV)
 	@set -e; if [ -x $(UV) ] && [ -z "$(findstring semantic,$(EXTRAS))" ]; then \
 	  [ -x $(BIN)/python ] || $(UV) venv --quiet $(VENV); \
-	  $(UV) pip install --quiet --python $(BIN)/python -e . -e './server[$(EXTRAS)]'; \
+	  $(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -e . -e './server[$(EXTRAS)]'; \
 	else \
 	  $(PYTHON) -m venv $(VENV); \
 	  $(BIN)/pip install --quiet --upgrade pip; \
