@@ -26,6 +26,10 @@ from app.entry.cli import cli as board_cli
 from app.web import create_app
 
 os.environ.setdefault("NLGBOARD_METEOR_JVMS", "1")  # one 2 GB JVM per test process, not two
+# D-level parsing at normal priority (scorer.describe.dlevel.describing_niceness): make test keeps
+# both cores busy with its own test processes, beside which the board's lowest priority starved
+# the describing jobs that tests wait for (minutes for one E2E dev set's D-levels).
+os.environ.setdefault("NLGBOARD_DESCRIBING_NICENESS", "0")
 
 # Passwords hashed with one PBKDF2 round instead of scrypt (0.13 s a hash, some 400 in the
 # suite), as Django's test settings do; the login rules under test do not depend on the cost.

@@ -35,6 +35,7 @@ from rq.worker import WorkerStatus
 from app.data.config import Settings
 from app.data.logs import configure_logging
 from app.data.queue import DESCRIBE_QUEUE_NAME, QUEUE_NAME, QUEUE_NAMES, RedisQueue
+from scorer.describe.dlevel import describing_niceness, lower_priority
 from worker import stopping, warming
 from worker.errors import JobInterrupted
 from worker.recovery import start_recovery_loop
@@ -43,8 +44,6 @@ from worker.state import JobsState
 log = logging.getLogger(__name__)
 
 MAX_RECONNECT_WAIT = 30.0
-DESCRIBING_NICENESS = 19
-"""The describing worker's CPU priority (and its parsers'): the lowest, so scoring goes first."""
 SCORING_WAIT_POLL = 0.2
 
 
@@ -220,12 +219,14 @@ def _end_with_parent(parent: int) -> None:
 
 
 def _lowest_priority(pid: int | None = None) -> None:
-    """This process (or ``pid``) at the describing worker's CPU priority."""
+    """This process (or ``pid``) at the describing worker's CPU priority, its parsers' (the
+    lowest, so scoring goes first: ``scorer.describe.dlevel.describing_niceness``)."""
+    niceness = describing_niceness()
     if pid is None:
-        os.nice(DESCRIBING_NICENESS - os.nice(0))
+        lower_priority(niceness)
         return
     try:
-        os.setpriority(os.PRIO_PROCESS, pid, DESCRIBING_NICENESS)
+        os.setpriority(os.PRIO_PROCESS, pid, max(niceness, os.getpriority(os.PRIO_PROCESS, pid)))
     except OSError:  # it ended already, or the platform refuses: it lowers itself once started
         log.warning("describing process %s: cannot lower its priority yet", pid)
 

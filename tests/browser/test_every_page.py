@@ -21,6 +21,7 @@ from app.web.services.accounts import create_user, find_or_create_team
 from tests.browser.conftest import WIDTHS, screenshot, width_problems
 from tests.conftest import make_app, make_settings
 from tests.support.servers import serve_app
+from tests.support.waiting import PAGE_DEADLINE
 
 PASSWORD = "quiet-harbour-42"
 ACCOUNTS = {
@@ -137,7 +138,7 @@ def tabs(chromium, board) -> Iterator[Callable]:
                 viewport={"width": WIDTHS["laptop"], "height": 900}, bypass_csp=True
             )
             page = context.new_page()
-            page.set_default_timeout(20_000)
+            page.set_default_timeout(PAGE_DEADLINE * 1000)  # a safety net, as in conftest
             if role is not None:
                 sign_in(page, board.url, ACCOUNTS[role][0])
             opened[role] = page

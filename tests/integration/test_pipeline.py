@@ -38,7 +38,7 @@ from tests.integration.conftest import Stack, wait_until
 from tests.support.factories import participant, sr18_tracks
 from tests.support.paths import DEMO_DATA, E2E_DATA
 from tests.support.smtp import smtp_server
-from tests.support.waiting import STATE_DEADLINE
+from tests.support.waiting import PAGE_DEADLINE, STATE_DEADLINE
 
 
 def dataset() -> tuple[bytes, bytes, float | None]:
@@ -71,7 +71,7 @@ def upload(stack: Stack, token: str, output: bytes, system: str = "loo") -> int:
         headers={"Authorization": f"Bearer {token}"},
         files={"file": ("outputs.tsv", output)},
         data={"system": system},
-        timeout=30,
+        timeout=PAGE_DEADLINE,
     )
     assert response.status_code == 202, response.text
     assert response.json()["status"] == "queued"
@@ -91,7 +91,7 @@ def sr18_submission(stack: Stack) -> tuple[str, int]:
         headers={"Authorization": f"Bearer {token}"},
         files={"file": ("en_out.txt", SR18_OUTPUT)},
         data={"system": "wol", "language": "en"},
-        timeout=30,
+        timeout=PAGE_DEADLINE,
     )
     assert response.status_code == 202, response.text
     return token, response.json()["id"]
@@ -102,7 +102,7 @@ def poll(stack: Stack, token: str, submission_id: int, timeout: float = STATE_DE
         status = requests.get(
             f"{stack.base_url}/api/v1/submissions/{submission_id}",
             headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
+            timeout=PAGE_DEADLINE,
         ).json()
         return status if status["status"] in ("scored", "failed") else None
 
@@ -141,14 +141,14 @@ def test_upload_to_leaderboard(make_stack, queue, database):
     status = poll(stack, token, submission_id)
     assert status["status"] == "scored", status
     board = requests.get(
-        f"{stack.base_url}/api/v1/challenges/e2e/tracks/dev/leaderboard", timeout=10
+        f"{stack.base_url}/api/v1/challenges/e2e/tracks/dev/leaderboard", timeout=PAGE_DEADLINE
     ).json()
     (row,) = board["rows"]
     assert (row["system"], row["team"], row["baseline"]) == ("loo", "Uni NLG", False)
     if expected_bleu is not None:
         assert round(row["scores"]["BLEU"], 4) == expected_bleu
     assert "tok:13a" in row["signatures"]["BLEU"]
-    page = requests.get(f"{stack.base_url}/challenges/e2e/tracks/dev", timeout=10).text
+    page = requests.get(f"{stack.base_url}/challenges/e2e/tracks/dev", timeout=PAGE_DEADLINE).text
     assert "loo" in page and "Uni NLG" in page
     described = wait_until(
         lambda: described_rows(stack, submission_id), STATE_DEADLINE, "the describing job", stack
@@ -272,7 +272,7 @@ def test_status_reports_queue_depth_workers_and_the_oldest_queued(make_stack, da
     )
     assert described["describing_depth"] == 0
     assert len(live["workers"]) == 1 and live["workers"][0]["last_heartbeat"]
-    ready = requests.get(f"{stack.base_url}/readyz", timeout=10).json()
+    ready = requests.get(f"{stack.base_url}/readyz", timeout=PAGE_DEADLINE).json()
     assert ready["checks"]["queue"] == {"ok": True, "detail": "Redis answering"}
 
 

@@ -93,6 +93,7 @@ def test_generated_small_corpora_equal_the_official_script(oracle, tmp_path_fact
     check_against_oracle(oracle, folder, case, ref_layout, out_layout)
 
 
+@pytest.mark.exhaustive  # make test runs the whole dev set once, on the shipped LOO files below
 def test_full_dev_set_of_generated_outputs_equals_the_official_script(oracle, tmp_path):
     """547 items, 2 to 43 references each: the padding and NIST's average reference length
     matter most here."""
