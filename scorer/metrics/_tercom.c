@@ -272,23 +272,30 @@ release:
     return result;
 }
 
-static PyObject *py_edits(PyObject *self, PyObject *args) {
-    PyObject *hyp_text, *ref_text;
-    if (!PyArg_ParseTuple(args, "UU", &hyp_text, &ref_text)) return NULL;
+typedef int64_t (*EditsSearch)(const Py_UCS4 *, Py_ssize_t, const Py_UCS4 *, Py_ssize_t);
+
+/* A search on the two texts' code points, without the GIL; a negative result is no memory. */
+static PyObject *run_search(EditsSearch search, PyObject *hyp_text, PyObject *ref_text) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(hyp_text), m = PyUnicode_GET_LENGTH(ref_text);
-    if (m == 0) return PyLong_FromSsize_t(n);
     Py_UCS4 *hyp = PyUnicode_AsUCS4Copy(hyp_text);
     if (!hyp) return NULL;
     Py_UCS4 *ref = PyUnicode_AsUCS4Copy(ref_text);
     if (!ref) { PyMem_Free(hyp); return NULL; }
     int64_t result;
     Py_BEGIN_ALLOW_THREADS
-    result = edits(hyp, n, ref, m);
+    result = search(hyp, n, ref, m);
     Py_END_ALLOW_THREADS
     PyMem_Free(hyp);
     PyMem_Free(ref);
     if (result < 0) return PyErr_NoMemory();
     return PyLong_FromLongLong(result);
+}
+
+static PyObject *py_edits(PyObject *self, PyObject *args) {
+    PyObject *hyp_text, *ref_text;
+    if (!PyArg_ParseTuple(args, "UU", &hyp_text, &ref_text)) return NULL;
+    if (PyUnicode_GET_LENGTH(ref_text) == 0) return PyLong_FromSsize_t(PyUnicode_GET_LENGTH(hyp_text));
+    return run_search(edits, hyp_text, ref_text);
 }
 
 /* ---- pyter's TER (WebNLG+ 2020's eval.py: pyter3), scorer.metrics.ter_pyter's search ----
@@ -490,23 +497,11 @@ release:
 static PyObject *py_pyter_edits(PyObject *self, PyObject *args) {
     PyObject *hyp_text, *ref_text;
     if (!PyArg_ParseTuple(args, "UU", &hyp_text, &ref_text)) return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(hyp_text), m = PyUnicode_GET_LENGTH(ref_text);
-    if (m == 0) {
+    if (PyUnicode_GET_LENGTH(ref_text) == 0) {
         PyErr_SetString(PyExc_ZeroDivisionError, "pyter's TER of an empty reference");
         return NULL;
     }
-    Py_UCS4 *hyp = PyUnicode_AsUCS4Copy(hyp_text);
-    if (!hyp) return NULL;
-    Py_UCS4 *ref = PyUnicode_AsUCS4Copy(ref_text);
-    if (!ref) { PyMem_Free(hyp); return NULL; }
-    int64_t result;
-    Py_BEGIN_ALLOW_THREADS
-    result = pyter_edits(hyp, n, ref, m);
-    Py_END_ALLOW_THREADS
-    PyMem_Free(hyp);
-    PyMem_Free(ref);
-    if (result < 0) return PyErr_NoMemory();
-    return PyLong_FromLongLong(result);
+    return run_search(pyter_edits, hyp_text, ref_text);
 }
 
 static PyMethodDef methods[] = {

@@ -11,6 +11,7 @@ references' (the beam then changes the edit distance). Seeded.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 
 from tests.support.webnlg_cases import PIECES, TRANSFORMS, Transform, insert_pieces
 
@@ -116,3 +117,26 @@ def long_outputs(references: list[list[str]], seed: int) -> list[str]:
     rng = random.Random(seed)
     pool = [ref for refs in references for ref in refs]
     return [long_output(rng, refs, pool) for refs in references]
+
+
+Edits = Callable[[str, str], int]
+"""A TER search on two texts of words mapped to characters (``_as_characters``)."""
+
+
+def differing_edits(
+    pairs: Iterable[tuple[list[str], list[str]]],
+    as_characters: Callable[[list[str], list[str]], tuple[str, str]],
+    compiled: Edits,
+    python: Edits,
+) -> list[tuple[int, int, str, str]]:
+    """The pairs (with a reference) where a compiled TER search and its Python one differ:
+    (compiled, Python, output, reference)."""
+    found = []
+    for words_hyp, words_ref in pairs:
+        if not words_ref:
+            continue
+        hyp, ref = as_characters(words_hyp, words_ref)
+        ours, theirs = compiled(hyp, ref), python(hyp, ref)
+        if ours != theirs:
+            found.append((ours, theirs, " ".join(words_hyp), " ".join(words_ref)))
+    return found

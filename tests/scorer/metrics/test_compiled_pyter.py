@@ -17,7 +17,7 @@ from scorer.metrics.ter_pyter import _as_characters, python_edits, ter
 from tests.scorer.metrics.test_compiled_tercom import random_pairs
 from tests.scorer.metrics.test_tercom_search import every_pair, webnlg_references
 from tests.support.paths import require_compiled
-from tests.support.ter_cases import long_outputs, shift_outputs
+from tests.support.ter_cases import differing_edits, long_outputs, shift_outputs
 from tests.support.webnlg_cases import dev_entries
 
 compiled = tercom_search.COMPILED
@@ -31,15 +31,7 @@ def needs_compiled() -> None:
 def differing(pairs: Iterable[tuple[list[str], list[str]]]) -> list[tuple[int, int, str, str]]:
     """The pairs (with a reference) where the compiled and the Python edits differ."""
     assert compiled is not None
-    found = []
-    for words_hyp, words_ref in pairs:
-        if not words_ref:
-            continue
-        hyp, ref = _as_characters(words_hyp, words_ref)
-        ours, python = compiled.pyter_edits(hyp, ref), python_edits(hyp, ref)
-        if ours != python:
-            found.append((ours, python, " ".join(words_hyp), " ".join(words_ref)))
-    return found
+    return differing_edits(pairs, _as_characters, compiled.pyter_edits, python_edits)
 
 
 def test_small_cases():

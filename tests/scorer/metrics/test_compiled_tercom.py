@@ -23,7 +23,7 @@ from tests.scorer.metrics.test_tercom_search import (
     webnlg_references,
 )
 from tests.support.paths import require_compiled
-from tests.support.ter_cases import long_outputs, shift_outputs
+from tests.support.ter_cases import differing_edits, long_outputs, shift_outputs
 from tests.support.webnlg_cases import dev_entries
 
 compiled = tercom_search.COMPILED
@@ -37,15 +37,9 @@ def needs_compiled() -> None:
 def differing(pairs: Iterable[tuple[list[str], list[str]]]) -> list[tuple[int, int, str, str]]:
     """The pairs (with a reference) where the compiled and the Python edits differ."""
     assert compiled is not None
-    found = []
-    for words_hyp, words_ref in pairs:
-        if not words_ref:
-            continue
-        hyp, ref = _as_characters(words_hyp, words_ref)
-        ours, python = compiled.edits(hyp, ref), _Search(hyp, ref).edits()
-        if ours != python:
-            found.append((ours, python, " ".join(words_hyp), " ".join(words_ref)))
-    return found
+    return differing_edits(
+        pairs, _as_characters, compiled.edits, lambda hyp, ref: _Search(hyp, ref).edits()
+    )
 
 
 def random_pairs(count: int, seed: int, longest: int) -> Iterator[tuple[list[str], list[str]]]:
